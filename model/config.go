@@ -1,0 +1,187 @@
+package model
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Channels selects the order in which messages between two nodes arrive.
+type Channels uint8
+
+const (
+	// FIFO: messages from one node to another arrive in the order sent.
+	FIFO Channels = iota
+	// Unordered: any message in flight may arrive next.
+	Unordered
+)
+
+func (c Channels) String() string {
+	if c == Unordered {
+		return "unordered"
+	}
+	return "fifo"
+}
+
+// ParseChannels reads "fifo" or "unordered".
+func ParseChannels(s string) (Channels, error) {
+	switch s {
+	case "fifo":
+		return FIFO, nil
+	case "unordered":
+		return Unordered, nil
+	}
+	return 0, fmt.Errorf("channels must be fifo or unordered, not %q", s)
+}
+
+// Timing selects when timers may fire (see the package doc).
+type Timing uint8
+
+const (
+	// Sync: a timer fires only when the nodes it waits on are crashed and
+	// nothing from them is in flight: a perfect failure detector.
+	Sync Timing = iota
+	// Async: an armed timer may fire at any time: an unreliable detector.
+	Async
+)
+
+func (t Timing) String() string {
+	if t == Async {
+		return "async"
+	}
+	return "sync"
+}
+
+// ParseTiming reads "sync" or "async".
+func ParseTiming(s string) (Timing, error) {
+	switch s {
+	case "sync":
+		return Sync, nil
+	case "async":
+		return Async, nil
+	}
+	return 0, fmt.Errorf("timing must be sync or async, not %q", s)
+}
+
+// MaxNodes bounds N: node ids are packed in 16 bits inside a World.
+const MaxNodes = 1 << 15
+
+// Config is one run's scenario: the network and fault semantics, the
+// identities of the nodes and the protocol's parameters.
+type Config struct {
+	N          int
+	Channels   Channels
+	Timing     Timing
+	Crashes    int // at most this many crash events per run
+	Recoveries int // at most this many recoveries per run
+	// Ranks[i] is the id node i's algorithm compares; distinct. Nil means
+	// sorted: Ranks[i] = i.
+	Ranks []int
+	// Initiators[i] reports whether node i starts the algorithm on its own.
+	// Nil means every node does.
+	Initiators []bool
+	// Params holds protocol parameters by name (for instance "requests").
+	Params map[string]int
+}
+
+// Validate reports the first problem with c, in words fit for a user.
+func (c *Config) Validate() error {
+	if c.N < 1 || c.N > MaxNodes {
+		return fmt.Errorf("n must be between 1 and %d, not %d", MaxNodes, c.N)
+	}
+	if c.Crashes < 0 || c.Crashes > 255 || c.Recoveries < 0 || c.Recoveries > 255 {
+		return fmt.Errorf("crashes and recoveries must be between 0 and 255")
+	}
+	if c.Ranks != nil {
+		if len(c.Ranks) != c.N {
+			return fmt.Errorf("%d ranks given for %d nodes", len(c.Ranks), c.N)
+		}
+		seen := make(map[int]bool, c.N)
+		for _, r := range c.Ranks {
+			if seen[r] {
+				return fmt.Errorf("rank %d appears twice: ranks must be distinct", r)
+			}
+			seen[r] = true
+		}
+	}
+	if c.Initiators != nil && len(c.Initiators) != c.N {
+		return fmt.Errorf("%d initiator flags for %d nodes", len(c.Initiators), c.N)
+	}
+	return nil
+}
+
+// Rank returns node i's rank.
+func (c *Config) Rank(i NodeID) int {
+	if c.Ranks == nil {
+		return int(i)
+	}
+	return c.Ranks[i]
+}
+
+// Initiator reports whether node i starts the algorithm on its own.
+func (c *Config) Initiator(i NodeID) bool { return c.Initiators == nil || c.Initiators[i] }
+
+// Param returns the named protocol parameter, or def when it is not set.
+func (c *Config) Param(name string, def int) int {
+	if v, ok := c.Params[name]; ok {
+		return v
+	}
+	return def
+}
+
+// ParseRanks reads a rank specification for n nodes: "sorted" (rank i for
+// node i), "reverse" (rank n-1-i), "random:SEED" (a seeded permutation of
+// 0..n-1) or an explicit comma-separated list of n distinct integers.
+func ParseRanks(spec string, n int) ([]int, error) {
+	ranks := make([]int, n)
+	switch {
+	case spec == "" || spec == "sorted":
+		for i := range ranks {
+			ranks[i] = i
+		}
+	case spec == "reverse":
+		for i := range ranks {
+			ranks[i] = n - 1 - i
+		}
+	case strings.HasPrefix(spec, "random:"):
+		seed, err := strconv.ParseUint(strings.TrimPrefix(spec, "random:"), 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("ranks %q: the seed must be a non-negative integer", spec)
+		}
+		copy(ranks, rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15)).Perm(n))
+	default:
+		parts := strings.Split(spec, ",")
+		if len(parts) != n {
+			return nil, fmt.Errorf("ranks %q: want sorted, reverse, random:SEED or %d comma-separated integers", spec, n)
+		}
+		for i, p := range parts {
+			r, err := strconv.Atoi(strings.TrimSpace(p))
+			if err != nil {
+				return nil, fmt.Errorf("ranks %q: %q is not an integer", spec, p)
+			}
+			ranks[i] = r
+		}
+		if s := slices.Clone(ranks); len(slices.Compact(slices.Sorted(slices.Values(s)))) != n {
+			return nil, fmt.Errorf("ranks %q: ranks must be distinct", spec)
+		}
+	}
+	return ranks, nil
+}
+
+// ParseInitiators reads "all" or a comma-separated list of node ids.
+func ParseInitiators(spec string, n int) ([]bool, error) {
+	if spec == "" || spec == "all" {
+		return nil, nil
+	}
+	init := make([]bool, n)
+	for _, p := range strings.Split(spec, ",") {
+		i, err := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(p), "n"))
+		if err != nil || i < 0 || i >= n {
+			return nil, fmt.Errorf("initiators %q: %q is not a node id in 0..%d", spec, p, n-1)
+		}
+		init[i] = true
+	}
+	return init, nil
+}

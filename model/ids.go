@@ -1,0 +1,58 @@
+package model
+
+import "strconv"
+
+// NodeID names a node by its position in the ring, 0..N-1. The id an
+// algorithm compares is the node's rank (Env.Rank), not its NodeID.
+type NodeID int
+
+// None stands for "no node", e.g. no leader known.
+const None NodeID = -1
+
+func (id NodeID) String() string {
+	if id == None {
+		return "none"
+	}
+	return "n" + strconv.Itoa(int(id))
+}
+
+// Timer names a timer of one node. A node has at most one armed timer of each
+// name; arming it again replaces the earlier one.
+type Timer string
+
+// Action names a local action of one node (see Actor).
+type Action string
+
+// ObsKind is the kind of an observation.
+type ObsKind uint8
+
+// Observation kinds. Properties read observations, so one property serves
+// every protocol of a family.
+const (
+	// ObsLeader: the node now believes Arg is the leader (None: no leader).
+	ObsLeader ObsKind = iota + 1
+	// ObsCrash and ObsRecover are reported by the World, never by protocols.
+	ObsCrash
+	ObsRecover
+)
+
+// Obs is an observation: a protocol-neutral fact a handler reports.
+type Obs struct {
+	Kind ObsKind
+	Arg  int
+}
+
+// Leader is the observation "this node now believes l is the leader".
+func Leader(l NodeID) Obs { return Obs{Kind: ObsLeader, Arg: int(l)} }
+
+func (o Obs) String() string {
+	switch o.Kind {
+	case ObsLeader:
+		return "leader=" + NodeID(o.Arg).String()
+	case ObsCrash:
+		return "crash"
+	case ObsRecover:
+		return "recover"
+	}
+	return "obs(" + strconv.Itoa(int(o.Kind)) + "," + strconv.Itoa(o.Arg) + ")"
+}

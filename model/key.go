@@ -1,0 +1,207 @@
+package model
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"sync"
+)
+
+// AppendKey appends the canonical encoding of v to b: equal values (by
+// content: maps in key order, slices by elements) encode to equal bytes, and
+// different values to different bytes. It panics on values that have no
+// canonical form (pointers, channels, funcs, interfaces); CheckKeyable
+// reports that up front.
+func AppendKey(b []byte, v any) []byte {
+	rv := reflect.ValueOf(v)
+	return encoderFor(rv.Type())(b, rv)
+}
+
+// CheckKeyable reports whether values of type t have a canonical encoding.
+func CheckKeyable(t reflect.Type) error { return checkKeyable(t, t.String()) }
+
+func checkKeyable(t reflect.Type, path string) error {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64, reflect.String:
+		return nil
+	case reflect.Array, reflect.Slice:
+		return checkKeyable(t.Elem(), path+"[]")
+	case reflect.Map:
+		if err := checkKeyable(t.Key(), path+"[key]"); err != nil {
+			return err
+		}
+		return checkKeyable(t.Elem(), path+"[value]")
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if err := checkKeyable(f.Type, path+"."+f.Name); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("%s has kind %s: node states and messages must be plain values (no pointers, interfaces, channels or funcs)", path, t.Kind())
+}
+
+type encoder func(b []byte, v reflect.Value) []byte
+
+var encoders sync.Map // reflect.Type -> encoder
+
+func encoderFor(t reflect.Type) encoder {
+	if e, ok := encoders.Load(t); ok {
+		return e.(encoder)
+	}
+	if err := CheckKeyable(t); err != nil {
+		panic(err)
+	}
+	// Recursive types go through the cache by a forwarding closure.
+	var self encoder
+	fwd := encoder(func(b []byte, v reflect.Value) []byte { return self(b, v) })
+	if e, loaded := encoders.LoadOrStore(t, fwd); loaded {
+		return e.(encoder)
+	}
+	self = buildEncoder(t)
+	encoders.Store(t, self)
+	return self
+}
+
+func buildEncoder(t reflect.Type) encoder {
+	switch t.Kind() {
+	case reflect.Bool:
+		return func(b []byte, v reflect.Value) []byte {
+			if v.Bool() {
+				return append(b, 1)
+			}
+			return append(b, 0)
+		}
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		return func(b []byte, v reflect.Value) []byte { return binary.AppendVarint(b, v.Int()) }
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		return func(b []byte, v reflect.Value) []byte { return binary.AppendUvarint(b, v.Uint()) }
+	case reflect.Float32, reflect.Float64:
+		return func(b []byte, v reflect.Value) []byte {
+			return binary.LittleEndian.AppendUint64(b, math.Float64bits(v.Float()))
+		}
+	case reflect.String:
+		return func(b []byte, v reflect.Value) []byte {
+			s := v.String()
+			return append(binary.AppendUvarint(b, uint64(len(s))), s...)
+		}
+	case reflect.Array:
+		elem := encoderFor(t.Elem())
+		return func(b []byte, v reflect.Value) []byte {
+			for i := range v.Len() {
+				b = elem(b, v.Index(i))
+			}
+			return b
+		}
+	case reflect.Slice:
+		elem := encoderFor(t.Elem())
+		return func(b []byte, v reflect.Value) []byte {
+			b = binary.AppendUvarint(b, uint64(v.Len()))
+			for i := range v.Len() {
+				b = elem(b, v.Index(i))
+			}
+			return b
+		}
+	case reflect.Map:
+		key, elem := encoderFor(t.Key()), encoderFor(t.Elem())
+		return func(b []byte, v reflect.Value) []byte {
+			// Entries in the order of their encoded keys: canonical whatever
+			// the map's iteration order.
+			type entry struct{ k, kv []byte }
+			entries := make([]entry, 0, v.Len())
+			for it := v.MapRange(); it.Next(); {
+				k := key(nil, it.Key())
+				entries = append(entries, entry{k, elem(slices.Clone(k), it.Value())})
+			}
+			slices.SortFunc(entries, func(x, y entry) int { return bytes.Compare(x.k, y.k) })
+			b = binary.AppendUvarint(b, uint64(len(entries)))
+			for _, e := range entries {
+				b = append(b, e.kv...)
+			}
+			return b
+		}
+	case reflect.Struct:
+		fields := make([]encoder, t.NumField())
+		for i := range fields {
+			fields[i] = encoderFor(t.Field(i).Type)
+		}
+		return func(b []byte, v reflect.Value) []byte {
+			for i, f := range fields {
+				b = f(b, v.Field(i))
+			}
+			return b
+		}
+	}
+	panic("unreachable: checked by CheckKeyable")
+}
+
+// deepClone returns a copy of v sharing no slice or map storage with it, with
+// every slice's capacity equal to its length, so that a handler appending to
+// a stored state's slice always reallocates instead of writing into storage
+// another interned state may share.
+func deepClone(v reflect.Value) reflect.Value {
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
+		for i := range v.Len() {
+			c.Index(i).Set(deepClone(v.Index(i)))
+		}
+		return c
+	case reflect.Map:
+		if v.IsNil() {
+			return v
+		}
+		c := reflect.MakeMapWithSize(v.Type(), v.Len())
+		for it := v.MapRange(); it.Next(); {
+			c.SetMapIndex(deepClone(it.Key()), deepClone(it.Value()))
+		}
+		return c
+	case reflect.Struct:
+		c := reflect.New(v.Type()).Elem()
+		c.Set(v)
+		for i := range v.NumField() {
+			if f := c.Field(i); f.CanSet() && needsClone(f.Type()) {
+				f.Set(deepClone(v.Field(i)))
+			} else if !f.CanSet() && needsClone(f.Type()) {
+				panic(fmt.Sprintf("%s.%s: unexported fields holding slices or maps cannot be copied safely; export the field", v.Type(), v.Type().Field(i).Name))
+			}
+		}
+		return c
+	case reflect.Array:
+		if !needsClone(v.Type()) {
+			return v
+		}
+		c := reflect.New(v.Type()).Elem()
+		for i := range v.Len() {
+			c.Index(i).Set(deepClone(v.Index(i)))
+		}
+		return c
+	}
+	return v
+}
+
+func needsClone(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map:
+		return true
+	case reflect.Array:
+		return needsClone(t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if needsClone(t.Field(i).Type) {
+				return true
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,314 @@
+package model
+
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Monitor is a small automaton fed with the observations of a run (and with
+// ObsCrash / ObsRecover from the World). Its state is part of the World, so a
+// search that merges equal worlds never hides a violation. Observe must be
+// pure and must not mutate st; states must be plain values (see AppendKey).
+type Monitor interface {
+	Name() string
+	Start(cfg *Config) any
+	Observe(cfg *Config, st any, node NodeID, o Obs) any
+}
+
+// Machine is a protocol compiled for one Config and a set of monitors. Its
+// tables are shared by every Stepper; a Stepper serves one goroutine.
+type Machine struct {
+	Name     string
+	cfg      Config
+	monitors []Monitor
+
+	mu        sync.Mutex // guards everything below
+	impl      compiled
+	steps     map[stepKey]*Step
+	actions   map[actKey][]Action
+	timerName []Timer
+	timerIdx  map[Timer]uint32
+	waitSets  [][]NodeID
+	waitIdx   map[string]uint32
+	timerSets [][]timerEntry
+	tsetIdx   map[string]uint32
+	kinds     []string
+	kindIdx   map[string]uint8
+	mons      []monTable
+	monSteps  map[monKey]uint32
+}
+
+type timerEntry struct {
+	timer uint32 // index into timerName
+	wait  uint32 // index into waitSets
+}
+
+type monTable struct {
+	vals []any
+	idx  map[string]uint32
+}
+
+type stepKey struct {
+	node NodeID
+	rec  uint64
+	in   uint64
+}
+
+type actKey struct {
+	node  NodeID
+	state uint32
+}
+
+type monKey struct {
+	mon, state uint32
+	node       NodeID
+	obs        Obs
+}
+
+// Compile builds the Machine that runs p under cfg, feeding monitors.
+func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Monitor) (*Machine, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	m := &Machine{Name: name, cfg: cfg, monitors: monitors}
+	impl, err := newTyped(name, p, &m.cfg)
+	if err != nil {
+		return nil, err
+	}
+	m.impl = impl
+	m.steps = map[stepKey]*Step{}
+	m.actions = map[actKey][]Action{}
+	m.timerIdx = map[Timer]uint32{}
+	m.waitIdx = map[string]uint32{}
+	m.tsetIdx = map[string]uint32{}
+	m.kindIdx = map[string]uint8{}
+	m.monSteps = map[monKey]uint32{}
+	m.internTimerSet(nil) // id 0: no timer armed
+	m.mons = make([]monTable, len(monitors))
+	for i := range m.mons {
+		m.mons[i].idx = map[string]uint32{}
+	}
+	return m, nil
+}
+
+// Config is the run's configuration.
+func (m *Machine) Config() *Config { return &m.cfg }
+
+// Monitors lists the monitors whose states the World carries, in slot order.
+func (m *Machine) Monitors() []Monitor { return m.monitors }
+
+// Kinds lists the message kinds seen so far, by index.
+func (m *Machine) Kinds() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.kinds)
+}
+
+func (m *Machine) internKind(k string) uint8 {
+	if i, ok := m.kindIdx[k]; ok {
+		return i
+	}
+	if len(m.kinds) == 255 {
+		panic("more than 255 message kinds")
+	}
+	i := uint8(len(m.kinds))
+	m.kinds = append(m.kinds, k)
+	m.kindIdx[k] = i
+	return i
+}
+
+func (m *Machine) internTimer(t Timer) uint32 {
+	if i, ok := m.timerIdx[t]; ok {
+		return i
+	}
+	i := uint32(len(m.timerName))
+	m.timerName = append(m.timerName, t)
+	m.timerIdx[t] = i
+	return i
+}
+
+func (m *Machine) internWaitSet(ws []NodeID) uint32 {
+	ws = slices.Compact(slices.Sorted(slices.Values(ws)))
+	var b []byte
+	for _, j := range ws {
+		b = binary.AppendUvarint(b, uint64(j))
+	}
+	if i, ok := m.waitIdx[string(b)]; ok {
+		return i
+	}
+	i := uint32(len(m.waitSets))
+	m.waitSets = append(m.waitSets, ws)
+	m.waitIdx[string(b)] = i
+	return i
+}
+
+func (m *Machine) internTimerSet(es []timerEntry) uint32 {
+	var b []byte
+	for _, e := range es {
+		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(e.timer)), uint64(e.wait))
+	}
+	if i, ok := m.tsetIdx[string(b)]; ok {
+		return i
+	}
+	i := uint32(len(m.timerSets))
+	if i >= 1<<31 {
+		panic("more than 2^31 distinct timer sets")
+	}
+	m.timerSets = append(m.timerSets, es)
+	m.tsetIdx[string(b)] = i
+	return i
+}
+
+func (m *Machine) internMon(k int, st any) uint32 {
+	t := &m.mons[k]
+	key := string(AppendKey(nil, st))
+	if i, ok := t.idx[key]; ok {
+		return i
+	}
+	i := uint32(len(t.vals))
+	t.idx[key] = i
+	t.vals = append(t.vals, st)
+	return i
+}
+
+// Step is the memoised outcome of one handler call at one node: the node's
+// record afterwards and the messages it sent and facts it observed.
+type Step struct {
+	Rec   uint64   // node record after the step (see World)
+	Sends []uint64 // to<<48 | kind<<32 | msg, in send order
+	Obs   []Obs
+}
+
+// SendTo, SendKind and SendMsg unpack an element of Step.Sends.
+func SendTo(s uint64) NodeID  { return NodeID(s >> 48) }
+func SendKind(s uint64) uint8 { return uint8(s >> 32) }
+func SendMsg(s uint64) uint32 { return uint32(s) }
+
+// input kinds, packed in the top bits of a stepKey's in.
+const (
+	inInit uint64 = iota + 1
+	inReceive
+	inTimeout
+	inRecover
+	inAction
+)
+
+// computeStep runs the handler for input in at node (record rec) and
+// interns the result. Called with m.mu held.
+func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
+	state, tset := recState(rec), recTimers(rec)
+	arg := uint32(in)
+	var r handlerResult
+	timers := slices.Clone(m.timerSets[tset])
+	switch in >> 56 {
+	case inInit:
+		r = m.impl.init(node)
+	case inReceive:
+		r = m.impl.receive(node, state, NodeID(in>>32&0xffff), arg)
+	case inTimeout:
+		// A timer that fires is no longer armed; the handler may re-arm it.
+		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == arg })
+		r = m.impl.timeout(node, state, m.timerName[arg])
+	case inRecover:
+		timers = nil
+		r = m.impl.recoverFrom(node, state)
+	case inAction:
+		r = m.impl.do(node, state, m.actionsLocked(node, state)[arg])
+	default:
+		panic("bad input")
+	}
+	for _, op := range r.timers {
+		ti := m.internTimer(op.timer)
+		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == ti })
+		if op.arm {
+			timers = append(timers, timerEntry{timer: ti, wait: m.internWaitSet(op.waitOn)})
+		}
+	}
+	slices.SortFunc(timers, func(a, b timerEntry) int { return int(a.timer) - int(b.timer) })
+	st := &Step{Rec: makeRec(r.state, m.internTimerSet(timers), false), Obs: r.obs}
+	for _, s := range r.sends {
+		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.internKind(s.kind))<<32|uint64(s.msg))
+	}
+	return st
+}
+
+func (m *Machine) actionsLocked(node NodeID, state uint32) []Action {
+	k := actKey{node, state}
+	if as, ok := m.actions[k]; ok {
+		return as
+	}
+	as := m.impl.actions(node, state)
+	m.actions[k] = as
+	return as
+}
+
+// Node records: state id in the low 32 bits, timer-set id in bits 32..62,
+// bit 63 set when the node is crashed.
+const deadBit = uint64(1) << 63
+
+func makeRec(state, timers uint32, dead bool) uint64 {
+	r := uint64(timers)<<32 | uint64(state)
+	if dead {
+		r |= deadBit
+	}
+	return r
+}
+func recState(r uint64) uint32  { return uint32(r) }
+func recTimers(r uint64) uint32 { return uint32(r>>32) &^ (1 << 31) }
+func recDead(r uint64) bool     { return r&deadBit != 0 }
+
+// FormatMsg renders message id m.
+func (m *Machine) FormatMsg(id uint32) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.impl.msgString(id)
+}
+
+// FormatState renders node state id s.
+func (m *Machine) FormatState(s uint32) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.impl.stateString(s)
+}
+
+// StateValue returns the node state interned as s (shared: do not mutate).
+func (m *Machine) StateValue(s uint32) any {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.impl.stateValue(s)
+}
+
+// TimerName returns the name of timer index t.
+func (m *Machine) TimerName(t uint32) Timer {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.timerName[t]
+}
+
+// ActionName returns the name of action index a of node in state s.
+func (m *Machine) ActionName(node NodeID, s uint32, a uint32) Action {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.actionsLocked(node, s)[a]
+}
+
+// FormatTimers renders a node record's armed timers, e.g. "[answer⟂{n3}]".
+func (m *Machine) FormatTimers(rec uint64) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	es := m.timerSets[recTimers(rec)]
+	if len(es) == 0 {
+		return ""
+	}
+	parts := make([]string, len(es))
+	for i, e := range es {
+		parts[i] = string(m.timerName[e.timer])
+		if ws := m.waitSets[e.wait]; len(ws) > 0 {
+			parts[i] += fmt.Sprint(ws)
+		}
+	}
+	return "timers{" + strings.Join(parts, " ") + "}"
+}

@@ -1,0 +1,117 @@
+package model
+
+// Protocol is the contract a protocol author implements: pure handlers over
+// one node's state S, exchanging messages M. S and M are plain Go values
+// (structs, slices, maps, strings, numbers; no pointers, channels or funcs).
+// A handler returns the node's next state and reports its effects through
+// ctx. It must not mutate s: build a new value instead (the Machine checks).
+type Protocol[S, M any] interface {
+	// Init is the node's state at start-up.
+	Init(ctx *Ctx[M]) S
+	// Receive handles message m from node from.
+	Receive(ctx *Ctx[M], s S, from NodeID, m M) S
+	// Timeout handles the firing of timer t, which s had armed.
+	Timeout(ctx *Ctx[M], s S, t Timer) S
+	// Recover is the state of a node that restarts after a crash; s is the
+	// state it crashed in. What survives a crash is the protocol's choice.
+	Recover(ctx *Ctx[M], s S) S
+}
+
+// Actor is implemented by protocols with local actions: steps a node may take
+// on its own, such as asking for the critical section.
+type Actor[S, M any] interface {
+	// Actions lists the actions enabled in s, in a fixed order.
+	Actions(env *Env, s S) []Action
+	// Do performs action a, which Actions listed as enabled in s.
+	Do(ctx *Ctx[M], s S, a Action) S
+}
+
+// Kinder is implemented by message types that have kinds, for message
+// complexity figures by kind ("election", "answer", ...).
+type Kinder interface{ Kind() string }
+
+// Env is what a node knows of its run: its own id and the configuration.
+type Env struct {
+	cfg  *Config
+	self NodeID
+}
+
+// Self is the node's own id.
+func (e *Env) Self() NodeID { return e.self }
+
+// N is the number of nodes.
+func (e *Env) N() int { return e.cfg.N }
+
+// Rank is the id the algorithm compares for node i.
+func (e *Env) Rank(i NodeID) int { return e.cfg.Rank(i) }
+
+// MyRank is the node's own rank.
+func (e *Env) MyRank() int { return e.cfg.Rank(e.self) }
+
+// Next is the node's successor on the ring 0, 1, ..., N-1, 0.
+func (e *Env) Next() NodeID { return NodeID((int(e.self) + 1) % e.cfg.N) }
+
+// Initiator reports whether this node starts the algorithm on its own.
+func (e *Env) Initiator() bool { return e.cfg.Initiator(e.self) }
+
+// Param returns a protocol parameter, or def when the run does not set it.
+func (e *Env) Param(name string, def int) int { return e.cfg.Param(name, def) }
+
+// Nodes returns the nodes j != self for which keep(j) holds, in id order.
+func (e *Env) Nodes(keep func(j NodeID) bool) []NodeID {
+	var out []NodeID
+	for j := NodeID(0); int(j) < e.cfg.N; j++ {
+		if j != e.self && keep(j) {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// Ctx is handed to every handler: the node's Env plus the effects the
+// handler produces, in order.
+type Ctx[M any] struct {
+	Env
+	sends  []send[M]
+	timers []timerOp
+	obs    []Obs
+}
+
+type send[M any] struct {
+	to  NodeID
+	msg M
+}
+
+type timerOp struct {
+	timer  Timer
+	arm    bool
+	waitOn []NodeID
+}
+
+// Send sends m to node to.
+func (c *Ctx[M]) Send(to NodeID, m M) { c.sends = append(c.sends, send[M]{to, m}) }
+
+// SendAll sends m to each node of to, in order.
+func (c *Ctx[M]) SendAll(to []NodeID, m M) {
+	for _, j := range to {
+		c.Send(j, m)
+	}
+}
+
+// SetTimer arms timer t, replacing an armed timer of the same name. Under
+// Sync timing it fires only once every node of waitOn has crashed and nothing
+// from them to this node is in flight; with no waitOn it may fire any time.
+func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) {
+	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: waitOn})
+}
+
+// CancelTimer disarms timer t if it is armed.
+func (c *Ctx[M]) CancelTimer(t Timer) { c.timers = append(c.timers, timerOp{timer: t}) }
+
+// Observe reports a protocol-neutral fact for the properties to read.
+func (c *Ctx[M]) Observe(o Obs) { c.obs = append(c.obs, o) }
+
+func (c *Ctx[M]) reset(cfg *Config, self NodeID) {
+	c.cfg, c.self = cfg, self
+	c.sends, c.timers, c.obs = c.sends[:0], c.timers[:0], c.obs[:0]
+}

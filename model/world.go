@@ -1,0 +1,311 @@
+package model
+
+import (
+	"fmt"
+	"slices"
+)
+
+// World is a global state as a flat slice of words; its bytes are its
+// canonical encoding, so equal worlds are equal slices. Layout:
+//
+//	w[0]               crashes used | recoveries used << 8
+//	w[1 : 1+N]         node records: state id | timer-set id << 32 | dead << 63
+//	w[1+N : 1+N+K]     the K monitors' state ids
+//	w[1+N+K :]         messages in flight: from<<48 | to<<32 | msg id
+//
+// Messages are sorted by (from, to); within one channel they keep send order
+// under FIFO and are sorted by id when channels are unordered, which makes
+// the in-flight multiset canonical.
+type World []uint64
+
+// EventKind is the kind of an Event.
+type EventKind uint8
+
+const (
+	Deliver EventKind = iota + 1
+	Timeout
+	Act
+	Crash
+	Recover
+)
+
+func (k EventKind) String() string {
+	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover"}[k]
+}
+
+// Event is one enabled step from a World.
+type Event struct {
+	Kind EventKind
+	Node NodeID // the node that acts (the receiver of a delivery)
+	From NodeID // Deliver: the sender
+	Arg  uint32 // Deliver: message id; Timeout: timer index; Act: action index
+}
+
+func packMsg(from, to NodeID, msg uint32) uint64 {
+	return uint64(from)<<48 | uint64(to)<<32 | uint64(msg)
+}
+func msgFrom(w uint64) NodeID { return NodeID(w >> 48) }
+func msgTo(w uint64) NodeID   { return NodeID(w >> 32 & 0xffff) }
+func msgID(w uint64) uint32   { return uint32(w) }
+
+// Stepper computes initial worlds, enabled events and successors. It keeps
+// private caches in front of the Machine's shared tables; use one Stepper
+// per goroutine.
+type Stepper struct {
+	m        *Machine
+	steps    map[stepKey]*Step
+	actions  map[actKey][]Action
+	monSteps map[monKey]uint32
+	// local mirrors of the Machine's append-only tables, refreshed on miss
+	timerSets [][]timerEntry
+	waitSets  [][]NodeID
+	monVals   [][]any
+	header    int // 1 + N + K: index of the first message word
+}
+
+// NewStepper returns a Stepper for m.
+func (m *Machine) NewStepper() *Stepper {
+	return &Stepper{
+		m: m, steps: map[stepKey]*Step{}, actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
+		monVals: make([][]any, len(m.monitors)), header: 1 + m.cfg.N + len(m.monitors),
+	}
+}
+
+// Machine returns the Stepper's Machine.
+func (s *Stepper) Machine() *Machine { return s.m }
+
+func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
+	k := stepKey{node, rec &^ deadBit, in}
+	if st, ok := s.steps[k]; ok {
+		return st
+	}
+	s.m.mu.Lock()
+	st, ok := s.m.steps[k]
+	if !ok {
+		st = s.m.computeStep(node, rec, in)
+		s.m.steps[k] = st
+	}
+	s.m.mu.Unlock()
+	s.steps[k] = st
+	return st
+}
+
+func (s *Stepper) timerSet(id uint32) []timerEntry {
+	if int(id) >= len(s.timerSets) {
+		s.m.mu.Lock()
+		s.timerSets, s.waitSets = s.m.timerSets, s.m.waitSets
+		s.m.mu.Unlock()
+	}
+	return s.timerSets[id]
+}
+
+func (s *Stepper) localActions(node NodeID, state uint32) []Action {
+	k := actKey{node, state}
+	if as, ok := s.actions[k]; ok {
+		return as
+	}
+	s.m.mu.Lock()
+	as := s.m.actionsLocked(node, state)
+	s.m.mu.Unlock()
+	s.actions[k] = as
+	return as
+}
+
+// MonitorValue returns the state of monitor k in w.
+func (s *Stepper) MonitorValue(w World, k int) any {
+	id := w[1+s.m.cfg.N+k]
+	if int(id) >= len(s.monVals[k]) {
+		s.m.mu.Lock()
+		s.monVals[k] = s.m.mons[k].vals
+		s.m.mu.Unlock()
+	}
+	return s.monVals[k][id]
+}
+
+func (s *Stepper) observe(w World, node NodeID, o Obs) {
+	for k := range s.m.monitors {
+		slot := 1 + s.m.cfg.N + k
+		key := monKey{uint32(k), uint32(w[slot]), node, o}
+		next, ok := s.monSteps[key]
+		if !ok {
+			s.m.mu.Lock()
+			if next, ok = s.m.monSteps[key]; !ok {
+				mon := s.m.monitors[k]
+				next = s.m.internMon(k, mon.Observe(&s.m.cfg, s.m.mons[k].vals[w[slot]], node, o))
+				s.m.monSteps[key] = next
+			}
+			s.m.mu.Unlock()
+			s.monSteps[key] = next
+		}
+		w[slot] = uint64(next)
+	}
+}
+
+// Init returns the initial world: every node alive in its Init state, the
+// messages Init sent in flight, monitors fed with Init's observations.
+func (s *Stepper) Init() World {
+	m := s.m
+	w := make(World, s.header)
+	m.mu.Lock()
+	for k, mon := range m.monitors {
+		w[1+m.cfg.N+k] = uint64(m.internMon(k, mon.Start(&m.cfg)))
+	}
+	m.mu.Unlock()
+	for i := range m.cfg.N {
+		w, _ = s.apply(w, NodeID(i), 0, inInit<<56)
+	}
+	return w
+}
+
+// Nodes returns the node records of w.
+func (s *Stepper) Nodes(w World) []uint64 { return w[1 : 1+s.m.cfg.N] }
+
+// Alive reports whether node i is up in w.
+func (s *Stepper) Alive(w World, i NodeID) bool { return !recDead(w[1+int(i)]) }
+
+// NodeState returns node i's interned state id in w.
+func (s *Stepper) NodeState(w World, i NodeID) uint32 { return recState(w[1+int(i)]) }
+
+// Msgs returns the messages in flight in w.
+func (s *Stepper) Msgs(w World) []uint64 { return w[s.header:] }
+
+// FaultsUsed returns the crashes and recoveries that happened in w.
+func FaultsUsed(w World) (crashes, recoveries int) { return int(w[0] & 0xff), int(w[0] >> 8 & 0xff) }
+
+// Enabled appends to buf the events enabled in w: first the protocol's
+// (deliveries, timeouts, actions; quiescent when there are none), then
+// faults. It returns the events and how many of them are protocol events.
+func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
+	cfg := &s.m.cfg
+	msgs := s.Msgs(w)
+	for i, mw := range msgs {
+		if i > 0 {
+			prev := msgs[i-1]
+			if prev == mw || (cfg.Channels == FIFO && prev>>32 == mw>>32) {
+				continue // a duplicate, or not the head of its FIFO channel
+			}
+		}
+		buf = append(buf, Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)})
+	}
+	for i := range cfg.N {
+		rec := w[1+i]
+		if recDead(rec) {
+			continue
+		}
+		for _, e := range s.timerSet(recTimers(rec)) {
+			if cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait]) {
+				buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
+			}
+		}
+		for a := range s.localActions(NodeID(i), recState(rec)) {
+			buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+		}
+	}
+	nProtocol := len(buf)
+	crashes, recoveries := FaultsUsed(w)
+	for i := range cfg.N {
+		dead := recDead(w[1+i])
+		if !dead && crashes < cfg.Crashes {
+			buf = append(buf, Event{Kind: Crash, Node: NodeID(i)})
+		}
+		if dead && recoveries < cfg.Recoveries {
+			buf = append(buf, Event{Kind: Recover, Node: NodeID(i)})
+		}
+	}
+	return buf, nProtocol
+}
+
+// waitOver reports whether a Sync timer of node i waiting on ws may fire:
+// every node of ws crashed, and nothing from them to i in flight.
+func (s *Stepper) waitOver(w World, i NodeID, ws []NodeID) bool {
+	for _, j := range ws {
+		if !recDead(w[1+int(j)]) {
+			return false
+		}
+	}
+	for _, mw := range s.Msgs(w) {
+		if msgTo(mw) == i && slices.Contains(ws, msgFrom(mw)) {
+			return false
+		}
+	}
+	return true
+}
+
+// Apply appends to dst[:0] the successor of w by e and returns it with the
+// Step taken (nil for a crash). dst must not alias w.
+func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
+	dst = append(dst[:0], w...)
+	switch e.Kind {
+	case Deliver:
+		msgs := dst[s.header:]
+		i := slices.Index(msgs, packMsg(e.From, e.Node, e.Arg))
+		if i < 0 {
+			panic(fmt.Sprintf("deliver %v: no such message in flight", e))
+		}
+		dst = slices.Delete(dst, s.header+i, s.header+i+1)
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], inReceive<<56|uint64(e.From)<<32|uint64(e.Arg))
+	case Timeout:
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], inTimeout<<56|uint64(e.Arg))
+	case Act:
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], inAction<<56|uint64(e.Arg))
+	case Crash:
+		dst[0]++
+		// Timers are disarmed; the state is kept for Recover.
+		dst[1+int(e.Node)] = makeRec(recState(dst[1+int(e.Node)]), 0, true)
+		dst = s.dropTo(dst, e.Node)
+		s.observe(dst, e.Node, Obs{Kind: ObsCrash})
+		return dst, nil
+	case Recover:
+		dst[0] += 1 << 8
+		s.observe(dst, e.Node, Obs{Kind: ObsRecover})
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], inRecover<<56)
+	}
+	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
+}
+
+// dropTo removes the messages in flight to node i.
+func (s *Stepper) dropTo(w World, i NodeID) World {
+	out := w[:s.header]
+	for _, mw := range w[s.header:] {
+		if msgTo(mw) != i {
+			out = append(out, mw)
+		}
+	}
+	return out
+}
+
+// apply runs input in at node and applies the step's effects to w in place.
+func (s *Stepper) apply(w World, node NodeID, rec uint64, in uint64) (World, *Step) {
+	st := s.step(node, rec, in)
+	w[1+int(node)] = st.Rec
+	for _, snd := range st.Sends {
+		to := SendTo(snd)
+		if recDead(w[1+int(to)]) {
+			continue // lost: the receiver is down
+		}
+		w = s.insertMsg(w, packMsg(node, to, SendMsg(snd)))
+	}
+	for _, o := range st.Obs {
+		s.observe(w, node, o)
+	}
+	return w, st
+}
+
+// insertMsg adds a message word at its canonical position.
+func (s *Stepper) insertMsg(w World, mw uint64) World {
+	msgs := w[s.header:]
+	var i int
+	if s.m.cfg.Channels == FIFO {
+		// after every message of the same channel
+		ch := mw >> 32
+		i, _ = slices.BinarySearchFunc(msgs, ch, func(x, ch uint64) int {
+			if x>>32 <= ch {
+				return -1
+			}
+			return 1
+		})
+	} else {
+		i, _ = slices.BinarySearch(msgs, mw)
+	}
+	return slices.Insert(w, s.header+i, mw)
+}

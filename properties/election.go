@@ -1,0 +1,128 @@
+package properties
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Leaders is the election monitor: for each node, the leader it currently
+// believes in (model.None when it believes in none), as last reported by a
+// model.Leader observation. A node that crashes believes in nothing; after a
+// recovery it believes what its protocol reports. Its state is N node ids.
+var Leaders model.Monitor = leadersMonitor{}
+
+type leadersMonitor struct{}
+
+func (leadersMonitor) Name() string { return "leaders" }
+
+func (leadersMonitor) Start(cfg *model.Config) any {
+	b := make([]model.NodeID, cfg.N)
+	for i := range b {
+		b[i] = model.None
+	}
+	return b
+}
+
+func (leadersMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	b := st.([]model.NodeID)
+	next := b[node]
+	switch o.Kind {
+	case model.ObsLeader:
+		next = model.NodeID(o.Arg)
+	case model.ObsCrash, model.ObsRecover:
+		next = model.None
+	}
+	if next == b[node] {
+		return b
+	}
+	c := slices.Clone(b)
+	c[node] = next
+	return c
+}
+
+func beliefs(v View) []model.NodeID { return v.Monitor(Leaders).([]model.NodeID) }
+
+// UniqueLeader: in every reachable world, at most one live node believes
+// itself the leader.
+var UniqueLeader = &Property{
+	Name: "unique-leader", Family: "election", When: Always, Monitor: Leaders,
+	Doc: "in every reachable world at most one live node believes itself the leader",
+	Check: func(v View) string {
+		b := beliefs(v)
+		first := model.None
+		for i := range model.NodeID(v.N()) {
+			if v.Alive(i) && b[i] == i {
+				if first != model.None {
+					return fmt.Sprintf("%v and %v both believe they are the leader", first, i)
+				}
+				first = i
+			}
+		}
+		return ""
+	},
+}
+
+// Agreement: in every reachable world, live nodes that believe in a live
+// leader believe in the same one. A belief in a crashed leader is stale
+// rather than a disagreement: the failure detector has yet to report it.
+var Agreement = &Property{
+	Name: "agreement", Family: "election", When: Always, Monitor: Leaders,
+	Doc: "in every reachable world all live nodes whose leader is live believe in the same leader",
+	Check: func(v View) string {
+		b := beliefs(v)
+		first := model.None
+		for i := range model.NodeID(v.N()) {
+			if !v.Alive(i) || b[i] == model.None || !v.Alive(b[i]) {
+				continue
+			}
+			if first == model.None {
+				first = i
+			} else if b[i] != b[first] {
+				return fmt.Sprintf("%v believes %v leads, %v believes %v", first, b[first], i, b[i])
+			}
+		}
+		return ""
+	},
+}
+
+// HighestLeader: in every quiescent world, every live node that has decided
+// believes in the live node of highest rank.
+var HighestLeader = &Property{
+	Name: "highest-leader", Family: "election", When: AtQuiescence, Monitor: Leaders,
+	Doc: "in every quiescent world every live node that has decided believes in the live node of highest rank",
+	Check: func(v View) string {
+		b := beliefs(v)
+		best := model.None
+		for i := range model.NodeID(v.N()) {
+			if v.Alive(i) && (best == model.None || v.Rank(i) > v.Rank(best)) {
+				best = i
+			}
+		}
+		for i := range model.NodeID(v.N()) {
+			if v.Alive(i) && b[i] != model.None && b[i] != best {
+				return fmt.Sprintf("%v believes %v leads, but the live node of highest rank is %v", i, b[i], best)
+			}
+		}
+		return ""
+	},
+}
+
+// Termination: in every quiescent world every live node has decided, that is
+// believes in some leader.
+var Termination = &Property{
+	Name: "termination", Family: "election", When: AtQuiescence, Monitor: Leaders,
+	Doc: "in every quiescent world every live node believes in some leader",
+	Check: func(v View) string {
+		b := beliefs(v)
+		for i := range model.NodeID(v.N()) {
+			if v.Alive(i) && b[i] == model.None {
+				return fmt.Sprintf("the run is over but %v has not decided", i)
+			}
+		}
+		return ""
+	},
+}
+
+func init() { register(UniqueLeader, Agreement, HighestLeader, Termination) }

@@ -1,0 +1,119 @@
+// Package properties holds the protocol-neutral properties vigil checks:
+// predicates over a World's liveness flags, ranks and monitor states, where
+// monitors are small automata fed with the observations protocols report.
+// One property serves every protocol of its family.
+package properties
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// When says in which worlds a property is judged.
+type When uint8
+
+const (
+	// Always: an invariant, judged in every reachable world.
+	Always When = iota
+	// AtQuiescence: judged in every quiescent world (no delivery, timeout or
+	// action enabled), the end of a complete run. A quiescent world that
+	// fails it is a deadlock or a stuck run.
+	AtQuiescence
+)
+
+func (w When) String() string {
+	if w == AtQuiescence {
+		return "at quiescence"
+	}
+	return "always"
+}
+
+// Property is one named, checkable claim.
+type Property struct {
+	Name    string
+	Family  string // the protocol family it speaks of, e.g. "election"
+	Doc     string // one precise sentence
+	When    When
+	Monitor model.Monitor // the monitor it reads, or nil
+	// Check returns "" when the property holds in v, else what is wrong.
+	Check func(v View) string
+}
+
+// View is what a property sees of one World.
+type View struct {
+	S *model.Stepper
+	W model.World
+}
+
+// N is the number of nodes.
+func (v View) N() int { return v.S.Machine().Config().N }
+
+// Alive reports whether node i is up.
+func (v View) Alive(i model.NodeID) bool { return v.S.Alive(v.W, i) }
+
+// Rank is node i's rank.
+func (v View) Rank(i model.NodeID) int { return v.S.Machine().Config().Rank(i) }
+
+// Monitor returns the state of mon in this world.
+func (v View) Monitor(mon model.Monitor) any {
+	k := slices.Index(v.S.Machine().Monitors(), mon)
+	if k < 0 {
+		panic(fmt.Sprintf("monitor %s is not attached to this machine", mon.Name()))
+	}
+	return v.S.MonitorValue(v.W, k)
+}
+
+var registry = map[string]*Property{}
+
+func register(ps ...*Property) {
+	for _, p := range ps {
+		if registry[p.Name] != nil {
+			panic("property registered twice: " + p.Name)
+		}
+		registry[p.Name] = p
+	}
+}
+
+// Lookup returns the property of that name.
+func Lookup(name string) (*Property, error) {
+	if p := registry[name]; p != nil {
+		return p, nil
+	}
+	return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists every property name, sorted.
+func Names() []string {
+	var ns []string
+	for n := range registry {
+		ns = append(ns, n)
+	}
+	sort.Strings(ns)
+	return ns
+}
+
+// Family lists the properties of a family, sorted by name.
+func Family(f string) []*Property {
+	var ps []*Property
+	for _, n := range Names() {
+		if registry[n].Family == f {
+			ps = append(ps, registry[n])
+		}
+	}
+	return ps
+}
+
+// Monitors returns the distinct monitors ps read, in first-use order.
+func Monitors(ps []*Property) []model.Monitor {
+	var ms []model.Monitor
+	for _, p := range ps {
+		if p.Monitor != nil && !slices.Contains(ms, p.Monitor) {
+			ms = append(ms, p.Monitor)
+		}
+	}
+	return ms
+}
