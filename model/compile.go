@@ -16,8 +16,8 @@ type handlerResult struct {
 }
 
 type rawSend struct {
-	to  NodeID
-	msg uint32
+	to   NodeID
+	msg  uint32
 	kind string
 }
 
