@@ -2,8 +2,6 @@ module github.com/vigil-check/vigil
 
 go 1.26.8
 
-require (
-	github.com/anishathalye/porcupine v1.3.1 // indirect
-	github.com/stretchr/testify v1.12.1 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
-)
+require github.com/stretchr/testify v1.12.1
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect

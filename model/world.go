@@ -142,8 +142,9 @@ func (s *Stepper) observe(w World, node NodeID, o Obs) {
 }
 
 // Init returns the initial world: every node alive in its Init state, the
-// messages Init sent in flight, monitors fed with Init's observations.
-func (s *Stepper) Init() World {
+// messages Init sent in flight, monitors fed with Init's observations; and
+// the Init steps of the nodes, in node order.
+func (s *Stepper) Init() (World, []*Step) {
 	m := s.m
 	w := make(World, s.header)
 	m.mu.Lock()
@@ -151,10 +152,11 @@ func (s *Stepper) Init() World {
 		w[1+m.cfg.N+k] = uint64(m.internMon(k, mon.Start(&m.cfg)))
 	}
 	m.mu.Unlock()
+	steps := make([]*Step, m.cfg.N)
 	for i := range m.cfg.N {
-		w, _ = s.apply(w, NodeID(i), 0, inInit<<56)
+		w, steps[i] = s.apply(w, NodeID(i), 0, inInit<<56)
 	}
-	return w
+	return w, steps
 }
 
 // Nodes returns the node records of w.

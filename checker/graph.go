@@ -1,0 +1,268 @@
+package checker
+
+import (
+	"math"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// graph is the explored state graph in compressed sparse rows: the edges of
+// state i are to[start[i]:start[i+1]], each with a weight class (how many
+// messages of each kind the step sent).
+type graph struct {
+	start    []uint32
+	to       []uint32
+	class    []uint16
+	terminal []bool  // quiescent states
+	classes  [][]int // per class: messages sent by kind index
+	classOf  map[*model.Step]uint16
+}
+
+func (g *graph) startNode(quiescent bool) {
+	g.start = append(g.start, uint32(len(g.to)))
+	g.terminal = append(g.terminal, quiescent)
+}
+
+// sentByKind counts the messages of each kind that steps sent.
+func sentByKind(steps ...*model.Step) []int {
+	var counts []int
+	for _, step := range steps {
+		if step == nil {
+			continue
+		}
+		for _, s := range step.Sends {
+			k := int(model.SendKind(s))
+			for len(counts) <= k {
+				counts = append(counts, 0)
+			}
+			counts[k]++
+		}
+	}
+	return counts
+}
+
+func (g *graph) addEdge(t uint32, step *model.Step) {
+	if g.classOf == nil {
+		g.classOf = map[*model.Step]uint16{}
+		g.classes = [][]int{nil} // class 0: sends nothing
+	}
+	c, ok := g.classOf[step]
+	if !ok {
+		counts := sentByKind(step)
+		c = uint16(slices.IndexFunc(g.classes, func(x []int) bool { return slices.Equal(x, counts) }))
+		if int16(c) < 0 {
+			if len(g.classes) == math.MaxUint16 {
+				panic("too many distinct message counts per step")
+			}
+			c = uint16(len(g.classes))
+			g.classes = append(g.classes, counts)
+		}
+		g.classOf[step] = c
+	}
+	if len(g.to) == math.MaxUint32 {
+		panic("more than 2^32 transitions in the state graph")
+	}
+	g.to = append(g.to, t)
+	g.class = append(g.class, c)
+}
+
+func (g *graph) n() int { return len(g.terminal) }
+
+func (g *graph) edges(v int) (lo, hi uint32) {
+	if v+1 < len(g.start) {
+		return g.start[v], g.start[v+1]
+	}
+	return g.start[v], uint32(len(g.to))
+}
+
+// messageRanges computes, for all messages and for each kind, the least and
+// most sent on a path from state 0 to a quiescent state. Least: Dial's
+// shortest paths. Most: longest paths over the DAG of strongly connected
+// components; a component that can reach quiescence and holds a cycle that
+// sends messages makes the most unbounded.
+// The Init steps' messages count in every run.
+func (g *graph) messageRanges(kinds []string, initSteps []*model.Step) []MessageRange {
+	if g.n() == 0 || !slices.Contains(g.terminal, true) {
+		return nil
+	}
+	comp, ncomp := tarjan(g.n(), g.edges, g.to)
+	// members of each component, components numbered sinks first
+	members := make([][]uint32, ncomp)
+	for v, c := range comp {
+		members[c] = append(members[c], uint32(v))
+	}
+	coReach := make([]bool, ncomp)
+	for c := range ncomp {
+		for _, v := range members[c] {
+			if g.terminal[v] {
+				coReach[c] = true
+			}
+			lo, hi := g.edges(int(v))
+			for _, t := range g.to[lo:hi] {
+				if comp[t] != uint32(c) && coReach[comp[t]] {
+					coReach[c] = true
+				}
+			}
+		}
+	}
+	initial := sentByKind(initSteps...)
+	var out []MessageRange
+	for d := -1; d < len(kinds); d++ {
+		base := 0
+		for k, x := range initial {
+			if d < 0 || k == d {
+				base += x
+			}
+		}
+		weight := make([]int, len(g.classes))
+		for c, counts := range g.classes {
+			for k, x := range counts {
+				if d < 0 || k == d {
+					weight[c] += x
+				}
+			}
+		}
+		r := MessageRange{Kind: "total"}
+		if d >= 0 {
+			r.Kind = kinds[d]
+		}
+		r.Min = base + g.minToTerminal(weight)
+		r.Max, r.Unbounded = g.maxToTerminal(weight, comp, members, coReach)
+		r.Max += base
+		out = append(out, r)
+	}
+	return out
+}
+
+func (g *graph) minToTerminal(weight []int) int {
+	maxW := slices.Max(weight)
+	dist := make([]int, g.n())
+	for i := range dist {
+		dist[i] = math.MaxInt
+	}
+	buckets := make([][]uint32, maxW+1)
+	dist[0] = 0
+	buckets[0] = []uint32{0}
+	best := math.MaxInt
+	for cur, pending := 0, 1; pending > 0; cur++ {
+		b := &buckets[cur%len(buckets)]
+		for len(*b) > 0 {
+			v := (*b)[len(*b)-1]
+			*b = (*b)[:len(*b)-1]
+			pending--
+			if dist[v] != cur {
+				continue
+			}
+			if g.terminal[v] {
+				best = min(best, cur)
+			}
+			lo, hi := g.edges(int(v))
+			for e := lo; e < hi; e++ {
+				t, nd := g.to[e], cur+weight[g.class[e]]
+				if nd < dist[t] {
+					dist[t] = nd
+					buckets[nd%len(buckets)] = append(buckets[nd%len(buckets)], t)
+					pending++
+				}
+			}
+		}
+	}
+	return best
+}
+
+func (g *graph) maxToTerminal(weight []int, comp []uint32, members [][]uint32, coReach []bool) (int, bool) {
+	longest := make([]int, len(members))
+	for i := range longest {
+		longest[i] = -1
+	}
+	longest[comp[0]] = 0
+	best := -1
+	for c := len(members) - 1; c >= 0; c-- { // sources first
+		if longest[c] < 0 || !coReach[c] {
+			continue
+		}
+		for _, v := range members[c] {
+			if g.terminal[v] {
+				best = max(best, longest[c])
+			}
+			lo, hi := g.edges(int(v))
+			for e := lo; e < hi; e++ {
+				t, w := comp[g.to[e]], weight[g.class[e]]
+				if t == uint32(c) {
+					if w > 0 {
+						return 0, true
+					}
+					continue
+				}
+				longest[t] = max(longest[t], longest[c]+w)
+			}
+		}
+	}
+	return best, false
+}
+
+// tarjan numbers the strongly connected components of a graph of n nodes
+// whose edges from v are to[edges(v)], without recursion. Components are
+// numbered in the order Tarjan's algorithm completes them: every edge leads
+// to a component of a number no larger than its source's.
+func tarjan(n int, edges func(v int) (lo, hi uint32), to []uint32) (comp []uint32, ncomp int) {
+	const unvisited = math.MaxUint32
+	index := make([]uint32, n)
+	low := make([]uint32, n)
+	onStack := make([]bool, n)
+	comp = make([]uint32, n)
+	for i := range index {
+		index[i] = unvisited
+	}
+	type frame struct{ v, e, hi uint32 }
+	var stack []uint32
+	var call []frame
+	next := uint32(0)
+	visit := func(v uint32) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		onStack[v] = true
+		lo, hi := edges(int(v))
+		call = append(call, frame{v, lo, hi})
+	}
+	for root := range n {
+		if index[root] != unvisited {
+			continue
+		}
+		visit(uint32(root))
+		for len(call) > 0 {
+			f := &call[len(call)-1]
+			v := f.v
+			if f.e < f.hi {
+				w := to[f.e]
+				f.e++
+				if index[w] == unvisited {
+					visit(w)
+				} else if onStack[w] {
+					low[v] = min(low[v], index[w])
+				}
+				continue
+			}
+			if low[v] == index[v] {
+				for {
+					w := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[w] = false
+					comp[w] = uint32(ncomp)
+					if w == v {
+						break
+					}
+				}
+				ncomp++
+			}
+			call = call[:len(call)-1]
+			if len(call) > 0 {
+				u := call[len(call)-1].v
+				low[u] = min(low[u], low[v])
+			}
+		}
+	}
+	return comp, ncomp
+}

@@ -1,0 +1,138 @@
+// Package checker holds vigil's engines: exhaustive breadth-first search
+// over fingerprinted worlds, seeded random walks, and the analyses and traces
+// they share (message complexity over the state graph, counterexample
+// replay and rendering). It depends on model and properties, never on
+// protocols.
+package checker
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Verdict is a property's outcome.
+type Verdict string
+
+const (
+	Pass    Verdict = "pass"    // holds in every world explored, and the search was complete
+	Fail    Verdict = "fail"    // a counterexample was found
+	Unknown Verdict = "unknown" // no counterexample, but a bound cut the search short
+)
+
+// PropertyResult is one property's verdict, with its counterexample on Fail.
+type PropertyResult struct {
+	Name           string  `json:"name"`
+	Verdict        Verdict `json:"result"`
+	Detail         string  `json:"detail,omitempty"`
+	Counterexample *Trace  `json:"counterexample,omitempty"`
+}
+
+// Stats describe a search.
+type Stats struct {
+	States      int64   `json:"states"`
+	Transitions int64   `json:"transitions"`
+	Depth       int     `json:"depth"`
+	Seconds     float64 `json:"seconds"`
+	StatesPerS  float64 `json:"states_per_second"`
+	Quiescent   int64   `json:"quiescent_states"`
+	Walks       int     `json:"walks,omitempty"`
+	// Collision is an upper bound on the probability that two distinct
+	// worlds shared a fingerprint, which could hide states (exhaustive only).
+	Collision float64 `json:"fingerprint_collision_probability"`
+	// VisitedBytes is the visited set's memory per state (exhaustive only).
+	VisitedBytes float64 `json:"visited_bytes_per_state,omitempty"`
+}
+
+// MessageRange is the least and most messages of one kind ("total" for
+// all kinds) sent in a complete run (one ending in a quiescent world), over
+// every complete run explored. Unbounded means a run can send arbitrarily
+// many (a cycle that sends messages can be followed by quiescence).
+type MessageRange struct {
+	Kind      string `json:"kind"`
+	Min       int    `json:"min"`
+	Max       int    `json:"max"`
+	Unbounded bool   `json:"unbounded,omitempty"`
+}
+
+func (r MessageRange) String() string {
+	if r.Unbounded {
+		return fmt.Sprintf("%s %d..∞", r.Kind, r.Min)
+	}
+	if r.Min == r.Max {
+		return fmt.Sprintf("%s %d", r.Kind, r.Min)
+	}
+	return fmt.Sprintf("%s %d..%d", r.Kind, r.Min, r.Max)
+}
+
+// Result is what an engine reports.
+type Result struct {
+	Mode       string           `json:"mode"`
+	Verdict    Verdict          `json:"verdict"`
+	Properties []PropertyResult `json:"properties"`
+	Stats      Stats            `json:"stats"`
+	// Messages is nil when no complete run was explored.
+	Messages []MessageRange `json:"messages"`
+	// Cut names the bound that stopped the search early ("" if none):
+	// "depth", "states", "time" or "memory".
+	Cut string `json:"cut,omitempty"`
+}
+
+// Failed returns the results of the properties that failed.
+func (r *Result) Failed() []PropertyResult {
+	var out []PropertyResult
+	for _, p := range r.Properties {
+		if p.Verdict == Fail {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// Property returns the result for the named property, or nil.
+func (r *Result) Property(name string) *PropertyResult {
+	for i := range r.Properties {
+		if r.Properties[i].Name == name {
+			return &r.Properties[i]
+		}
+	}
+	return nil
+}
+
+func (r *Result) finish(props []*properties.Property, start time.Time) {
+	r.Stats.Seconds = time.Since(start).Seconds()
+	if r.Stats.Seconds > 0 {
+		r.Stats.StatesPerS = float64(r.Stats.States) / r.Stats.Seconds
+	}
+	r.Verdict = Pass
+	for i := range r.Properties {
+		if r.Properties[i].Verdict == "" {
+			r.Properties[i].Verdict = Pass
+			if r.Cut != "" {
+				r.Properties[i].Verdict = Unknown
+			}
+		}
+		switch r.Properties[i].Verdict {
+		case Fail:
+			r.Verdict = Fail
+		case Unknown:
+			if r.Verdict == Pass {
+				r.Verdict = Unknown
+			}
+		}
+	}
+}
+
+func newResult(mode string, props []*properties.Property) *Result {
+	r := &Result{Mode: mode}
+	for _, p := range props {
+		r.Properties = append(r.Properties, PropertyResult{Name: p.Name})
+	}
+	return r
+}
+
+// Attach compiles nothing: it returns the monitors that props need, for
+// model.Compile.
+func Monitors(props []*properties.Property) []model.Monitor { return properties.Monitors(props) }

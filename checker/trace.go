@@ -1,0 +1,211 @@
+package checker
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Trace is a counterexample: a run from the initial world to a world that
+// violates Property. It is self-describing (events name messages, timers and
+// actions by their text), so it replays on a fresh Machine of the same
+// protocol and scenario.
+type Trace struct {
+	Property string `json:"property"`
+	Detail   string `json:"detail"`
+	// Quiescent: the last world is the end of a complete run.
+	Quiescent bool        `json:"quiescent,omitempty"`
+	Initial   []NodeState `json:"initial"`
+	Events    []TraceStep `json:"events"`
+	// Seed of the random walk that found it (random mode only).
+	Seed *uint64 `json:"seed,omitempty"`
+}
+
+// TraceStep is one event of a trace and the nodes it changed.
+type TraceStep struct {
+	Kind    string      `json:"kind"` // deliver, timeout, action, crash, recover
+	Node    int         `json:"node"`
+	From    int         `json:"from,omitempty"` // deliver: the sender
+	Msg     string      `json:"msg,omitempty"`
+	Timer   string      `json:"timer,omitempty"`
+	Action  string      `json:"action,omitempty"`
+	Changes []NodeState `json:"changes,omitempty"`
+}
+
+// NodeState is a node's state as text.
+type NodeState struct {
+	Node  int    `json:"node"`
+	Alive bool   `json:"alive"`
+	State string `json:"state"`
+}
+
+// key identifies the event, leaving out the states it produced.
+func (s TraceStep) key() string {
+	return fmt.Sprintf("%s|%d|%d|%s|%s|%s", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action)
+}
+
+// String renders the event alone, e.g. "n1 → n2  election{rank:1}".
+func (s TraceStep) String() string {
+	switch s.Kind {
+	case "deliver":
+		return fmt.Sprintf("n%d → n%d  %s", s.From, s.Node, s.Msg)
+	case "timeout":
+		return fmt.Sprintf("n%d  timeout %s", s.Node, s.Timer)
+	case "action":
+		return fmt.Sprintf("n%d  %s", s.Node, s.Action)
+	}
+	return fmt.Sprintf("n%d  %s", s.Node, s.Kind)
+}
+
+func describe(st *model.Stepper, w model.World, ev model.Event) TraceStep {
+	m := st.Machine()
+	s := TraceStep{Kind: ev.Kind.String(), Node: int(ev.Node)}
+	switch ev.Kind {
+	case model.Deliver:
+		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
+	case model.Timeout:
+		s.Timer = string(m.TimerName(ev.Arg))
+	case model.Act:
+		s.Action = string(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg))
+	}
+	return s
+}
+
+func nodeState(st *model.Stepper, w model.World, i int) NodeState {
+	m := st.Machine()
+	rec := st.Nodes(w)[i]
+	text := m.FormatState(st.NodeState(w, model.NodeID(i)))
+	if t := m.FormatTimers(rec); t != "" {
+		text += " " + t
+	}
+	return NodeState{Node: i, Alive: st.Alive(w, model.NodeID(i)), State: text}
+}
+
+// buildTrace replays events from the initial world and records, for each,
+// the nodes it changed.
+func buildTrace(m *model.Machine, events []model.Event) *Trace {
+	st := m.NewStepper()
+	w, _ := st.Init()
+	t := &Trace{}
+	for i := range m.Config().N {
+		t.Initial = append(t.Initial, nodeState(st, w, i))
+	}
+	var next model.World
+	for _, ev := range events {
+		s := describe(st, w, ev)
+		next, _ = st.Apply(w, ev, next)
+		before, after := st.Nodes(w), st.Nodes(next)
+		for i := range after {
+			if before[i] != after[i] {
+				s.Changes = append(s.Changes, nodeState(st, next, i))
+			}
+		}
+		t.Events = append(t.Events, s)
+		w, next = next, w
+	}
+	_, nproto := st.Enabled(w, nil)
+	t.Quiescent = nproto == 0
+	return t
+}
+
+// trace rebuilds the run that reaches v's state: it follows parent links
+// back to the initial world, then forward again matching fingerprints.
+func (e *search) trace(v violation, p *properties.Property) *Trace {
+	var chain []uint32
+	for s := uint32(v.state); s != 0; s = e.parent[s] {
+		chain = append(chain, s)
+	}
+	st := e.m.NewStepper()
+	w, _ := st.Init()
+	var events []model.Event
+	var buf model.World
+	for i := len(chain) - 1; i >= 0; i-- {
+		want := e.vis.fps[chain[i]]
+		evs, _ := st.Enabled(w, nil)
+		found := false
+		for _, ev := range evs {
+			buf, _ = st.Apply(w, ev, buf)
+			if fingerprint(buf) == want {
+				events = append(events, ev)
+				w, buf = buf, nil
+				found = true
+				break
+			}
+		}
+		if !found {
+			panic("checker: parent link with no matching transition")
+		}
+	}
+	t := buildTrace(e.m, events)
+	t.Property, t.Detail = p.Name, v.detail
+	return t
+}
+
+// Replay re-runs a trace's events on m, checking that each is enabled in
+// turn, and returns the trace rebuilt with m's states, judged against props:
+// the first property the final world violates (invariants always,
+// quiescence properties when the run is over) is named in the result.
+func Replay(m *model.Machine, props []*properties.Property, steps []TraceStep) (*Trace, error) {
+	st := m.NewStepper()
+	w, _ := st.Init()
+	var events []model.Event
+	var next model.World
+	for k, want := range steps {
+		evs, _ := st.Enabled(w, nil)
+		found := false
+		for _, ev := range evs {
+			if describe(st, w, ev).key() == want.key() {
+				events = append(events, ev)
+				next, _ = st.Apply(w, ev, next)
+				w, next = next, w
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("step %d (%s) is not enabled at that point of the run", k+1, want)
+		}
+	}
+	t := buildTrace(m, events)
+	view := properties.View{S: st, W: w}
+	for _, p := range props {
+		if p.When == properties.AtQuiescence && !t.Quiescent {
+			continue
+		}
+		if d := p.Check(view); d != "" {
+			t.Property, t.Detail = p.Name, d
+			break
+		}
+	}
+	return t, nil
+}
+
+// Render writes t for a person: the initial states, then each event with
+// the states of the nodes it changed.
+func Render(out io.Writer, t *Trace) {
+	fmt.Fprintf(out, "counterexample to %s: %s\n", t.Property, t.Detail)
+	if t.Seed != nil {
+		fmt.Fprintf(out, "found by the random walk of seed %d\n", *t.Seed)
+	}
+	fmt.Fprintf(out, "  initial:\n")
+	for _, n := range t.Initial {
+		fmt.Fprintf(out, "      n%d %s\n", n.Node, n.State)
+	}
+	for i, s := range t.Events {
+		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
+		for _, n := range s.Changes {
+			state := n.State
+			if !n.Alive {
+				state = "CRASHED " + state
+			}
+			fmt.Fprintf(out, "      n%d %s\n", n.Node, state)
+		}
+	}
+	end := "  (violation in the last world)"
+	if t.Quiescent {
+		end = "  (the run is over: nothing but faults can happen)"
+	}
+	fmt.Fprintln(out, end)
+}
