@@ -29,38 +29,71 @@ type Options struct {
 	Progress io.Writer
 }
 
-// chunk is a slice of one BFS level expanded by one worker, and its outcome.
+// chunk is a run of one BFS level's states expanded by one worker, and its
+// outcome. Its buffers are reused from level to level.
 type chunk struct {
-	lo, hi int // source states, by number
-	// per successor, in source order: the known state number (>= 0) or
-	// -1-k for the k-th candidate of this chunk; the step taken.
+	lo, hi int // its states, by number
+	// Candidates: successors not in the visited set when the level began,
+	// kept as fingerprint, source (number - lo), event and world length; the
+	// worlds of those that turn out new are rebuilt after the merge.
+	cand  []candidate
+	viol  []violation
+	trans int64
+	quiet int
+	// For the state graph only: per successor, in order, the state's number
+	// if known (>= 0) or -1-k for candidate k; the step taken; the number of
+	// successors and quiescence of each state.
 	succ  []int64
 	steps []*model.Step
-	nsucc []int32 // successors per source
-	// candidates: states not in the visited set when the level began
-	cfp    []uint64
-	cw     []uint64 // concatenated worlds
-	coff   []int32  // start of candidate k's world in cw; len = candidates+1
-	candAt []int    // position in succ of each candidate
-	quiet  []bool   // per source: quiescent
-	viol   []violation
-	trans  int64
+	nsucc []int32
+	qs    []bool
 }
 
+type candidate struct {
+	fp   uint64
+	src  int32
+	pos  int32
+	wlen int32
+	dst  int32 // after the merge: offset of its world in the next frontier, or -1
+	num  int64 // after the merge: its number (graph only)
+	ev   model.Event
+}
+
+func (c *chunk) reset(lo, hi int) {
+	*c = chunk{lo: lo, hi: hi, cand: c.cand[:0], viol: c.viol[:0],
+		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0]}
+}
+
+// violation locates a world that breaks a property: the state numbered src
+// itself (pos < 0: a quiescence property), or its successor by the event at
+// position pos of its enabled events.
 type violation struct {
 	prop   int
-	source int   // >= 0: a quiescent source state
-	cand   int   // >= 0: a candidate of the chunk
-	state  int64 // resolved state number
+	src    int
+	pos    int
+	depth  int
 	detail string
 }
 
-const chunkSize = 512
+const chunkSize = 256
+
+type search struct {
+	m       *model.Machine
+	props   []*properties.Property
+	vis     *visited
+	parent  []uint32 // parent[s]: the state s was discovered from
+	via     []uint32 // via[s]: position of the event, in parent's Enabled order
+	g       *graph
+	first   map[int]violation
+	quiet   int64
+	stopped string
+}
 
 // Exhaustive explores every world reachable from m's initial world, breadth
-// first, and checks props in each: invariants in every world, quiescence
-// properties in every quiescent world. The first counterexample of each
-// property is among the shortest. The outcome does not depend on Workers.
+// first, and checks props: invariants in every world, quiescence properties
+// in every quiescent world. The first counterexample of each property is
+// among the shortest. Each level is expanded in parallel and merged in a
+// fixed order, so the outcome, traces included, does not depend on Workers.
 func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := opt.Workers
@@ -77,112 +110,115 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		defer cancel()
 	}
 	res := newResult("exhaustive", props)
-	steppers := make([]*model.Stepper, workers)
-	for i := range steppers {
-		steppers[i] = m.NewStepper()
-	}
-	e := &search{m: m, props: props, res: res, st: steppers[0], vis: newVisited(1 << 16)}
+	e := &search{m: m, props: props, vis: newVisited(opt.Messages), first: map[int]violation{}}
 	if opt.Messages {
 		e.g = &graph{}
 	}
+	xs := make([]*expander, workers)
+	for i := range xs {
+		xs[i] = &expander{e: e, st: m.NewStepper()}
+	}
 
-	w0, initSteps := e.st.Init()
+	w0, initSteps := xs[0].st.Init()
 	e.vis.insert(fingerprint(w0))
-	e.parent = append(e.parent, 0)
+	e.parent, e.via = append(e.parent, 0), append(e.via, 0)
 	for p, prop := range props {
 		if prop.When == properties.Always {
-			if d := prop.Check(properties.View{S: e.st, W: w0}); d != "" {
-				e.record(violation{prop: p, state: 0, detail: d})
+			if d := prop.Check(properties.View{S: xs[0].st, W: w0}); d != "" {
+				e.record(violation{prop: p, src: 0, pos: -1, detail: d})
 			}
 		}
 	}
 	frontier := append([]uint64(nil), w0...)
 	foff := []int32{0, int32(len(w0))}
+	var next []uint64
+	var pool []*chunk
 	lo := 0 // number of the frontier's first state
-	var (
-		lastProgress = time.Now()
-		memSample    = []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
-	)
-	for depth := 0; ; depth++ {
+	lastProgress := time.Now()
+	memSample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	for depth := 0; len(foff) > 1 && !e.allFailed(); depth++ {
+		res.Stats.Depth = depth
+		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := len(foff) - 1
-		if n == 0 || e.allFailed() {
+		nchunks := (n + chunkSize - 1) / chunkSize
+		for len(pool) < nchunks {
+			pool = append(pool, &chunk{})
+		}
+		chunks := pool[:nchunks]
+		if !e.expandLevel(ctx, xs, chunks, frontier, foff, lo, depth, judgeOnly) {
+			e.cut("time")
 			break
 		}
-		res.Stats.Depth = depth
-		if opt.MaxDepth > 0 && depth >= opt.MaxDepth {
-			// Judge the frontier's quiescence, but expand it no further.
-			e.expandLevel(ctx, steppers, frontier, foff, lo, true)
-			if e.stopped == "" {
+		// Merge, sequentially and in order: number the new states and lay
+		// out the next frontier.
+		noff := make([]int32, 1, n)
+		for _, c := range chunks {
+			res.Stats.Transitions += c.trans
+			e.quiet += int64(c.quiet)
+			for k := range c.cand {
+				cd := &c.cand[k]
+				num, fresh := e.vis.insert(cd.fp)
+				cd.num, cd.dst = int64(num), -1
+				if fresh {
+					e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
+					e.via = append(e.via, uint32(cd.pos))
+					cd.dst = noff[len(noff)-1]
+					noff = append(noff, cd.dst+cd.wlen)
+				}
+			}
+			if e.g != nil {
+				k := 0
+				for i, ns := range c.nsucc {
+					e.g.startNode(c.qs[i])
+					for range ns {
+						t := c.succ[k]
+						if t < 0 {
+							t = c.cand[-1-t].num
+						}
+						e.g.addEdge(uint32(t), c.steps[k])
+						k++
+					}
+				}
+			}
+			for _, v := range c.viol {
+				e.record(v)
+			}
+		}
+		// Rebuild the new worlds, in parallel.
+		words := int(noff[len(noff)-1])
+		if cap(next) < words {
+			next = make([]uint64, words)
+		}
+		next = next[:words]
+		e.rebuild(xs, chunks, frontier, foff, lo, next)
+		if judgeOnly {
+			if res.Stats.Transitions > 0 {
 				e.cut("depth")
 			}
 			break
 		}
-		chunks := e.expandLevel(ctx, steppers, frontier, foff, lo, false)
-		if e.stopped != "" {
-			break
-		}
-		// Phase 2, sequential and in order: number the new states.
-		var next []uint64
-		noff := []int32{0}
-		for _, c := range chunks {
-			res.Stats.Transitions += c.trans
-			k := 0
-			for s := c.lo; s < c.hi; s++ {
-				if e.g != nil {
-					e.g.startNode(c.quiet[s-c.lo])
-				}
-				for j := int32(0); j < c.nsucc[s-c.lo]; j++ {
-					t := c.succ[k]
-					if t < 0 {
-						cand := int(-1 - t)
-						num, fresh := e.vis.insert(c.cfp[cand])
-						if fresh {
-							e.parent = append(e.parent, uint32(s))
-							next = append(next, c.cw[c.coff[cand]:c.coff[cand+1]]...)
-							noff = append(noff, int32(len(next)))
-						}
-						t = int64(num)
-						c.succ[k] = t
-					}
-					if e.g != nil {
-						e.g.addEdge(uint32(t), c.steps[k])
-					}
-					k++
-				}
-			}
-			for _, v := range c.viol {
-				if v.cand >= 0 {
-					v.state = c.succ[c.candAt[v.cand]]
-				} else {
-					v.state = int64(v.source)
-				}
-				e.record(v)
-			}
-		}
 		lo += n
-		frontier, foff = next, noff
+		frontier, next = next, frontier
+		foff = noff
 		res.Stats.States = int64(e.vis.len())
 		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && len(foff) > 1 {
 			e.cut("states")
 			break
 		}
 		metrics.Read(memSample)
-		if used := memSample[0].Value.Uint64(); used > maxMem {
+		if memSample[0].Value.Uint64() > maxMem {
 			e.cut("memory")
 			break
 		}
 		if opt.Progress != nil && time.Since(lastProgress) > time.Second {
 			lastProgress = time.Now()
-			el := time.Since(start).Seconds()
 			fmt.Fprintf(opt.Progress, "vigil: depth %d, %d states (%.0f/s), %d in frontier\n",
-				depth+1, res.Stats.States, float64(res.Stats.States)/el, len(foff)-1)
+				depth+1, res.Stats.States, float64(res.Stats.States)/time.Since(start).Seconds(), len(foff)-1)
 		}
 	}
-	if e.stopped != "" {
-		res.Cut = e.stopped
-	}
+	res.Cut = e.stopped
 	res.Stats.States = int64(e.vis.len())
-	res.Stats.Quiescent = e.quiescent
+	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
 	res.Stats.VisitedBytes = float64(e.vis.bytes()) / max(1, s)
@@ -193,24 +229,21 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			res.Properties[p].Counterexample = e.trace(v, props[p])
 		}
 	}
-	if e.g != nil && res.Cut == "" {
+	if e.g != nil && res.Cut == "" && e.g.n() == e.vis.len() {
 		res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
 	}
-	res.finish(props, start)
+	res.finish(start)
 	return res
 }
 
-type search struct {
-	m         *model.Machine
-	props     []*properties.Property
-	res       *Result
-	st        *model.Stepper
-	vis       *visited
-	parent    []uint32
-	g         *graph
-	first     map[int]violation
-	quiescent int64
-	stopped   string
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 func (e *search) cut(why string) {
@@ -219,11 +252,10 @@ func (e *search) cut(why string) {
 	}
 }
 
+// record keeps the first violation of each property: the shallowest, and
+// among those the first in the fixed merge order.
 func (e *search) record(v violation) {
-	if e.first == nil {
-		e.first = map[int]violation{}
-	}
-	if _, ok := e.first[v.prop]; !ok {
+	if old, ok := e.first[v.prop]; !ok || v.depth < old.depth {
 		e.first[v.prop] = v
 	}
 }
@@ -232,22 +264,15 @@ func (e *search) failed(p int) bool { _, ok := e.first[p]; return ok }
 
 func (e *search) allFailed() bool { return len(e.first) == len(e.props) }
 
-// expandLevel is phase 1: workers expand chunks of the frontier in parallel,
-// looking successors up in the visited set (read-only during the phase) and
-// checking invariants on those not seen. With judgeOnly the frontier is only
-// judged for quiescence.
-func (e *search) expandLevel(ctx context.Context, steppers []*model.Stepper, frontier []uint64, foff []int32, lo int, judgeOnly bool) []*chunk {
+// expandLevel expands the frontier's chunks in parallel. The visited set is
+// only read during this phase. It returns false when ctx ran out.
+func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, frontier []uint64, foff []int32, lo, depth int, judgeOnly bool) bool {
 	n := len(foff) - 1
-	chunks := make([]*chunk, (n+chunkSize-1)/chunkSize)
 	var nextChunk atomic.Int64
-	var wg sync.WaitGroup
-	var quiescent atomic.Int64
 	var cancelled atomic.Bool
-	for _, st := range steppers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			x := expander{e: e, st: st}
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Go(func() {
 			for {
 				ci := int(nextChunk.Add(1) - 1)
 				if ci >= len(chunks) || cancelled.Load() {
@@ -258,85 +283,98 @@ func (e *search) expandLevel(ctx context.Context, steppers []*model.Stepper, fro
 					return
 				}
 				a, b := ci*chunkSize, min(n, (ci+1)*chunkSize)
-				chunks[ci] = x.expand(frontier, foff, a, b, lo, judgeOnly)
-				quiescent.Add(x.quiet)
-				x.quiet = 0
+				c := chunks[ci]
+				c.reset(lo+a, lo+b)
+				x.expand(c, frontier, foff, a, depth, judgeOnly)
 			}
-		}()
+		})
 	}
 	wg.Wait()
-	e.quiescent += quiescent.Load()
-	if cancelled.Load() {
-		e.cut("time")
-		return nil
-	}
-	if judgeOnly {
-		for _, c := range chunks {
-			for _, v := range c.viol {
-				v.state = int64(v.source)
-				e.record(v)
-			}
-		}
-	}
-	return chunks
+	return !cancelled.Load()
 }
 
 type expander struct {
-	e     *search
-	st    *model.Stepper
-	evs   []model.Event
-	buf   model.World
-	quiet int64
+	e   *search
+	st  *model.Stepper
+	evs []model.Event
+	buf model.World
 }
 
-func (x *expander) expand(frontier []uint64, foff []int32, a, b, lo int, judgeOnly bool) *chunk {
+func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth int, judgeOnly bool) {
 	e := x.e
-	c := &chunk{lo: lo + a, hi: lo + b, coff: []int32{0}}
-	for i := a; i < b; i++ {
-		w := model.World(frontier[foff[i]:foff[i+1]])
+	for i := 0; i < c.hi-c.lo; i++ {
+		w := model.World(frontier[foff[a+i]:foff[a+i+1]])
 		var nproto int
 		x.evs, nproto = x.st.Enabled(w, x.evs[:0])
+		c.trans += int64(len(x.evs))
 		quiet := nproto == 0
-		c.quiet = append(c.quiet, quiet)
 		if quiet {
-			x.quiet++
+			c.quiet++
 			for p, prop := range e.props {
-				if prop.When == properties.AtQuiescence {
+				if prop.When == properties.AtQuiescence && !e.failed(p) {
 					if d := prop.Check(properties.View{S: x.st, W: w}); d != "" {
-						c.viol = append(c.viol, violation{prop: p, source: lo + i, cand: -1, detail: d})
+						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
 					}
 				}
 			}
 		}
 		if judgeOnly {
-			c.nsucc = append(c.nsucc, 0)
 			continue
 		}
-		c.nsucc = append(c.nsucc, int32(len(x.evs)))
-		c.trans += int64(len(x.evs))
-		for _, ev := range x.evs {
+		if e.g != nil {
+			c.qs = append(c.qs, quiet)
+			c.nsucc = append(c.nsucc, int32(len(x.evs)))
+		}
+		for pos, ev := range x.evs {
 			var step *model.Step
 			x.buf, step = x.st.Apply(w, ev, x.buf)
 			fp := fingerprint(x.buf)
-			c.steps = append(c.steps, step)
-			if num := e.vis.lookup(fp); num >= 0 {
-				c.succ = append(c.succ, int64(num))
+			num, seen := e.vis.lookup(fp)
+			if e.g != nil {
+				c.steps = append(c.steps, step)
+				if seen {
+					c.succ = append(c.succ, int64(num))
+				} else {
+					c.succ = append(c.succ, -1-int64(len(c.cand)))
+				}
+			}
+			if seen {
 				continue
 			}
-			cand := len(c.cfp)
-			c.succ = append(c.succ, -1-int64(cand))
-			c.candAt = append(c.candAt, len(c.succ)-1)
-			c.cfp = append(c.cfp, fp)
-			c.cw = append(c.cw, x.buf...)
-			c.coff = append(c.coff, int32(len(c.cw)))
+			c.cand = append(c.cand, candidate{fp: fp, src: int32(i), pos: int32(pos), wlen: int32(len(x.buf)), ev: ev})
 			for p, prop := range e.props {
 				if prop.When == properties.Always && !e.failed(p) {
 					if d := prop.Check(properties.View{S: x.st, W: x.buf}); d != "" {
-						c.viol = append(c.viol, violation{prop: p, source: -1, cand: cand, detail: d})
+						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 					}
 				}
 			}
 		}
 	}
-	return c
+}
+
+// rebuild writes the world of every new state into next, in parallel.
+func (e *search) rebuild(xs []*expander, chunks []*chunk, frontier []uint64, foff []int32, lo int, next []uint64) {
+	var nextChunk atomic.Int64
+	var wg sync.WaitGroup
+	for _, x := range xs {
+		wg.Go(func() {
+			for {
+				ci := int(nextChunk.Add(1) - 1)
+				if ci >= len(chunks) {
+					return
+				}
+				c := chunks[ci]
+				for _, cd := range c.cand {
+					if cd.dst < 0 {
+						continue
+					}
+					s := c.lo - lo + int(cd.src)
+					x.buf, _ = x.st.Apply(frontier[foff[s]:foff[s+1]], cd.ev, x.buf)
+					copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
+				}
+			}
+		})
+	}
+	wg.Wait()
 }

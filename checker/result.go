@@ -101,7 +101,7 @@ func (r *Result) Property(name string) *PropertyResult {
 	return nil
 }
 
-func (r *Result) finish(props []*properties.Property, start time.Time) {
+func (r *Result) finish(start time.Time) {
 	r.Stats.Seconds = time.Since(start).Seconds()
 	if r.Stats.Seconds > 0 {
 		r.Stats.StatesPerS = float64(r.Stats.States) / r.Stats.Seconds

@@ -110,33 +110,24 @@ func buildTrace(m *model.Machine, events []model.Event) *Trace {
 	return t
 }
 
-// trace rebuilds the run that reaches v's state: it follows parent links
-// back to the initial world, then forward again matching fingerprints.
+// trace rebuilds the run to v: it follows parent links back to the initial
+// world, then replays the recorded event positions forward.
 func (e *search) trace(v violation, p *properties.Property) *Trace {
-	var chain []uint32
-	for s := uint32(v.state); s != 0; s = e.parent[s] {
-		chain = append(chain, s)
+	var path []uint32
+	if v.pos >= 0 {
+		path = append(path, uint32(v.pos))
+	}
+	for s := v.src; s != 0; s = int(e.parent[s]) {
+		path = append(path, e.via[s])
 	}
 	st := e.m.NewStepper()
 	w, _ := st.Init()
 	var events []model.Event
-	var buf model.World
-	for i := len(chain) - 1; i >= 0; i-- {
-		want := e.vis.fps[chain[i]]
+	for i := len(path) - 1; i >= 0; i-- {
 		evs, _ := st.Enabled(w, nil)
-		found := false
-		for _, ev := range evs {
-			buf, _ = st.Apply(w, ev, buf)
-			if fingerprint(buf) == want {
-				events = append(events, ev)
-				w, buf = buf, nil
-				found = true
-				break
-			}
-		}
-		if !found {
-			panic("checker: parent link with no matching transition")
-		}
+		ev := evs[path[i]]
+		events = append(events, ev)
+		w, _ = st.Apply(w, ev, nil)
 	}
 	t := buildTrace(e.m, events)
 	t.Property, t.Detail = p.Name, v.detail
