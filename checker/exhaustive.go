@@ -156,6 +156,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			res.Stats.Transitions += c.trans
 			e.quiet += int64(c.quiet)
 			for k := range c.cand {
+				if k%16 == 0 {
+					e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
+				}
 				cd := &c.cand[k]
 				num, fresh := e.vis.insert(cd.fp)
 				cd.num, cd.dst = int64(num), -1
@@ -294,10 +297,14 @@ func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chun
 }
 
 type expander struct {
-	e   *search
-	st  *model.Stepper
-	evs []model.Event
-	buf model.World
+	e     *search
+	st    *model.Stepper
+	evs   []model.Event
+	buf   model.World
+	arena []uint64 // one state's successors
+	offs  []int32
+	fps   []uint64
+	steps []*model.Step
 }
 
 func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth int, judgeOnly bool) {
@@ -325,13 +332,23 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			c.qs = append(c.qs, quiet)
 			c.nsucc = append(c.nsucc, int32(len(x.evs)))
 		}
-		for pos, ev := range x.evs {
+		// Build every successor first, then look them all up: the lookups
+		// are independent loads that the processor overlaps.
+		x.arena, x.fps, x.steps = x.arena[:0], x.fps[:0], x.steps[:0]
+		x.offs = append(x.offs[:0], 0)
+		for _, ev := range x.evs {
 			var step *model.Step
 			x.buf, step = x.st.Apply(w, ev, x.buf)
-			fp := fingerprint(x.buf)
-			num, seen := e.vis.lookup(fp)
+			x.fps = append(x.fps, fingerprint(x.buf))
+			x.arena = append(x.arena, x.buf...)
+			x.offs = append(x.offs, int32(len(x.arena)))
+			x.steps = append(x.steps, step)
+		}
+		e.vis.touch(x.fps)
+		for pos, ev := range x.evs {
+			num, seen := e.vis.lookup(x.fps[pos])
 			if e.g != nil {
-				c.steps = append(c.steps, step)
+				c.steps = append(c.steps, x.steps[pos])
 				if seen {
 					c.succ = append(c.succ, int64(num))
 				} else {
@@ -341,10 +358,11 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			if seen {
 				continue
 			}
-			c.cand = append(c.cand, candidate{fp: fp, src: int32(i), pos: int32(pos), wlen: int32(len(x.buf)), ev: ev})
+			succ := model.World(x.arena[x.offs[pos]:x.offs[pos+1]])
+			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ)), ev: ev})
 			for p, prop := range e.props {
 				if prop.When == properties.Always && !e.failed(p) {
-					if d := prop.Check(properties.View{S: x.st, W: x.buf}); d != "" {
+					if d := prop.Check(properties.View{S: x.st, W: succ}); d != "" {
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 					}
 				}

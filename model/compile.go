@@ -33,6 +33,7 @@ type compiled interface {
 	stateString(s uint32) string
 	msgString(m uint32) string
 	stateValue(s uint32) any
+	hasActions() bool
 }
 
 type typed[S, M any] struct {
@@ -152,3 +153,4 @@ func (t *typed[S, M]) do(self NodeID, s uint32, a Action) handlerResult {
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }
 func (t *typed[S, M]) msgString(m uint32) string   { return fmt.Sprintf("%+v", t.msgs[m]) }
 func (t *typed[S, M]) stateValue(s uint32) any     { return t.states[s] }
+func (t *typed[S, M]) hasActions() bool            { return t.actor != nil }

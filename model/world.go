@@ -53,20 +53,21 @@ func msgID(w uint64) uint32   { return uint32(w) }
 // per goroutine.
 type Stepper struct {
 	m        *Machine
-	steps    map[stepKey]*Step
+	steps    stepCache
 	actions  map[actKey][]Action
 	monSteps map[monKey]uint32
 	// local mirrors of the Machine's append-only tables, refreshed on miss
 	timerSets [][]timerEntry
 	waitSets  [][]NodeID
 	monVals   [][]any
-	header    int // 1 + N + K: index of the first message word
+	header    int  // 1 + N + K: index of the first message word
+	acts      bool // whether the protocol has local actions
 }
 
 // NewStepper returns a Stepper for m.
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
-		m: m, steps: map[stepKey]*Step{}, actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
+		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
 		monVals: make([][]any, len(m.monitors)), header: 1 + m.cfg.N + len(m.monitors),
 	}
 }
@@ -76,7 +77,7 @@ func (s *Stepper) Machine() *Machine { return s.m }
 
 func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
 	k := stepKey{node, rec &^ deadBit, in}
-	if st, ok := s.steps[k]; ok {
+	if st := s.steps.get(k); st != nil {
 		return st
 	}
 	s.m.mu.Lock()
@@ -86,7 +87,7 @@ func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
 		s.m.steps[k] = st
 	}
 	s.m.mu.Unlock()
-	s.steps[k] = st
+	s.steps.put(k, st)
 	return st
 }
 
@@ -199,8 +200,10 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 				buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
 			}
 		}
-		for a := range s.localActions(NodeID(i), recState(rec)) {
-			buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+		if s.acts {
+			for a := range s.localActions(NodeID(i), recState(rec)) {
+				buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+			}
 		}
 	}
 	nProtocol := len(buf)
