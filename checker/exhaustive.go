@@ -100,15 +100,13 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
-	maxMem := opt.MaxMemory
-	if maxMem == 0 {
-		maxMem = 16 << 30
-	}
 	if opt.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, opt.Time)
 		defer cancel()
 	}
+	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
+	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, vis: newVisited(opt.Messages), first: map[int]violation{}}
 	if opt.Messages {
@@ -135,9 +133,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	lastProgress := time.Now()
-	memSample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
 	for depth := 0; len(foff) > 1 && !e.allFailed(); depth++ {
-		res.Stats.Depth = depth
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := len(foff) - 1
 		nchunks := (n + chunkSize - 1) / chunkSize
@@ -146,7 +142,11 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		}
 		chunks := pool[:nchunks]
 		if !e.expandLevel(ctx, xs, chunks, frontier, foff, lo, depth, judgeOnly) {
-			e.cut("time")
+			if overMemory.Load() {
+				e.cut("memory")
+			} else {
+				e.cut("time")
+			}
 			break
 		}
 		// Merge, sequentially and in order: number the new states and lay
@@ -208,10 +208,12 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			e.cut("states")
 			break
 		}
-		metrics.Read(memSample)
-		if memSample[0].Value.Uint64() > maxMem {
+		if overMemory.Load() {
 			e.cut("memory")
 			break
+		}
+		if len(foff) > 1 {
+			res.Stats.Depth = depth + 1
 		}
 		if opt.Progress != nil && time.Since(lastProgress) > time.Second {
 			lastProgress = time.Now()
@@ -239,14 +241,37 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	return res
 }
 
-func countTrue(bs []bool) int {
-	n := 0
-	for _, b := range bs {
-		if b {
-			n++
+// watchMemory samples the heap ten times a second and cancels the returned
+// context, setting the flag, once it holds more than limit bytes (default:
+// half the machine's memory as the Go runtime sees it, at most 16 GiB).
+func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bool, context.CancelFunc) {
+	if limit == 0 {
+		limit = 16 << 30
+		if total := systemMemory(); total > 0 {
+			limit = min(limit, total/2)
 		}
 	}
-	return n
+	ctx, cancel := context.WithCancel(ctx)
+	var over atomic.Bool
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if sample[0].Value.Uint64() > limit {
+					over.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, &over, cancel
 }
 
 func (e *search) cut(why string) {

@@ -1,0 +1,66 @@
+package protocols
+
+import (
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/bully"
+	"github.com/vigil-check/vigil/protocols/election/changroberts"
+	"github.com/vigil-check/vigil/protocols/election/lelann"
+)
+
+var electionClaims = []string{"unique-leader", "agreement", "highest-leader", "termination"}
+
+func init() {
+	register(
+		&Protocol{
+			Name: "bully", Family: "election",
+			Summary: "Garcia-Molina's bully election: election, answer and coordinator messages, timeouts, recovery",
+			Seed:    "004_3c61584fc39da8cb.txt, 003_13e890ff57525d54.txt, 002_c5d5ed54737bd17c.txt",
+			Claims:  electionClaims,
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/bully", bully.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "sync-crash", N: 4, Crashes: 1, Expect: "pass",
+					Why: "with a perfect failure detector bully is safe and elects the highest live node, whenever a node crashes"},
+				{Name: "async-crash", N: 4, Crashes: 1, Timing: "async", MaxDepth: 10,
+					Props: []string{"unique-leader", "agreement"}, Expect: "fail", Violates: []string{"unique-leader", "agreement"},
+					Why: "with inaccurate timeouts two nodes lead at once (seed 003: E1 may be broken if timeouts are inaccurate)"},
+				{Name: "sync-recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: "fail",
+					Props:    []string{"unique-leader", "agreement"},
+					Violates: []string{"unique-leader", "agreement"},
+					Why:      "a crashed node replaced under its old identifier bullies its way back while the new leader still leads (seed 003)"},
+			},
+		},
+		&Protocol{
+			Name: "changroberts", Family: "election",
+			Summary: "Chang and Roberts' ring election: tokens of lower rank are dropped",
+			Seed:    "004_3c61584fc39da8cb.txt",
+			Claims:  electionClaims,
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/changroberts", changroberts.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "worst-ring", N: 6, Ranks: "reverse", Expect: "pass",
+					Why: "every node initiates on a ring of falling ranks: the seed's worst case, N(N+1)/2 election messages"},
+				{Name: "unordered", N: 5, Channels: "unordered", Ranks: "random:1", Expect: "pass",
+					Why: "Chang-Roberts needs no FIFO channels"},
+			},
+		},
+		&Protocol{
+			Name: "lelann", Family: "election",
+			Summary: "LeLann's ring election: every token circles the ring, initiators collect identities",
+			Seed:    "004_3c61584fc39da8cb.txt",
+			Claims:  electionClaims,
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/lelann", lelann.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "fifo", N: 5, Expect: "pass",
+					Why: "with FIFO channels every initiator sees every token before its own: N² messages"},
+				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
+					Violates: []string{"unique-leader", "agreement", "highest-leader"},
+					Why:      "without FIFO channels a token overtakes another and two nodes elect themselves (the seed's \"assuming FIFO channels\")"},
+			},
+		},
+	)
+}

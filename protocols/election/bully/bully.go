@@ -1,0 +1,168 @@
+// Package bully is Garcia-Molina's bully election, after seeds
+// 004_3c61584fc39da8cb.txt (the guarded-command program: states idle,
+// wait_reply, wait_leader), 003_13e890ff57525d54.txt (election, answer and
+// coordinator messages; the safety caveats) and 002_c5d5ed54737bd17c.txt (a
+// recovered process starts an election).
+//
+// A node that starts an election sends election to every node of higher
+// rank and waits for an answer (timer T, "answer"). A node that gets election
+// from a lower node answers and, unless already in an election, starts its
+// own; a node that leads already answers and sends the asker coordinator
+// instead of electing itself again. With no answer before T the node elects itself and sends coordinator
+// to every lower node; with an answer it waits for the coordinator (timer
+// T', "coordinator") and starts again if none comes. A node that knows its
+// leader watches it (timer "leader-check": the seed's `failed` flag, set when
+// the current leader fails) and starts an election when it fails. A node
+// that recovers from a crash remembers nothing and starts an election. A
+// coordinator message is believed whoever sends it, as in seed 003.
+//
+// Every timer waits on the nodes whose silence it detects: T and T' on the
+// higher nodes, leader-check on the leader. Under Sync timing (a perfect
+// failure detector) the algorithm is safe and every live node ends up
+// following the highest live node, with crashes at any point. Under Async
+// timing a timer can fire while a higher node is merely slow, and two nodes
+// can believe themselves leader at once (seed 003: "condition E1 may be
+// broken if the assumed timeout values are inaccurate"). With a recovery, a
+// crashed node comes back with its old identifier, finds no higher node and
+// declares itself leader while the leader elected in its absence still
+// believes it leads: the seed's "not guaranteed to meet the safety condition
+// E1 if processes that have crashed are replaced by processes with the same
+// identifiers".
+//
+// Messages: an election started by the node of rank k among N sends N-1-k
+// election messages; the worst case, every node starting at once on a
+// sorted ring, is O(N²) (seed 003).
+package bully
+
+import (
+	"fmt"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Status is the seed's state: idle, wait_reply or wait_leader.
+type Status uint8
+
+const (
+	Idle Status = iota
+	WaitReply
+	WaitLeader
+)
+
+func (s Status) String() string { return [...]string{"idle", "wait_reply", "wait_leader"}[s] }
+
+// State is one node's state: its status and L(i), the leader it knows.
+type State struct {
+	Status Status
+	Leader model.NodeID
+}
+
+func (s State) String() string { return fmt.Sprintf("%v L=%v", s.Status, s.Leader) }
+
+// Kind is a message kind.
+type Kind uint8
+
+const (
+	Election Kind = iota
+	Answer
+	Coordinator
+)
+
+// Msg is one of election, answer (the seed's reply) and coordinator (leader).
+type Msg struct{ K Kind }
+
+func (m Msg) Kind() string   { return [...]string{"election", "answer", "coordinator"}[m.K] }
+func (m Msg) String() string { return m.Kind() }
+
+// The timers.
+const (
+	AnswerTimer      model.Timer = "answer"       // T: waiting for an answer
+	CoordinatorTimer model.Timer = "coordinator"  // T': waiting for the coordinator
+	LeaderCheck      model.Timer = "leader-check" // the current leader's failure
+)
+
+// Protocol implements model.Protocol.
+type Protocol struct{}
+
+func higher(ctx *model.Ctx[Msg]) []model.NodeID {
+	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) > ctx.MyRank() })
+}
+
+func lower(ctx *model.Ctx[Msg]) []model.NodeID {
+	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) < ctx.MyRank() })
+}
+
+// startElection is guarded command 1: ∀ j > i send election to j;
+// state := wait_reply. With no higher node there is no one to wait for.
+func startElection(ctx *model.Ctx[Msg]) State {
+	ctx.CancelTimer(CoordinatorTimer)
+	ctx.CancelTimer(LeaderCheck)
+	ctx.Observe(model.Leader(model.None))
+	up := higher(ctx)
+	if len(up) == 0 {
+		return becomeLeader(ctx)
+	}
+	ctx.SendAll(up, Msg{Election})
+	ctx.SetTimer(AnswerTimer, up...)
+	return State{Status: WaitReply, Leader: model.None}
+}
+
+// becomeLeader is guarded command 4: L(i) := i; send coordinator to the
+// lower nodes; state := idle.
+func becomeLeader(ctx *model.Ctx[Msg]) State {
+	ctx.CancelTimer(AnswerTimer)
+	ctx.SendAll(lower(ctx), Msg{Coordinator})
+	ctx.Observe(model.Leader(ctx.Self()))
+	return State{Status: Idle, Leader: ctx.Self()}
+}
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State {
+	if ctx.Initiator() {
+		return startElection(ctx)
+	}
+	return State{Status: Idle, Leader: model.None}
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+	switch m.K {
+	case Election:
+		// command 2: send reply to sender; join unless already electing.
+		// A leader has nothing to find out: it tells the sender who leads.
+		ctx.Send(from, Msg{Answer})
+		if s.Status == Idle && s.Leader == ctx.Self() {
+			ctx.Send(from, Msg{Coordinator})
+		} else if s.Status == Idle {
+			return startElection(ctx)
+		}
+	case Answer:
+		// command 3: state := wait_leader, until T' runs out
+		if s.Status == WaitReply {
+			ctx.CancelTimer(AnswerTimer)
+			ctx.SetTimer(CoordinatorTimer, higher(ctx)...)
+			s.Status = WaitLeader
+		}
+	case Coordinator:
+		// command 5: L(i) := sender; state := idle; watch the new leader
+		ctx.CancelTimer(AnswerTimer)
+		ctx.CancelTimer(CoordinatorTimer)
+		ctx.SetTimer(LeaderCheck, from)
+		ctx.Observe(model.Leader(from))
+		return State{Status: Idle, Leader: from}
+	}
+	return s
+}
+
+func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
+	switch t {
+	case AnswerTimer: // command 4: no reply, so no live higher node
+		return becomeLeader(ctx)
+	case CoordinatorTimer: // command 6: the leader-elect has crashed
+		return startElection(ctx)
+	case LeaderCheck: // command 1: the current leader failed
+		return startElection(ctx)
+	}
+	return s
+}
+
+// Recover: a restarted node remembers nothing and starts an election (seed 002).
+func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return startElection(ctx) }

@@ -1,0 +1,116 @@
+// Package lelann is LeLann's ring election, after seed
+// 004_3c61584fc39da8cb.txt ("LeLann's ring election" and "LeLann's
+// Algorithm").
+//
+// Every initiator sends a token with its identity round the ring and forwards
+// every other token, collecting the identities it sees in List_p, until its
+// own token comes back; it then knows every initiator and decides. A
+// non-initiator forwards every token and loses. The seed elects the minimum
+// identity; vigil's election properties speak of the highest rank, so the
+// comparison is mirrored (the same algorithm with ranks negated). An
+// initiator that has decided is done: tokens that reach it later are dropped.
+//
+// Correctness rests on FIFO channels ("Assuming FIFO channels"): when p's
+// token returns, every other initiator's token, sent before p forwarded it,
+// has already passed p. With unordered channels an initiator can see its own
+// token overtake another and decide on a partial list, and two nodes can
+// both elect themselves; vigil finds that run at N = 3. With every node an
+// initiator each token travels the whole ring: N² messages.
+package lelann
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Status: sleep (not involved yet), cand, lost or leader.
+type Status uint8
+
+const (
+	Sleep Status = iota
+	Cand
+	Lost
+	Leader
+)
+
+func (s Status) String() string { return [...]string{"sleep", "cand", "lost", "leader"}[s] }
+
+// ID is an identity as the tokens carry it: the rank compared, and the node.
+type ID struct {
+	Rank int
+	Node model.NodeID
+}
+
+// State is one node's state: List_p, kept sorted by rank.
+type State struct {
+	Status Status
+	List   []ID
+}
+
+func (s State) String() string {
+	ranks := make([]int, len(s.List))
+	for i, id := range s.List {
+		ranks[i] = id.Rank
+	}
+	return fmt.Sprintf("%v list=%v", s.Status, ranks)
+}
+
+// Msg is the token ⟨tok, q⟩.
+type Msg struct{ Q ID }
+
+func (Msg) Kind() string     { return "token" }
+func (m Msg) String() string { return fmt.Sprintf("tok⟨rank %d of %v⟩", m.Q.Rank, m.Q.Node) }
+
+// Protocol implements model.Protocol.
+type Protocol struct{}
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State {
+	if !ctx.Initiator() {
+		return State{Status: Sleep}
+	}
+	// List_p := {p}; state_p := cand; send ⟨tok, p⟩ to Next_p
+	me := ID{Rank: ctx.MyRank(), Node: ctx.Self()}
+	ctx.Send(ctx.Next(), Msg{Q: me})
+	return State{Status: Cand, List: []ID{me}}
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
+	switch {
+	case !ctx.Initiator():
+		// receive ⟨tok, q⟩; send ⟨tok, q⟩ to Next_p; state_p := lost
+		ctx.Send(ctx.Next(), m)
+		s.Status = Lost
+	case s.Status != Cand:
+		// this initiator has decided and stopped
+	case m.Q.Node != ctx.Self():
+		// while q ≠ p: List_p := List_p ∪ {q}; send ⟨tok, q⟩ to Next_p
+		ctx.Send(ctx.Next(), m)
+		s.List = insert(s.List, m.Q)
+	default:
+		// own token back: leader iff p is the best of List_p
+		best := s.List[len(s.List)-1]
+		if best.Node == ctx.Self() {
+			s.Status = Leader
+		} else {
+			s.Status = Lost
+		}
+		ctx.Observe(model.Leader(best.Node))
+	}
+	return s
+}
+
+// insert returns list ∪ {q}, sorted by rank, without touching list.
+func insert(list []ID, q ID) []ID {
+	i, found := slices.BinarySearchFunc(list, q.Rank, func(id ID, r int) int { return id.Rank - r })
+	if found {
+		return list
+	}
+	return slices.Insert(slices.Clone(list), i, q)
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover restarts a node from scratch; the algorithm does not expect it.
+func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Status: Sleep} }

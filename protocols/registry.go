@@ -1,0 +1,93 @@
+// Package protocols names every protocol vigil ships, with the properties
+// each claims and the scenarios that show it succeed or fail, for the
+// command line, the examples and the regression tests.
+package protocols
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Protocol describes one shipped protocol.
+type Protocol struct {
+	Name    string // package name, e.g. "bully"
+	Family  string // e.g. "election"
+	Summary string // one line
+	Seed    string // the seed file(s) it follows
+	// Claims lists the properties the algorithm claims, checked by default.
+	Claims []string
+	// Compile builds the protocol's Machine for cfg, feeding monitors.
+	Compile func(cfg model.Config, monitors ...model.Monitor) (*model.Machine, error)
+	// Scenarios: the first is the default; the rest show where the
+	// textbook's assumptions matter.
+	Scenarios []Scenario
+}
+
+// Path is the protocol's family/name.
+func (p *Protocol) Path() string { return p.Family + "/" + p.Name }
+
+// Scenario is a named run configuration with the verdict the textbook
+// predicts.
+type Scenario struct {
+	Name       string
+	Why        string // what the run shows, citing the seed
+	N          int
+	Channels   string // "fifo" (default) or "unordered"
+	Timing     string // "sync" (default) or "async"
+	Crashes    int
+	Recoveries int
+	Ranks      string // see model.ParseRanks; default "sorted"
+	Initiators string // see model.ParseInitiators; default "all"
+	Props      []string // nil: the protocol's claims
+	MaxDepth   int      // 0: unbounded; needed where the state space is not finite
+	// Expect is "pass", or "fail" when some property must fail; then
+	// Violates lists the properties allowed to fail, one of which must.
+	Expect   string
+	Violates []string
+}
+
+// Config turns the scenario into a model.Config.
+func (s *Scenario) Config() (model.Config, error) {
+	cfg := model.Config{N: s.N, Crashes: s.Crashes, Recoveries: s.Recoveries}
+	var err error
+	if s.Channels != "" {
+		if cfg.Channels, err = model.ParseChannels(s.Channels); err != nil {
+			return cfg, err
+		}
+	}
+	if s.Timing != "" {
+		if cfg.Timing, err = model.ParseTiming(s.Timing); err != nil {
+			return cfg, err
+		}
+	}
+	if cfg.Ranks, err = model.ParseRanks(s.Ranks, s.N); err != nil {
+		return cfg, err
+	}
+	if cfg.Initiators, err = model.ParseInitiators(s.Initiators, s.N); err != nil {
+		return cfg, err
+	}
+	return cfg, cfg.Validate()
+}
+
+// All lists every protocol, by family then name.
+func All() []*Protocol { return all }
+
+var all []*Protocol
+
+func register(ps ...*Protocol) { all = append(all, ps...) }
+
+// Lookup finds a protocol by name ("bully") or path ("election/bully").
+func Lookup(name string) (*Protocol, error) {
+	for _, p := range all {
+		if name == p.Name || name == p.Path() {
+			return p, nil
+		}
+	}
+	var names []string
+	for _, p := range all {
+		names = append(names, p.Path())
+	}
+	return nil, fmt.Errorf("unknown protocol %q (known: %s)", name, strings.Join(names, ", "))
+}
