@@ -25,6 +25,13 @@ func (c Channels) String() string {
 	return "fifo"
 }
 
+func (c Channels) MarshalText() ([]byte, error) { return []byte(c.String()), nil }
+
+func (c *Channels) UnmarshalText(b []byte) (err error) {
+	*c, err = ParseChannels(string(b))
+	return err
+}
+
 // ParseChannels reads "fifo" or "unordered".
 func ParseChannels(s string) (Channels, error) {
 	switch s {
@@ -54,6 +61,13 @@ func (t Timing) String() string {
 	return "sync"
 }
 
+func (t Timing) MarshalText() ([]byte, error) { return []byte(t.String()), nil }
+
+func (t *Timing) UnmarshalText(b []byte) (err error) {
+	*t, err = ParseTiming(string(b))
+	return err
+}
+
 // ParseTiming reads "sync" or "async".
 func ParseTiming(s string) (Timing, error) {
 	switch s {
@@ -71,19 +85,19 @@ const MaxNodes = 1 << 15
 // Config is one run's scenario: the network and fault semantics, the
 // identities of the nodes and the protocol's parameters.
 type Config struct {
-	N          int
-	Channels   Channels
-	Timing     Timing
-	Crashes    int // at most this many crash events per run
-	Recoveries int // at most this many recoveries per run
+	N          int      `json:"n"`
+	Channels   Channels `json:"channels"`
+	Timing     Timing   `json:"timing"`
+	Crashes    int      `json:"crashes"`    // at most this many crash events per run
+	Recoveries int      `json:"recoveries"` // at most this many recoveries per run
 	// Ranks[i] is the id node i's algorithm compares; distinct. Nil means
 	// sorted: Ranks[i] = i.
-	Ranks []int
+	Ranks []int `json:"ranks,omitempty"`
 	// Initiators[i] reports whether node i starts the algorithm on its own.
 	// Nil means every node does.
-	Initiators []bool
+	Initiators []bool `json:"initiators,omitempty"`
 	// Params holds protocol parameters by name (for instance "requests").
-	Params map[string]int
+	Params map[string]int `json:"params,omitempty"`
 }
 
 // Validate reports the first problem with c, in words fit for a user.

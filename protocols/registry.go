@@ -38,13 +38,15 @@ type Scenario struct {
 	Timing     string // "sync" (default) or "async"
 	Crashes    int
 	Recoveries int
-	Ranks      string // see model.ParseRanks; default "sorted"
-	Initiators string // see model.ParseInitiators; default "all"
+	Ranks      string   // see model.ParseRanks; default "sorted"
+	Initiators string   // see model.ParseInitiators; default "all"
 	Props      []string // nil: the protocol's claims
 	MaxDepth   int      // 0: unbounded; needed where the state space is not finite
-	// Expect is "pass", or "fail" when some property must fail; then
-	// Violates lists the properties allowed to fail, one of which must.
+	// Expect is "pass", or "fail" when the run shows a counterexample: then
+	// Shows names the property that must fail, and Violates the others
+	// that may fail with it.
 	Expect   string
+	Shows    string
 	Violates []string
 }
 

@@ -7,14 +7,20 @@
 // own token comes back; it then knows every initiator and decides. A
 // non-initiator forwards every token and loses. The seed elects the minimum
 // identity; vigil's election properties speak of the highest rank, so the
-// comparison is mirrored (the same algorithm with ranks negated). An
-// initiator that has decided is done: tokens that reach it later are dropped.
+// comparison is mirrored (the same algorithm with ranks negated).
+//
+// An initiator whose own token has come back has decided, but it stays on
+// the ring as a router, forwarding any later token as a non-initiator does:
+// the seed's program simply ends there, which would swallow tokens of other
+// initiators and leave them waiting forever. Under FIFO channels no token
+// arrives after a node's own, so this changes nothing there.
 //
 // Correctness rests on FIFO channels ("Assuming FIFO channels"): when p's
 // token returns, every other initiator's token, sent before p forwarded it,
 // has already passed p. With unordered channels an initiator can see its own
-// token overtake another and decide on a partial list, and two nodes can
-// both elect themselves; vigil finds that run at N = 3. With every node an
+// token overtake another and decide on a partial list, while the token it
+// never saw still goes round: two nodes elect themselves, a run vigil finds
+// at N = 3. With every node an
 // initiator each token travels the whole ring: N² messages.
 package lelann
 
@@ -83,7 +89,8 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		ctx.Send(ctx.Next(), m)
 		s.Status = Lost
 	case s.Status != Cand:
-		// this initiator has decided and stopped
+		// decided: route the token on, as a non-initiator would
+		ctx.Send(ctx.Next(), m)
 	case m.Q.Node != ctx.Self():
 		// while q ≠ p: List_p := List_p ∪ {q}; send ⟨tok, q⟩ to Next_p
 		ctx.Send(ctx.Next(), m)

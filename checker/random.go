@@ -1,0 +1,225 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// RandomOptions tune the random engine. Walk i draws its choices from seed
+// Seed+i alone, so a walk that fails is replayed by Seed = its seed and
+// Walks = 1, whatever the other options.
+type RandomOptions struct {
+	Walks    int           // default 1000
+	Seed     uint64        // seed of walk 0
+	MaxDepth int           // steps per walk; default 100 000
+	Time     time.Duration // 0: no limit
+	Workers  int           // 0: one per core
+	Progress func(walks int)
+}
+
+// batch is the number of walks between checks for early stops; the outcome
+// depends only on the options, never on the scheduling of workers.
+const batch = 64
+
+// Random runs seeded random walks from m's initial world. Each step picks
+// uniformly among the enabled events. A walk ends at the depth bound or in a
+// quiescent world; there, if faults are still possible, it goes on with one
+// of them with probability 1/2. Invariants are checked in every world of a
+// walk, quiescence properties in every quiescent world. The counterexample
+// kept for each property is the one of the walk with the lowest seed.
+func Random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
+	start := time.Now()
+	if opt.Walks <= 0 {
+		opt.Walks = 1000
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = 100_000
+	}
+	workers := opt.Workers
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opt.Time)
+		defer cancel()
+	}
+	res := newResult("random", props)
+	outs := make([]walkResult, opt.Walks)
+	steppers := make([]*model.Stepper, workers)
+	for i := range steppers {
+		steppers[i] = m.NewStepper()
+	}
+	done := 0
+	failed := map[int]bool{}
+	for done < opt.Walks && len(failed) < len(props) && ctx.Err() == nil {
+		hi := min(opt.Walks, done+batch)
+		var next atomic.Int64
+		next.Store(int64(done))
+		var wg sync.WaitGroup
+		for _, st := range steppers {
+			wg.Go(func() {
+				for {
+					i := int(next.Add(1) - 1)
+					if i >= hi || ctx.Err() != nil {
+						return
+					}
+					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth)
+				}
+			})
+		}
+		wg.Wait()
+		if ctx.Err() != nil {
+			res.Cut = "time"
+			break
+		}
+		for i := done; i < hi; i++ {
+			for p := range outs[i].viol {
+				failed[p] = true
+			}
+		}
+		done = hi
+		if opt.Progress != nil {
+			opt.Progress(done)
+		}
+	}
+	res.Stats.Walks = done
+	ranges := map[string]*MessageRange{}
+	var order []string
+	kinds := m.Kinds()
+	for i := range done {
+		o := &outs[i]
+		res.Stats.States += int64(len(o.events)) + 1
+		res.Stats.Transitions += int64(len(o.events))
+		res.Stats.Depth = max(res.Stats.Depth, len(o.events))
+		res.Stats.Quiescent += o.quiescent
+		for p, v := range o.viol {
+			if res.Properties[p].Verdict == Fail {
+				continue
+			}
+			res.Properties[p].Verdict = Fail
+			res.Properties[p].Detail = v.detail
+			t := buildTrace(m, o.events[:v.at])
+			t.Property, t.Detail = props[p].Name, v.detail
+			seed := opt.Seed + uint64(i)
+			t.Seed = &seed
+			res.Properties[p].Counterexample = t
+		}
+		if !o.complete {
+			continue
+		}
+		for k := -1; k < len(kinds); k++ {
+			name, n := "total", 0
+			for kk, x := range o.sent {
+				if k < 0 || kk == k {
+					n += x
+				}
+			}
+			if k >= 0 {
+				name = kinds[k]
+			}
+			r, ok := ranges[name]
+			if !ok {
+				r = &MessageRange{Kind: name, Min: n, Max: n}
+				ranges[name] = r
+				order = append(order, name)
+			}
+			r.Min, r.Max = min(r.Min, n), max(r.Max, n)
+		}
+	}
+	for _, name := range order {
+		res.Messages = append(res.Messages, *ranges[name])
+	}
+	// A random search that finds no counterexample passes the walks it
+	// made, no more: the mode and the stats say which.
+	res.finish(start)
+	return res
+}
+
+type walkViolation struct {
+	at     int // number of events before the violating world
+	detail string
+}
+
+type walkResult struct {
+	events    []model.Event
+	viol      map[int]walkViolation
+	sent      []int // messages sent by kind index
+	complete  bool  // ended in a quiescent world
+	quiescent int64
+}
+
+func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int) walkResult {
+	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
+	w, initSteps := st.Init()
+	var r walkResult
+	r.sent = sentByKind(initSteps...)
+	judge := func(when properties.When) {
+		for p, prop := range props {
+			if prop.When != when {
+				continue
+			}
+			if _, ok := r.viol[p]; ok {
+				continue
+			}
+			if d := prop.Check(properties.View{S: st, W: w}); d != "" {
+				if r.viol == nil {
+					r.viol = map[int]walkViolation{}
+				}
+				r.viol[p] = walkViolation{at: len(r.events), detail: d}
+			}
+		}
+	}
+	judge(properties.Always)
+	var evs []model.Event
+	var next model.World
+	for len(r.events) < maxDepth {
+		var nproto int
+		evs, nproto = st.Enabled(w, evs[:0])
+		var ev model.Event
+		if nproto == 0 {
+			r.quiescent++
+			r.complete = true
+			judge(properties.AtQuiescence)
+			if len(evs) == 0 || rng.IntN(2) == 0 {
+				break
+			}
+			ev = evs[rng.IntN(len(evs))]
+		} else {
+			r.complete = false
+			ev = evs[rng.IntN(len(evs))]
+		}
+		var step *model.Step
+		next, step = st.Apply(w, ev, next)
+		w, next = next, w
+		r.events = append(r.events, ev)
+		for k, x := range sentByKind(step) {
+			for len(r.sent) <= k {
+				r.sent = append(r.sent, 0)
+			}
+			r.sent[k] += x
+		}
+		judge(properties.Always)
+	}
+	if len(r.events) == maxDepth {
+		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {
+			r.quiescent++
+			r.complete = true
+			judge(properties.AtQuiescence)
+		}
+	}
+	return r
+}
+
+// String summarises a result in one line.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s %s: %d states, %d transitions, depth %d, %.2fs", r.Mode, r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds)
+}

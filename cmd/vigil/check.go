@@ -1,0 +1,351 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// Exhaustive search beyond this many nodes is hopeless; say so up front.
+const (
+	maxExhaustiveN = 24
+	autoRandomN    = 8 // -mode auto: exhaustive below this N, random from it
+)
+
+type checkFlags struct {
+	all                    bool
+	scenario               string
+	n, crashes, recoveries int
+	timing, channels       string
+	ranks, initiators      string
+	mode                   string
+	depth                  int
+	maxStates              int64
+	timeLimit              time.Duration
+	memoryMB               uint64
+	walks, workers         int
+	seed                   uint64
+	props                  string
+	json                   bool
+	trace                  string
+	set                    map[string]bool
+}
+
+func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
+	f := &checkFlags{}
+	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.BoolVar(&f.all, "all", false, "check every protocol's scenarios and compare with the expected verdicts")
+	fs.StringVar(&f.scenario, "scenario", "", "start from this named scenario (default: the protocol's first)")
+	fs.IntVar(&f.n, "n", 0, "number of nodes")
+	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
+	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
+	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
+	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
+	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
+	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
+	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (exhaustive for n < %d)", autoRandomN))
+	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk (0: default)")
+	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
+	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound)")
+	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop an exhaustive search when the heap exceeds this many MiB (0: half the machine)")
+	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
+	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
+	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
+	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
+	var protocol string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		protocol, args = args[0], args[1:]
+	}
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			return nil, "", err
+		}
+		return nil, "", usageError{err}
+	}
+	if fs.NArg() > 0 {
+		if protocol != "" || fs.NArg() > 1 {
+			return nil, "", badInput("unexpected argument %q", fs.Arg(fs.NArg()-1))
+		}
+		protocol = fs.Arg(0)
+	}
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	return f, protocol, nil
+}
+
+func check(args []string, stdout, stderr io.Writer) error {
+	f, name, err := parseCheck(args, stderr)
+	if err == flag.ErrHelp {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if f.all {
+		if name != "" {
+			return badInput("--all checks every protocol: give no protocol name")
+		}
+		return checkAll(stdout, stderr, f)
+	}
+	if name == "" {
+		return badInput("check needs a protocol name; vigil list shows them")
+	}
+	p, err := protocols.Lookup(name)
+	if err != nil {
+		return usageError{err}
+	}
+	sc, err := f.scenarioFor(p)
+	if err != nil {
+		return err
+	}
+	cfg, err := sc.Config()
+	if err != nil {
+		return usageError{err}
+	}
+	props, err := suite.Props(p, sc.Props)
+	if err != nil {
+		return usageError{err}
+	}
+	mode := f.mode
+	if mode == "auto" {
+		mode = "exhaustive"
+		if cfg.N >= autoRandomN {
+			mode = "random"
+		}
+	}
+	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
+		return badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
+	}
+	m, err := suite.Compile(p, cfg, props)
+	if err != nil {
+		return usageError{err}
+	}
+	ctx := context.Background()
+	var res *checker.Result
+	switch mode {
+	case "exhaustive":
+		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
+			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true}
+		if !f.json {
+			opt.Progress = stderr
+		}
+		res = checker.Exhaustive(ctx, m, props, opt)
+	case "random":
+		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers}
+		if !f.json {
+			start := time.Now()
+			last := start
+			opt.Progress = func(walks int) {
+				if time.Since(last) > time.Second {
+					last = time.Now()
+					fmt.Fprintf(stderr, "vigil: %d of %d walks\n", walks, f.walks)
+				}
+			}
+		}
+		res = checker.Random(ctx, m, props, opt)
+	default:
+		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
+	}
+	if f.trace != "" {
+		if err := writeTrace(f.trace, p, cfg, props, res); err != nil {
+			return err
+		}
+	}
+	if f.json {
+		if err := printJSON(stdout, p, sc.Name, cfg, res); err != nil {
+			return err
+		}
+	} else {
+		printText(stdout, p, sc.Name, cfg, res)
+	}
+	switch {
+	case res.Verdict == checker.Fail:
+		return errFailed
+	case res.Cut != "":
+		return errIncomplete
+	}
+	return nil
+}
+
+// scenarioFor starts from the named (or first) scenario and applies the
+// flags the user set.
+func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, error) {
+	sc := p.Scenarios[0]
+	if f.scenario != "" {
+		found := false
+		var names []string
+		for _, s := range p.Scenarios {
+			names = append(names, s.Name)
+			if s.Name == f.scenario {
+				sc, found = s, true
+			}
+		}
+		if !found {
+			return sc, badInput("%s has no scenario %q (it has: %s)", p.Path(), f.scenario, strings.Join(names, ", "))
+		}
+	}
+	if f.set["n"] {
+		sc.N = f.n
+	}
+	if f.set["crashes"] {
+		sc.Crashes = f.crashes
+	}
+	if f.set["recoveries"] {
+		sc.Recoveries = f.recoveries
+	}
+	if f.set["timing"] {
+		sc.Timing = f.timing
+	}
+	if f.set["channels"] {
+		sc.Channels = f.channels
+	}
+	if f.set["ranks"] {
+		sc.Ranks = f.ranks
+	}
+	if f.set["initiators"] {
+		sc.Initiators = f.initiators
+	}
+	if f.set["depth"] {
+		sc.MaxDepth = f.depth
+	}
+	if f.set["props"] {
+		sc.Props = strings.Split(f.props, ",")
+	}
+	if sc.N < 1 || sc.N > model.MaxNodes {
+		return sc, badInput("n must be between 1 and %d, not %d", model.MaxNodes, sc.N)
+	}
+	return sc, nil
+}
+
+func describeConfig(cfg model.Config) string {
+	ranks := "sorted"
+	if cfg.Ranks != nil {
+		ranks = fmt.Sprint(cfg.Ranks)
+	}
+	init := "all"
+	if cfg.Initiators != nil {
+		var ids []string
+		for i, b := range cfg.Initiators {
+			if b {
+				ids = append(ids, fmt.Sprint(i))
+			}
+		}
+		init = strings.Join(ids, ",")
+	}
+	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d ranks=%s initiators=%s",
+		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, ranks, init)
+}
+
+var cutWords = map[string]string{
+	"depth":  "the depth bound (-depth)",
+	"states": "the state limit (-max-states)",
+	"time":   "the time limit (-time)",
+	"memory": "the memory limit (-memory)",
+}
+
+func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.Config, r *checker.Result) {
+	fmt.Fprintf(out, "%s [%s] %s, %s search\n", p.Path(), scenario, describeConfig(cfg), r.Mode)
+	for _, pr := range r.Properties {
+		line := fmt.Sprintf("  %-16s %s", pr.Name, pr.Verdict)
+		if pr.Detail != "" {
+			line += ": " + pr.Detail
+		}
+		fmt.Fprintln(out, line)
+	}
+	s := r.Stats
+	if r.Mode == "random" {
+		fmt.Fprintf(out, "  %d walks, %d steps, longest %d, %.2fs\n", s.Walks, s.Transitions, s.Depth, s.Seconds)
+	} else {
+		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), %.1f bytes/state visited, fingerprint collision probability ≤ %.1g\n",
+			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.VisitedBytes, s.Collision)
+	}
+	if r.Messages != nil {
+		var parts []string
+		for _, m := range r.Messages {
+			parts = append(parts, m.String())
+		}
+		fmt.Fprintf(out, "  messages per complete run: %s\n", strings.Join(parts, ", "))
+	}
+	if r.Cut != "" {
+		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
+			cutWords[r.Cut], s.States, s.Depth)
+	}
+	for _, pr := range r.Failed() {
+		fmt.Fprintln(out)
+		checker.Render(out, pr.Counterexample)
+	}
+	fmt.Fprintf(out, "verdict: %s\n", r.Verdict)
+}
+
+type messageJSON struct {
+	Kind      string `json:"kind"`
+	Min       int    `json:"min"`
+	Max       int    `json:"max"`
+	Unbounded bool   `json:"unbounded,omitempty"`
+}
+
+func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
+	doc := struct {
+		Protocol       string                   `json:"protocol"`
+		Scenario       string                   `json:"scenario"`
+		Config         model.Config             `json:"config"`
+		Mode           string                   `json:"mode"`
+		Verdict        checker.Verdict          `json:"verdict"`
+		Cut            string                   `json:"cut,omitempty"`
+		Properties     []checker.PropertyResult `json:"properties"`
+		Stats          checker.Stats            `json:"stats"`
+		Messages       []checker.MessageRange   `json:"messages"`
+		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
+	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Verdict: r.Verdict, Cut: r.Cut,
+		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages}
+	if doc.Messages == nil {
+		doc.Messages = []checker.MessageRange{}
+	}
+	if f := r.Failed(); len(f) > 0 {
+		doc.Counterexample = f[0].Counterexample
+	}
+	enc := json.NewEncoder(out)
+	enc.SetIndent("", "  ")
+	return enc.Encode(doc)
+}
+
+// traceFile is what -trace writes and vigil replay reads.
+type traceFile struct {
+	Protocol   string         `json:"protocol"`
+	Config     model.Config   `json:"config"`
+	Properties []string       `json:"properties"`
+	Trace      *checker.Trace `json:"trace"`
+}
+
+func writeTrace(path string, p *protocols.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
+	failed := r.Failed()
+	if len(failed) == 0 {
+		return nil
+	}
+	tf := traceFile{Protocol: p.Path(), Config: cfg, Trace: failed[0].Counterexample}
+	for _, pr := range props {
+		tf.Properties = append(tf.Properties, pr.Name)
+	}
+	b, err := json.MarshalIndent(tf, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+		return usageError{err}
+	}
+	return nil
+}

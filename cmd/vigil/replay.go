@@ -1,0 +1,57 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/suite"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// replay re-runs a counterexample file and prints it step by step. It exits
+// 1 when the run still violates a property, 0 when it no longer does.
+func replay(args []string, out io.Writer) error {
+	if len(args) != 1 {
+		return badInput("replay needs exactly one trace file")
+	}
+	b, err := os.ReadFile(args[0])
+	if err != nil {
+		return badInput("cannot read trace: %v", err)
+	}
+	var tf traceFile
+	if err := json.Unmarshal(b, &tf); err != nil {
+		return badInput("%s is not a vigil trace: %v", args[0], err)
+	}
+	if tf.Trace == nil {
+		return badInput("%s is not a vigil trace: it has no events", args[0])
+	}
+	p, err := protocols.Lookup(tf.Protocol)
+	if err != nil {
+		return badInput("%s: %v", args[0], err)
+	}
+	if err := tf.Config.Validate(); err != nil {
+		return badInput("%s: %v", args[0], err)
+	}
+	props, err := suite.Props(p, tf.Properties)
+	if err != nil {
+		return badInput("%s: %v", args[0], err)
+	}
+	m, err := suite.Compile(p, tf.Config, props)
+	if err != nil {
+		return badInput("%s: %v", args[0], err)
+	}
+	t, err := checker.Replay(m, props, tf.Trace.Events)
+	if err != nil {
+		return badInput("%s does not replay: %v", args[0], err)
+	}
+	fmt.Fprintf(out, "%s %s\n", p.Path(), describeConfig(tf.Config))
+	if t.Property == "" {
+		fmt.Fprintf(out, "the run replays, %d steps, and violates none of %v\n", len(t.Events), tf.Properties)
+		return nil
+	}
+	checker.Render(out, t)
+	return errFailed
+}
