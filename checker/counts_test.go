@@ -124,6 +124,19 @@ func ranksOf(t *testing.T, spec string, n int) []int {
 // (0,1) (1,0) (1,1) (1,2) (1,3), 6 states, with 2+1+1+1+1+0 = 6
 // transitions, depth 4 ((1,3)), one quiescent world.
 //
+// # Bully, N = 2, sync, unordered channels
+//
+// n0 may now take the answer before a coordinator: it then waits for the
+// coordinator (timer T' on n1, which cannot fire while n1 lives), and
+// follows n1 at the first coordinator whatever came before. A world is (e,
+// kc, ka): kc coordinators and ka answers taken off 1→0, kc ≤ 1+e, ka ≤ e.
+// e = 0: kc ∈ {0,1}, 2 worlds, with 2 and 1 events enabled (the election,
+// and the coordinator while in flight). e = 1: 3·2 = 6 worlds; the two
+// coordinators n1 sends are the same message, so a world offers one
+// delivery per distinct message in flight: [kc < 2] + [ka < 1], summing to
+// 2+1+2+1+1+0 = 7. 8 states, 10 transitions, one quiescent world (e, kc, ka
+// = 1, 2, 1) at depth 4.
+//
 // # Bully, N = 2, sync, one crash
 //
 // The 6 worlds above, each also offering two crashes: 6 + 12 = 18
@@ -159,6 +172,7 @@ func handCounts(t *testing.T) []handCount {
 		{"lelann n2 fifo reverse", "lelann", model.Config{N: 2, Ranks: ranksOf(t, "reverse", 2)}, 7, 8, 1, 4},
 		{"bully n2 sync", "bully", model.Config{N: 2}, 6, 6, 1, 4},
 		{"bully n2 sync crash1", "bully", model.Config{N: 2, Crashes: 1}, 17, 26, 4, 4},
+		{"bully n2 sync unordered", "bully", model.Config{N: 2, Channels: model.Unordered}, 8, 10, 1, 4},
 	}
 	for n := 1; n <= 8; n++ {
 		initiators := []int{0}
@@ -193,8 +207,9 @@ func TestHandCounts(t *testing.T) {
 			m, err := suite.Compile(p, tc.cfg, props)
 			require.NoError(t, err)
 			for _, workers := range []int{1, 2} {
-				r := checker.Exhaustive(context.Background(), m, props, checker.Options{Workers: workers})
-				require.Empty(t, r.Cut)
+				// The bound only turns a runaway search into a failure.
+				r := checker.Exhaustive(context.Background(), m, props, checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000})
+				require.Empty(t, r.Cut, "the search was cut")
 				require.Equal(t, tc.states, r.Stats.States, "states")
 				require.Equal(t, tc.transitions, r.Stats.Transitions, "transitions")
 				require.Equal(t, tc.quiescent, r.Stats.Quiescent, "quiescent worlds")

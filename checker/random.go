@@ -19,7 +19,7 @@ import (
 type RandomOptions struct {
 	Walks    int           // default 1000
 	Seed     uint64        // seed of walk 0
-	MaxDepth int           // steps per walk; default 100 000
+	MaxDepth int           // steps per walk; default 10 000
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
 	Progress func(walks int)
@@ -33,7 +33,8 @@ const batch = 64
 // uniformly among the enabled events. A walk ends at the depth bound or in a
 // quiescent world; there, if faults are still possible, it goes on with one
 // of them with probability 1/2. Invariants are checked in every world of a
-// walk, quiescence properties in every quiescent world. The counterexample
+// walk, quiescence properties in every quiescent world; a walk in which
+// every property has failed stops there. The counterexample
 // kept for each property is the one of the walk with the lowest seed.
 func Random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
@@ -41,7 +42,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		opt.Walks = 1000
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = 100_000
+		opt.MaxDepth = 10_000
 	}
 	workers := opt.Workers
 	if workers <= 0 {
@@ -181,7 +182,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	judge(properties.Always)
 	var evs []model.Event
 	var next model.World
-	for len(r.events) < maxDepth {
+	for len(r.events) < maxDepth && len(r.viol) < len(props) {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
 		var ev model.Event
@@ -209,7 +210,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 		judge(properties.Always)
 	}
-	if len(r.events) == maxDepth {
+	if len(r.events) == maxDepth && len(r.viol) < len(props) {
 		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {
 			r.quiescent++
 			r.complete = true

@@ -1,0 +1,119 @@
+package suite
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
+
+// goldenCases are the exhaustive verdicts kept in testdata/verdicts.golden:
+// every shipped scenario, and the sweeps the textbook claims are about.
+func goldenCases() []struct {
+	protocol string
+	sc       protocols.Scenario
+} {
+	type c = struct {
+		protocol string
+		sc       protocols.Scenario
+	}
+	var cases []c
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			cases = append(cases, c{p.Name, s})
+		}
+	}
+	for n := 2; n <= 7; n++ {
+		for _, ch := range []string{"fifo", "unordered"} {
+			for _, ranks := range []string{"sorted", "reverse"} {
+				cases = append(cases, c{"changroberts", protocols.Scenario{Name: "sweep", N: n, Channels: ch, Ranks: ranks, Expect: "pass"}})
+			}
+		}
+	}
+	for n := 2; n <= 6; n++ {
+		cases = append(cases, c{"lelann", protocols.Scenario{Name: "sweep", N: n, Expect: "pass"}})
+	}
+	for _, n := range []int{2, 3, 4} {
+		for crashes := range 2 {
+			cases = append(cases, c{"bully", protocols.Scenario{Name: "sweep", N: n, Crashes: crashes, Expect: "pass"}})
+		}
+	}
+	return cases
+}
+
+func TestGoldenVerdicts(t *testing.T) {
+	var out bytes.Buffer
+	for _, gc := range goldenCases() {
+		p, err := protocols.Lookup(gc.protocol)
+		require.NoError(t, err)
+		r, err := Exhaustive(context.Background(), p, &gc.sc, checker.Options{Messages: true})
+		require.NoError(t, err)
+		require.Empty(t, Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
+		cfg, _ := gc.sc.Config()
+		fmt.Fprintf(&out, "%s %s n=%d %v %v crashes=%d recoveries=%d ranks=%s initiators=%s depth≤%d\n",
+			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries,
+			or(gc.sc.Ranks, "sorted"), or(gc.sc.Initiators, "all"), gc.sc.MaxDepth)
+		fmt.Fprintf(&out, "  %s: %d states, %d transitions, depth %d", r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth)
+		if r.Messages != nil {
+			var ms []string
+			for _, m := range r.Messages {
+				ms = append(ms, m.String())
+			}
+			fmt.Fprintf(&out, "; messages %s", strings.Join(ms, ", "))
+		}
+		fmt.Fprintln(&out)
+		for _, f := range r.Failed() {
+			fmt.Fprintf(&out, "  %s fails in %d steps: %s\n", f.Name, len(f.Counterexample.Events), f.Detail)
+		}
+	}
+	golden(t, "verdicts.golden", out.Bytes())
+}
+
+// TestGoldenTraces keeps the counterexample of every known-failing scenario
+// as a person reads it.
+func TestGoldenTraces(t *testing.T) {
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			if s.Expect != "fail" {
+				continue
+			}
+			r, err := Exhaustive(context.Background(), p, &s, checker.Options{})
+			require.NoError(t, err)
+			pr := r.Property(s.Shows)
+			require.NotNil(t, pr.Counterexample, "%s/%s", p.Path(), s.Name)
+			var out bytes.Buffer
+			checker.Render(&out, pr.Counterexample)
+			golden(t, filepath.Join("traces", p.Name+"-"+s.Name+".txt"), out.Bytes())
+		}
+	}
+}
+
+func or(s, def string) string {
+	if s == "" {
+		return def
+	}
+	return s
+}
+
+func golden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("..", "..", "testdata", name)
+	if *update {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+		return
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test ./internal/suite -update to create it")
+	require.Equal(t, string(want), string(got), "%s changed; if intended, run go test ./internal/suite -update and review the diff", name)
+}
