@@ -1,0 +1,82 @@
+package suite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+func messages(t *testing.T, r *checker.Result, kind string) checker.MessageRange {
+	t.Helper()
+	for _, m := range r.Messages {
+		if m.Kind == kind {
+			return m
+		}
+	}
+	t.Fatalf("no %q messages in %v", kind, r.Messages)
+	return checker.MessageRange{}
+}
+
+// The seeds' message complexities, over every interleaving explored.
+func TestMessageComplexity(t *testing.T) {
+	cases := []struct {
+		protocol, ranks, kind string
+		n                     int
+		want                  func(n int) int
+		why                   string
+	}{
+		{"changroberts", "reverse", "election", 0, func(n int) int { return n * (n + 1) / 2 },
+			"seed 004: a ring sorted against the direction of travel, N initiators: N(N+1)/2"},
+		{"changroberts", "sorted", "election", 0, func(n int) int { return 2*n - 1 },
+			"ranks rising along the ring: every token but the winner's dies at the next node"},
+		{"changroberts", "reverse", "elected", 0, func(n int) int { return n }, "the leader's announcement goes round once"},
+		{"lelann", "sorted", "token", 0, func(n int) int { return n * n }, "seed 004: every initiator's token goes round: N²"},
+		{"lelann", "random:7", "token", 0, func(n int) int { return n * n }, "whatever the ranks"},
+	}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		for n := 2; n <= 7; n++ {
+			s := protocols.Scenario{N: n, Ranks: c.ranks}
+			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			require.NoError(t, err)
+			require.Equal(t, checker.Pass, r.Verdict)
+			m := messages(t, r, c.kind)
+			require.Equal(t, c.want(n), m.Min, "%s n=%d %s min: %s", c.protocol, n, c.kind, c.why)
+			require.Equal(t, c.want(n), m.Max, "%s n=%d %s max: %s", c.protocol, n, c.kind, c.why)
+		}
+	}
+}
+
+// Bully with one initiator and no crash: the lowest node's election reaches
+// every node, each of which answers and starts its own election. In the
+// fewest-message runs each node elects once; in others a late election
+// message reaches a node that already knows the leader, and (seed 004,
+// command 2) it elects again.
+func TestBullyMessageBounds(t *testing.T) {
+	p, err := protocols.Lookup("bully")
+	require.NoError(t, err)
+	for n := 2; n <= 4; n++ {
+		s := protocols.Scenario{N: n, Initiators: "0"}
+		r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+		require.NoError(t, err)
+		require.Equal(t, checker.Pass, r.Verdict)
+		// every node but the top starts one election to all higher nodes:
+		// sum over k of (n-1-k) = n(n-1)/2, the seed's O(n²) worst case
+		el := messages(t, r, "election")
+		require.Equal(t, n*(n-1)/2, el.Min, "n=%d", n)
+		require.GreaterOrEqual(t, el.Max, el.Min)
+		// each election message is answered exactly once
+		ans := messages(t, r, "answer")
+		require.Equal(t, el.Min, ans.Min)
+		require.Equal(t, el.Max, ans.Max)
+		// The top node elects itself on the first election it receives and
+		// tells the n-1 others; each of the n-2 later elections it receives
+		// is answered with a coordinator message to its sender: 2n-3.
+		co := messages(t, r, "coordinator")
+		require.Equal(t, 2*n-3, co.Min, "n=%d", n)
+	}
+}
