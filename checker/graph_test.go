@@ -130,7 +130,7 @@ var handGraphs = []handGraph{
 	{
 		// 0 -a-> 3(T) is the only complete run; 0 -b-> 1 leads into the
 		// cycle 1 -a-> 2 -a-> 1, which sends messages but never reaches
-		// quiescence, so it bounds nothing.
+		// quiescence, so it counts for no complete run.
 		name: "message cycle never reaching a terminal", n: 4, terminals: []uint32{3},
 		arcs: []arc{{0, 1, cB}, {0, 3, cA}, {1, 2, cA}, {2, 1, cA}},
 		sccs: [][]uint32{{0}, {1, 2}, {3}},

@@ -19,7 +19,7 @@ import (
 type RandomOptions struct {
 	Walks    int           // default 1000
 	Seed     uint64        // seed of walk 0
-	MaxDepth int           // steps per walk; default 10 000
+	MaxDepth int           // steps per walk; default 100 000
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
 	Progress func(walks int)
@@ -42,7 +42,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		opt.Walks = 1000
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = 10_000
+		opt.MaxDepth = 100_000
 	}
 	workers := opt.Workers
 	if workers <= 0 {

@@ -1,0 +1,79 @@
+package suite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+func randomRun(t *testing.T, name string, cfg model.Config, props []string, opt checker.RandomOptions) *checker.Result {
+	t.Helper()
+	p, err := protocols.Lookup(name)
+	require.NoError(t, err)
+	ps, err := Props(p, props)
+	require.NoError(t, err)
+	m, err := Compile(p, cfg, ps)
+	require.NoError(t, err)
+	return checker.Random(context.Background(), m, ps, opt)
+}
+
+// Random walks find the unreliable-detector counterexample of bully at
+// N = 20, and the walk replays from its seed alone, event for event.
+func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
+	cfg := model.Config{N: 20, Crashes: 1, Timing: model.Async}
+	props := []string{"unique-leader"}
+	r := randomRun(t, "bully", cfg, props, checker.RandomOptions{Walks: 200, Seed: 42})
+	pr := r.Property("unique-leader")
+	require.Equal(t, checker.Fail, pr.Verdict)
+	require.NotNil(t, pr.Counterexample.Seed)
+
+	again := randomRun(t, "bully", cfg, props, checker.RandomOptions{Walks: 1, Seed: *pr.Counterexample.Seed, Workers: 1})
+	pr2 := again.Property("unique-leader")
+	require.Equal(t, checker.Fail, pr2.Verdict)
+	require.Equal(t, pr.Counterexample.Events, pr2.Counterexample.Events)
+	require.Equal(t, pr.Detail, pr2.Detail)
+}
+
+// At N = 50 the correct protocols raise no false alarm, and the messages
+// of every walk match the seeds' figures.
+func TestRandomLargeRings(t *testing.T) {
+	const n = 50
+	cases := []struct {
+		protocol string
+		ranks    string
+		kind     string
+		want     int
+	}{
+		{"changroberts", "sorted", "election", 2*n - 1},
+		{"changroberts", "reverse", "election", n * (n + 1) / 2},
+		{"lelann", "random:3", "token", n * n},
+	}
+	for _, c := range cases {
+		ranks, err := model.ParseRanks(c.ranks, n)
+		require.NoError(t, err)
+		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: 200, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, "%s %s", c.protocol, c.ranks)
+		require.Equal(t, 200, r.Stats.Walks)
+		m := messages(t, r, c.kind)
+		require.Equal(t, c.want, m.Min, "%s %s", c.protocol, c.ranks)
+		require.Equal(t, c.want, m.Max, "%s %s", c.protocol, c.ranks)
+	}
+	// bully with a perfect detector survives a crash at N = 50
+	r := randomRun(t, "bully", model.Config{N: n, Crashes: 1}, nil, checker.RandomOptions{Walks: 30, Seed: 1})
+	require.Equal(t, checker.Pass, r.Verdict)
+	require.Positive(t, r.Stats.Quiescent)
+}
+
+// The random engine's outcome depends on the options only, not on how many
+// workers ran the walks.
+func TestRandomDeterministicAcrossWorkers(t *testing.T) {
+	cfg := model.Config{N: 6, Crashes: 1, Timing: model.Async}
+	a := randomRun(t, "bully", cfg, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 300, Seed: 9, Workers: 1})
+	b := randomRun(t, "bully", cfg, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 300, Seed: 9, Workers: 2})
+	require.Equal(t, a.Properties, b.Properties)
+	require.Equal(t, a.Stats.Transitions, b.Stats.Transitions)
+}
