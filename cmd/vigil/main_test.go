@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func vigil(args ...string) (code int, stdout, stderr string) {
+	var out, errOut bytes.Buffer
+	code = run(args, &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestBadInputIsOneLineAndExit2(t *testing.T) {
+	corrupt := filepath.Join(t.TempDir(), "corrupt.json")
+	require.NoError(t, os.WriteFile(corrupt, []byte(`{"protocol": "election/bully", "trace": [`), 0o644))
+	unknownProto := filepath.Join(t.TempDir(), "unknown.json")
+	require.NoError(t, os.WriteFile(unknownProto, []byte(`{"protocol":"election/nope","config":{"n":3},"trace":{"events":[]}}`), 0o644))
+	badStep := filepath.Join(t.TempDir(), "badstep.json")
+	require.NoError(t, os.WriteFile(badStep, []byte(`{"protocol":"election/bully","config":{"n":3,"channels":"fifo","timing":"sync"},
+		"properties":["unique-leader"],"trace":{"events":[{"kind":"deliver","node":0,"from":2,"msg":"answer"}]}}`), 0o644))
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"check", "nosuch"}, `unknown protocol "nosuch"`},
+		{[]string{"check", "bully", "-n", "0"}, "n must be between 1"},
+		{[]string{"check", "bully", "-n", "100000", "-mode", "exhaustive"}, "n must be between 1"},
+		{[]string{"check", "bully", "-n", "30", "-mode", "exhaustive"}, "too large for an exhaustive search"},
+		{[]string{"check", "bully", "-timing", "sometimes"}, "timing must be sync or async"},
+		{[]string{"check", "bully", "-ranks", "1,1,2,3"}, "distinct"},
+		{[]string{"check", "bully", "-props", "mutual-exclusion"}, `unknown property "mutual-exclusion"`},
+		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
+		{[]string{"check", "bully", "-scenario", "nope"}, "has no scenario"},
+		{[]string{"check"}, "needs a protocol name"},
+		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"replay", corrupt}, "is not a vigil trace"},
+		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read trace"},
+		{[]string{"replay", unknownProto}, "unknown protocol"},
+		{[]string{"replay", badStep}, "is not enabled"},
+	}
+	for _, c := range cases {
+		code, stdout, stderr := vigil(c.args...)
+		require.Equal(t, 2, code, "%v: %s%s", c.args, stdout, stderr)
+		require.Contains(t, stderr, c.want, "%v", c.args)
+		require.Equal(t, 1, strings.Count(stderr, "\n"), "%v: one line, got %q", c.args, stderr)
+		require.NotContains(t, stderr, "panic")
+	}
+}
+
+func TestVerdictExitCodes(t *testing.T) {
+	code, out, _ := vigil("check", "bully")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "verdict: pass")
+
+	code, out, _ = vigil("check", "election/bully", "-scenario", "async-crash")
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, "counterexample to unique-leader")
+	require.Contains(t, out, "timeout answer")
+}
+
+func TestCutSearchSaysSoAndExits2(t *testing.T) {
+	code, out, _ := vigil("check", "changroberts", "-n", "9", "-ranks", "reverse", "-mode", "exhaustive", "-max-states", "5000")
+	require.Equal(t, 2, code, out)
+	require.Contains(t, out, "search cut by the state limit (-max-states)")
+	require.Contains(t, out, "unknown")
+	require.Regexp(t, `\n  \d{4,} states`, out)
+}
+
+func TestJSONOutput(t *testing.T) {
+	code, out, _ := vigil("check", "lelann", "-scenario", "unordered", "-json")
+	require.Equal(t, 1, code)
+	var doc struct {
+		Protocol   string
+		Verdict    string
+		Properties []struct{ Name, Result string }
+		Stats      struct{ States, Transitions, Depth int; Seconds float64 }
+		Messages   []struct {
+			Kind     string
+			Min, Max int
+		}
+		Counterexample *struct {
+			Property string
+			Events   []struct{ Kind string }
+		}
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+	require.Equal(t, "election/lelann", doc.Protocol)
+	require.Equal(t, "fail", doc.Verdict)
+	require.Equal(t, "unique-leader", doc.Properties[0].Name)
+	require.Equal(t, "fail", doc.Properties[0].Result)
+	require.Positive(t, doc.Stats.States)
+	require.Positive(t, doc.Stats.Transitions)
+	require.Equal(t, "total", doc.Messages[0].Kind)
+	require.Equal(t, 9, doc.Messages[0].Max)
+	require.NotNil(t, doc.Counterexample)
+	require.Equal(t, "unique-leader", doc.Counterexample.Property)
+	require.NotEmpty(t, doc.Counterexample.Events)
+}
+
+// A counterexample written by -trace replays to the same violation, with
+// the same steps.
+func TestTraceReplays(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cx.json")
+	code, out, _ := vigil("check", "bully", "-scenario", "sync-recovery", "-trace", file)
+	require.Equal(t, 1, code, out)
+	code, replayed, stderr := vigil("replay", file)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, replayed, "counterexample to unique-leader: n2 and n3 both believe they are the leader")
+	// the steps printed by check and by replay are the same
+	steps := func(s string) string {
+		i := strings.Index(s, "counterexample to unique-leader")
+		j := strings.Index(s[i:], "(violation")
+		return s[i : i+j]
+	}
+	require.Equal(t, steps(out), steps(replayed))
+}
+
+func TestCheckAllAndList(t *testing.T) {
+	code, out, _ := vigil("check", "--all")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "every verdict is the expected one")
+	require.Contains(t, out, "election/lelann")
+
+	code, out, _ = vigil("list")
+	require.Equal(t, 0, code)
+	for _, name := range []string{"election/bully", "election/changroberts", "election/lelann"} {
+		require.Contains(t, out, name)
+	}
+}
