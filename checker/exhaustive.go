@@ -87,13 +87,18 @@ type search struct {
 	first   map[int]violation
 	quiet   int64
 	stopped string
+	sink    uint64 // see visited.touch
 }
 
 // Exhaustive explores every world reachable from m's initial world, breadth
 // first, and checks props: invariants in every world, quiescence properties
 // in every quiescent world. The first counterexample of each property is
-// among the shortest. Each level is expanded in parallel and merged in a
-// fixed order, so the outcome, traces included, does not depend on Workers.
+// among the shortest. The search stops early once every property has a
+// counterexample (Result.Stopped). Each level is expanded in parallel and
+// merged in a fixed order, so verdicts, state and transition counts, depth
+// and counterexample lengths do not depend on Workers. The events of a
+// counterexample can, rarely: messages are numbered in the order workers
+// first meet them, and unordered channels list deliveries by number.
 func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := opt.Workers
@@ -157,7 +162,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			e.quiet += int64(c.quiet)
 			for k := range c.cand {
 				if k%16 == 0 {
-					e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
+					e.sink ^= e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
 				}
 				cd := &c.cand[k]
 				num, fresh := e.vis.insert(cd.fp)
@@ -222,6 +227,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		}
 	}
 	res.Cut = e.stopped
+	res.Stopped = e.allFailed() && res.Cut == ""
 	res.Stats.States = int64(e.vis.len())
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
@@ -290,7 +296,7 @@ func (e *search) record(v violation) {
 
 func (e *search) failed(p int) bool { _, ok := e.first[p]; return ok }
 
-func (e *search) allFailed() bool { return len(e.first) == len(e.props) }
+func (e *search) allFailed() bool { return len(e.props) > 0 && len(e.first) == len(e.props) }
 
 // expandLevel expands the frontier's chunks in parallel. The visited set is
 // only read during this phase. It returns false when ctx ran out.
@@ -330,6 +336,7 @@ type expander struct {
 	offs  []int32
 	fps   []uint64
 	steps []*model.Step
+	sink  uint64 // see visited.touch
 }
 
 func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth int, judgeOnly bool) {
@@ -369,7 +376,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			x.offs = append(x.offs, int32(len(x.arena)))
 			x.steps = append(x.steps, step)
 		}
-		e.vis.touch(x.fps)
+		x.sink ^= e.vis.touch(x.fps)
 		for pos, ev := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
 			if e.g != nil {

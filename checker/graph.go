@@ -136,7 +136,10 @@ func (g *graph) messageRanges(kinds []string, initSteps []*model.Step) []Message
 }
 
 func (g *graph) minToTerminal(weight []int) int {
-	maxW := slices.Max(weight)
+	maxW := 0
+	if len(weight) > 0 {
+		maxW = slices.Max(weight)
+	}
 	dist := make([]int, g.n())
 	for i := range dist {
 		dist[i] = math.MaxInt

@@ -284,6 +284,9 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
 	}
+	if r.Stopped {
+		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
+	}
 	for _, pr := range r.Failed() {
 		fmt.Fprintln(out)
 		checker.Render(out, pr.Counterexample)

@@ -80,8 +80,11 @@ func TestJSONOutput(t *testing.T) {
 		Protocol   string
 		Verdict    string
 		Properties []struct{ Name, Result string }
-		Stats      struct{ States, Transitions, Depth int; Seconds float64 }
-		Messages   []struct {
+		Stats      struct {
+			States, Transitions, Depth int
+			Seconds                    float64
+		}
+		Messages []struct {
 			Kind     string
 			Min, Max int
 		}
