@@ -186,6 +186,9 @@ func Render(out io.Writer, t *Trace) {
 	}
 	for i, s := range t.Events {
 		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
+		if len(s.Changes) == 0 {
+			fmt.Fprintf(out, "      (no node changed)\n")
+		}
 		for _, n := range s.Changes {
 			state := n.State
 			if !n.Alive {

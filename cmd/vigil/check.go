@@ -270,8 +270,12 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 	if r.Mode == "random" {
 		fmt.Fprintf(out, "  %d walks, %d steps, longest %d, %.2fs\n", s.Walks, s.Transitions, s.Depth, s.Seconds)
 	} else {
-		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), %.1f bytes/state visited, fingerprint collision probability ≤ %.1g\n",
-			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.VisitedBytes, s.Collision)
+		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
+			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
+		if s.States >= 1<<16 { // below, the table's initial size dominates
+			fmt.Fprintf(out, ", %.1f bytes/state visited", s.VisitedBytes)
+		}
+		fmt.Fprintln(out)
 	}
 	if r.Messages != nil {
 		var parts []string
