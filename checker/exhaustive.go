@@ -49,14 +49,14 @@ type chunk struct {
 	qs    []bool
 }
 
+// candidate is 24 bytes: a level can have many more candidates than new
+// states. After the merge fp holds the candidate's number (graph only).
 type candidate struct {
 	fp   uint64
-	src  int32
-	pos  int32
+	src  int32 // its source, as number - chunk.lo
+	pos  int32 // the event's position in the source's Enabled order
 	wlen int32
 	dst  int32 // after the merge: offset of its world in the next frontier, or -1
-	num  int64 // after the merge: its number (graph only)
-	ev   model.Event
 }
 
 func (c *chunk) reset(lo, hi int) {
@@ -166,7 +166,10 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 				}
 				cd := &c.cand[k]
 				num, fresh := e.vis.insert(cd.fp)
-				cd.num, cd.dst = int64(num), -1
+				cd.dst = -1
+				if e.g != nil {
+					cd.fp = uint64(num)
+				}
 				if fresh {
 					e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
 					e.via = append(e.via, uint32(cd.pos))
@@ -181,7 +184,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 					for range ns {
 						t := c.succ[k]
 						if t < 0 {
-							t = c.cand[-1-t].num
+							t = int64(c.cand[-1-t].fp)
 						}
 						e.g.addEdge(uint32(t), c.steps[k])
 						k++
@@ -377,7 +380,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			x.steps = append(x.steps, step)
 		}
 		x.sink ^= e.vis.touch(x.fps)
-		for pos, ev := range x.evs {
+		for pos := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
 			if e.g != nil {
 				c.steps = append(c.steps, x.steps[pos])
@@ -391,7 +394,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 				continue
 			}
 			succ := model.World(x.arena[x.offs[pos]:x.offs[pos+1]])
-			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ)), ev: ev})
+			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ))})
 			for p, prop := range e.props {
 				if prop.When == properties.Always && !e.failed(p) {
 					if d := prop.Check(properties.View{S: x.st, W: succ}); d != "" {
@@ -415,12 +418,19 @@ func (e *search) rebuild(xs []*expander, chunks []*chunk, frontier []uint64, fof
 					return
 				}
 				c := chunks[ci]
+				src := int32(-1)
+				var w model.World
 				for _, cd := range c.cand {
 					if cd.dst < 0 {
 						continue
 					}
-					s := c.lo - lo + int(cd.src)
-					x.buf, _ = x.st.Apply(frontier[foff[s]:foff[s+1]], cd.ev, x.buf)
+					if cd.src != src { // candidates come grouped by source
+						src = cd.src
+						s := c.lo - lo + int(src)
+						w = frontier[foff[s]:foff[s+1]]
+						x.evs, _ = x.st.Enabled(w, x.evs[:0])
+					}
+					x.buf, _ = x.st.Apply(w, x.evs[cd.pos], x.buf)
 					copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
 				}
 			}

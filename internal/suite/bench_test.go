@@ -1,0 +1,66 @@
+package suite
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"testing"
+
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// BenchmarkExhaustive measures the exhaustive engine per protocol: states
+// per second, bytes per state of the visited set, and the peak heap.
+//
+//	go test ./internal/suite -run '^$' -bench Exhaustive -count 5 | benchstat -
+func BenchmarkExhaustive(b *testing.B) {
+	cases := []struct {
+		name     string
+		protocol string
+		sc       protocols.Scenario
+	}{
+		{"changroberts-n7", "changroberts", protocols.Scenario{N: 7, Ranks: "reverse"}},
+		{"changroberts-n13", "changroberts", protocols.Scenario{N: 13, Ranks: "reverse"}},
+		{"lelann-n6", "lelann", protocols.Scenario{N: 6}},
+		{"bully-n4-crash", "bully", protocols.Scenario{N: 4, Crashes: 1}},
+		{"bully-n5", "bully", protocols.Scenario{N: 5, Initiators: "0"}},
+	}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, workers := range []int{1, runtime.GOMAXPROCS(0)} {
+			for _, msgs := range []bool{false, true} {
+				name := fmt.Sprintf("%s/workers=%d/messages=%v", c.name, workers, msgs)
+				b.Run(name, func(b *testing.B) {
+					var r *checker.Result
+					peak := uint64(0)
+					for b.Loop() {
+						runtime.GC()
+						r, err = Exhaustive(context.Background(), p, &c.sc, checker.Options{Workers: workers, Messages: msgs})
+						if err != nil {
+							b.Fatal(err)
+						}
+						peak = max(peak, heapObjects())
+					}
+					if r.Verdict != checker.Pass {
+						b.Fatalf("verdict %s", r.Verdict)
+					}
+					b.ReportMetric(float64(r.Stats.States), "states")
+					b.ReportMetric(float64(r.Stats.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+					b.ReportMetric(r.Stats.VisitedBytes, "visited-B/state")
+					b.ReportMetric(float64(peak)/(1<<20), "heap-MiB")
+				})
+			}
+		}
+	}
+}
+
+func heapObjects() uint64 {
+	s := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	metrics.Read(s)
+	return s[0].Value.Uint64()
+}
