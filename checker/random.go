@@ -23,6 +23,9 @@ type RandomOptions struct {
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
 	Progress func(walks int)
+	// ShrinkTime bounds the time spent shortening each counterexample
+	// (default 2s); the shortened run is replayed, so it is always valid.
+	ShrinkTime time.Duration
 }
 
 // batch is the number of walks between checks for early stops; the outcome
@@ -35,11 +38,15 @@ const batch = 64
 // of them with probability 1/2. Invariants are checked in every world of a
 // walk, quiescence properties in every quiescent world; a walk in which
 // every property has failed stops there. The counterexample
-// kept for each property is the one of the walk with the lowest seed.
+// kept for each property is the one of the walk with the lowest seed, shrunk
+// (see shrink).
 func Random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
 	if opt.Walks <= 0 {
 		opt.Walks = 1000
+	}
+	if opt.ShrinkTime <= 0 {
+		opt.ShrinkTime = 2 * time.Second
 	}
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = 100_000
@@ -106,10 +113,11 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 			if res.Properties[p].Verdict == Fail {
 				continue
 			}
+			events, detail := shrink(m, props[p], o.events[:v.at], opt.ShrinkTime)
 			res.Properties[p].Verdict = Fail
-			res.Properties[p].Detail = v.detail
-			t := buildTrace(m, o.events[:v.at])
-			t.Property, t.Detail = props[p].Name, v.detail
+			res.Properties[p].Detail = detail
+			t := buildTrace(m, events)
+			t.Property, t.Detail = props[p].Name, detail
 			seed := opt.Seed + uint64(i)
 			t.Seed = &seed
 			res.Properties[p].Counterexample = t

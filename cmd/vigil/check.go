@@ -225,6 +225,12 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	if f.set["props"] {
 		sc.Props = strings.Split(f.props, ",")
 	}
+	for _, name := range []string{"n", "crashes", "recoveries", "timing", "channels", "ranks", "initiators", "depth"} {
+		if f.set[name] {
+			sc.Name += " with flags"
+			break
+		}
+	}
 	if sc.N < 1 || sc.N > model.MaxNodes {
 		return sc, badInput("n must be between 1 and %d, not %d", model.MaxNodes, sc.N)
 	}

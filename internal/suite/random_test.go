@@ -30,6 +30,10 @@ func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
 	pr := r.Property("unique-leader")
 	require.Equal(t, checker.Fail, pr.Verdict)
 	require.NotNil(t, pr.Counterexample.Seed)
+	// shrunk to the essence: one answer timer firing while a higher node
+	// that leads is alive
+	require.Len(t, pr.Counterexample.Events, 1)
+	require.Equal(t, "timeout", pr.Counterexample.Events[0].Kind)
 
 	again := randomRun(t, "bully", cfg, props, checker.RandomOptions{Walks: 1, Seed: *pr.Counterexample.Seed, Workers: 1})
 	pr2 := again.Property("unique-leader")
