@@ -107,6 +107,9 @@ func (g *graph) messageRanges(kinds []string, initSteps []*model.Step) []Message
 		}
 	}
 	initial := sentByKind(initSteps...)
+	if ncomp == g.n() && !g.selfLoop() {
+		return g.acyclicRanges(kinds, initial, comp)
+	}
 	var out []MessageRange
 	for d := -1; d < len(kinds); d++ {
 		base := 0
@@ -131,6 +134,84 @@ func (g *graph) messageRanges(kinds []string, initSteps []*model.Step) []Message
 		r.Max, r.Unbounded = g.maxToTerminal(weight, comp, members, coReach)
 		r.Max += base
 		out = append(out, r)
+	}
+	return out
+}
+
+func (g *graph) selfLoop() bool {
+	for v := range g.n() {
+		lo, hi := g.edges(v)
+		for _, t := range g.to[lo:hi] {
+			if int(t) == v {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// acyclicRanges computes every dimension (total, then each kind) in one
+// pass over the states in topological order: Tarjan numbers the components
+// of an acyclic graph, single states, sinks first.
+func (g *graph) acyclicRanges(kinds []string, initial []int, comp []uint32) []MessageRange {
+	n, dims := g.n(), 1+len(kinds)
+	order := make([]uint32, n)
+	for v, c := range comp {
+		order[n-1-int(c)] = uint32(v)
+	}
+	// weights[c*dims+d]: messages of dimension d sent by an edge of class c
+	weights := make([]int32, len(g.classes)*dims)
+	for c, counts := range g.classes {
+		for k, x := range counts {
+			weights[c*dims] += int32(x)
+			weights[c*dims+1+k] += int32(x)
+		}
+	}
+	lo := make([]int32, n*dims)
+	hi := make([]int32, n*dims)
+	for i := range lo {
+		lo[i], hi[i] = math.MaxInt32, -1
+	}
+	for d := range dims {
+		lo[d], hi[d] = 0, 0 // state 0, the initial world
+	}
+	out := make([]MessageRange, dims)
+	for d := range out {
+		out[d] = MessageRange{Kind: "total", Min: math.MaxInt}
+		if d > 0 {
+			out[d].Kind = kinds[d-1]
+		}
+	}
+	for _, v := range order {
+		vl, vh := lo[int(v)*dims:][:dims], hi[int(v)*dims:][:dims]
+		if vh[0] < 0 {
+			continue // not reached (cannot happen: every state is reachable)
+		}
+		if g.terminal[v] {
+			for d := range dims {
+				out[d].Min, out[d].Max = min(out[d].Min, int(vl[d])), max(out[d].Max, int(vh[d]))
+			}
+		}
+		a, b := g.edges(int(v))
+		for e := a; e < b; e++ {
+			w := weights[int(g.class[e])*dims:][:dims]
+			t := int(g.to[e]) * dims
+			tl, th := lo[t:][:dims], hi[t:][:dims]
+			for d := range dims {
+				tl[d] = min(tl[d], vl[d]+w[d])
+				th[d] = max(th[d], vh[d]+w[d])
+			}
+		}
+	}
+	for d := range out {
+		base := 0
+		for k, x := range initial {
+			if d == 0 || k == d-1 {
+				base += x
+			}
+		}
+		out[d].Min += base
+		out[d].Max += base
 	}
 	return out
 }
