@@ -6,6 +6,7 @@ import (
 	"io"
 	"runtime"
 	"runtime/metrics"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,6 +89,7 @@ type search struct {
 	quiet   int64
 	stopped string
 	sink    uint64 // see visited.touch
+	monIdx  []int  // per property: its monitor's slot, or -1
 }
 
 // Exhaustive explores every world reachable from m's initial world, breadth
@@ -116,6 +118,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	e := &search{m: m, props: props, vis: newVisited(opt.Messages), first: map[int]violation{}}
 	if opt.Messages {
 		e.g = &graph{}
+	}
+	for _, p := range props {
+		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), p.Monitor))
 	}
 	xs := make([]*expander, workers)
 	for i := range xs {
@@ -340,6 +345,36 @@ type expander struct {
 	fps   []uint64
 	steps []*model.Step
 	sink  uint64 // see visited.touch
+	// checked caches the verdicts of MonitorOnly properties
+	checked map[checkKey]string
+}
+
+type checkKey struct {
+	prop  int
+	mon   uint32
+	alive uint64
+}
+
+// check judges prop in w, from the cache when the property allows it.
+func (x *expander) check(p int, prop *properties.Property, w model.World) string {
+	k := x.e.monIdx[p]
+	if !prop.MonitorOnly || k < 0 {
+		return prop.Check(properties.View{S: x.st, W: w})
+	}
+	alive, ok := x.st.AliveMask(w)
+	if !ok {
+		return prop.Check(properties.View{S: x.st, W: w})
+	}
+	key := checkKey{p, x.st.MonitorID(w, k), alive}
+	if d, ok := x.checked[key]; ok {
+		return d
+	}
+	d := prop.Check(properties.View{S: x.st, W: w})
+	if x.checked == nil {
+		x.checked = map[checkKey]string{}
+	}
+	x.checked[key] = d
+	return d
 }
 
 func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth int, judgeOnly bool) {
@@ -354,7 +389,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			c.quiet++
 			for p, prop := range e.props {
 				if prop.When == properties.AtQuiescence && !e.failed(p) {
-					if d := prop.Check(properties.View{S: x.st, W: w}); d != "" {
+					if d := x.check(p, prop, w); d != "" {
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
 					}
 				}
@@ -397,7 +432,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ))})
 			for p, prop := range e.props {
 				if prop.When == properties.Always && !e.failed(p) {
-					if d := prop.Check(properties.View{S: x.st, W: succ}); d != "" {
+					if d := x.check(p, prop, succ); d != "" {
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 					}
 				}

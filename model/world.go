@@ -112,6 +112,24 @@ func (s *Stepper) localActions(node NodeID, state uint32) []Action {
 	return as
 }
 
+// MonitorID returns the interned id of monitor k's state in w: equal ids,
+// equal states.
+func (s *Stepper) MonitorID(w World, k int) uint32 { return uint32(w[1+s.m.cfg.N+k]) }
+
+// AliveMask returns a bit per live node, when there are at most 64 nodes.
+func (s *Stepper) AliveMask(w World) (uint64, bool) {
+	if s.m.cfg.N > 64 {
+		return 0, false
+	}
+	var mask uint64
+	for i, rec := range w[1 : 1+s.m.cfg.N] {
+		if !recDead(rec) {
+			mask |= 1 << i
+		}
+	}
+	return mask, true
+}
+
 // MonitorValue returns the state of monitor k in w.
 func (s *Stepper) MonitorValue(w World, k int) any {
 	id := w[1+s.m.cfg.N+k]

@@ -47,7 +47,7 @@ func beliefs(v View) []model.NodeID { return v.Monitor(Leaders).([]model.NodeID)
 // UniqueLeader: in every reachable world, at most one live node believes
 // itself the leader.
 var UniqueLeader = &Property{
-	Name: "unique-leader", Family: "election", When: Always, Monitor: Leaders,
+	Name: "unique-leader", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true,
 	Doc: "in every reachable world at most one live node believes itself the leader",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -68,7 +68,7 @@ var UniqueLeader = &Property{
 // leader believe in the same one. A belief in a crashed leader is stale
 // rather than a disagreement: the failure detector has yet to report it.
 var Agreement = &Property{
-	Name: "agreement", Family: "election", When: Always, Monitor: Leaders,
+	Name: "agreement", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true,
 	Doc: "in every reachable world all live nodes whose leader is live believe in the same leader",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -90,7 +90,7 @@ var Agreement = &Property{
 // HighestLeader: in every quiescent world, every live node that has decided
 // believes in the live node of highest rank.
 var HighestLeader = &Property{
-	Name: "highest-leader", Family: "election", When: AtQuiescence, Monitor: Leaders,
+	Name: "highest-leader", Family: "election", When: AtQuiescence, Monitor: Leaders, MonitorOnly: true,
 	Doc: "in every quiescent world every live node that has decided believes in the live node of highest rank",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -112,7 +112,7 @@ var HighestLeader = &Property{
 // Termination: in every quiescent world every live node has decided, that is
 // believes in some leader.
 var Termination = &Property{
-	Name: "termination", Family: "election", When: AtQuiescence, Monitor: Leaders,
+	Name: "termination", Family: "election", When: AtQuiescence, Monitor: Leaders, MonitorOnly: true,
 	Doc: "in every quiescent world every live node believes in some leader",
 	Check: func(v View) string {
 		b := beliefs(v)

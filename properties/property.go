@@ -39,6 +39,9 @@ type Property struct {
 	Doc     string // one precise sentence
 	When    When
 	Monitor model.Monitor // the monitor it reads, or nil
+	// MonitorOnly: Check reads nothing but N, ranks, which nodes are alive
+	// and Monitor's state, so engines may cache its result by those.
+	MonitorOnly bool
 	// Check returns "" when the property holds in v, else what is wrong.
 	Check func(v View) string
 }
