@@ -128,7 +128,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 
 	w0, initSteps := xs[0].st.Init()
-	e.vis.insert(fingerprint(w0))
+	e.vis.insert(key(xs[0].st.Fingerprint(w0)))
 	e.parent, e.via = append(e.parent, 0), append(e.via, 0)
 	for p, prop := range props {
 		if prop.When == properties.Always {
@@ -340,8 +340,6 @@ type expander struct {
 	st    *model.Stepper
 	evs   []model.Event
 	buf   model.World
-	arena []uint64 // one state's successors
-	offs  []int32
 	fps   []uint64
 	steps []*model.Step
 	sink  uint64 // see visited.touch
@@ -402,16 +400,14 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			c.qs = append(c.qs, quiet)
 			c.nsucc = append(c.nsucc, int32(len(x.evs)))
 		}
-		// Build every successor first, then look them all up: the lookups
-		// are independent loads that the processor overlaps.
-		x.arena, x.fps, x.steps = x.arena[:0], x.fps[:0], x.steps[:0]
-		x.offs = append(x.offs[:0], 0)
+		// Fingerprint every successor from w's, without building it, then
+		// look them all up: the lookups are independent loads that the
+		// processor overlaps. Only unseen successors are built.
+		f0 := x.st.Fingerprint(w)
+		x.fps, x.steps = x.fps[:0], x.steps[:0]
 		for _, ev := range x.evs {
-			var step *model.Step
-			x.buf, step = x.st.Apply(w, ev, x.buf)
-			x.fps = append(x.fps, fingerprint(x.buf))
-			x.arena = append(x.arena, x.buf...)
-			x.offs = append(x.offs, int32(len(x.arena)))
+			fp, step := x.st.SuccessorFingerprint(w, f0, ev)
+			x.fps = append(x.fps, key(fp))
 			x.steps = append(x.steps, step)
 		}
 		x.sink ^= e.vis.touch(x.fps)
@@ -428,7 +424,9 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			if seen {
 				continue
 			}
-			succ := model.World(x.arena[x.offs[pos]:x.offs[pos+1]])
+			var succ model.World
+			x.buf, _ = x.st.Apply(w, x.evs[pos], x.buf)
+			succ = x.buf
 			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ))})
 			for p, prop := range e.props {
 				if prop.When == properties.Always && !e.failed(p) {

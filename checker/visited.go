@@ -2,28 +2,13 @@ package checker
 
 import "math/bits"
 
-// fingerprint hashes a world's words to 64 bits (a wyhash-style mix: one
-// 64×64→128-bit multiply per pair of words). Equal worlds have equal
-// fingerprints; distinct worlds collide with probability about 2^-64.
-func fingerprint(w []uint64) uint64 {
-	const s0, s1, s2 = 0xa0761d6478bd642f, 0xe7037ed1a0b428db, 0x8ebc6af09c88c6e3
-	h := uint64(len(w)) * s2
-	i := 0
-	for ; i+1 < len(w); i += 2 {
-		h = mix(w[i]^s0^h, w[i+1]^s1)
+// key maps a world's fingerprint (model.Stepper.Fingerprint) to the
+// visited set's key space, where 0 marks an empty slot.
+func key(fp uint64) uint64 {
+	if fp == 0 {
+		return 1
 	}
-	if i < len(w) {
-		h = mix(w[i]^s0^h, s1)
-	}
-	if fp := mix(h^s2, s0); fp != 0 {
-		return fp
-	}
-	return 1 // 0 marks an empty slot
-}
-
-func mix(a, b uint64) uint64 {
-	hi, lo := bits.Mul64(a, b)
-	return hi ^ lo
+	return fp
 }
 
 // visited is the set of fingerprints seen: open addressing with linear

@@ -60,8 +60,10 @@ type Stepper struct {
 	timerSets [][]timerEntry
 	waitSets  [][]NodeID
 	monVals   [][]any
-	header    int  // 1 + N + K: index of the first message word
-	acts      bool // whether the protocol has local actions
+	header    int      // 1 + N + K: index of the first message word
+	acts      bool     // whether the protocol has local actions
+	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
+	sent      []int32  // scratch per-receiver send counts
 }
 
 // NewStepper returns a Stepper for m.
@@ -141,22 +143,27 @@ func (s *Stepper) MonitorValue(w World, k int) any {
 	return s.monVals[k][id]
 }
 
+// observe feeds o to every monitor; monitor slots are words of w, or of a
+// copy of w's monitor slots (see Fingerprint).
 func (s *Stepper) observe(w World, node NodeID, o Obs) {
-	for k := range s.m.monitors {
-		slot := 1 + s.m.cfg.N + k
-		key := monKey{uint32(k), uint32(w[slot]), node, o}
+	s.observeSlots(w[1+s.m.cfg.N:s.header], node, o)
+}
+
+func (s *Stepper) observeSlots(slots []uint64, node NodeID, o Obs) {
+	for k := range slots {
+		key := monKey{uint32(k), uint32(slots[k]), node, o}
 		next, ok := s.monSteps[key]
 		if !ok {
 			s.m.mu.Lock()
 			if next, ok = s.m.monSteps[key]; !ok {
 				mon := s.m.monitors[k]
-				next = s.m.internMon(k, mon.Observe(&s.m.cfg, s.m.mons[k].vals[w[slot]], node, o))
+				next = s.m.internMon(k, mon.Observe(&s.m.cfg, s.m.mons[k].vals[slots[k]], node, o))
 				s.m.monSteps[key] = next
 			}
 			s.m.mu.Unlock()
 			s.monSteps[key] = next
 		}
-		w[slot] = uint64(next)
+		slots[k] = uint64(next)
 	}
 }
 

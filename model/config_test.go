@@ -1,0 +1,285 @@
+package model
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestParseRanks(t *testing.T) {
+	cases := []struct {
+		spec string
+		n    int
+		want []int
+	}{
+		{"", 4, []int{0, 1, 2, 3}},
+		{"sorted", 4, []int{0, 1, 2, 3}},
+		{"sorted", 1, []int{0}},
+		{"reverse", 4, []int{3, 2, 1, 0}},
+		{"reverse", 1, []int{0}},
+		{"3,1,2", 3, []int{3, 1, 2}},
+		{" 30 , -1,7 ", 3, []int{30, -1, 7}},
+		{"5", 1, []int{5}},
+	}
+	for _, c := range cases {
+		t.Run(fmt.Sprintf("%s/n%d", c.spec, c.n), func(t *testing.T) {
+			got, err := ParseRanks(c.spec, c.n)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got)
+		})
+	}
+}
+
+// random:SEED is a permutation of 0..n-1 that depends on the seed alone, so
+// that a scenario names the same ring on every run and every machine.
+func TestParseRanksRandom(t *testing.T) {
+	for n := 1; n <= 9; n++ {
+		perms := map[string]bool{}
+		for seed := range 30 {
+			spec := fmt.Sprintf("random:%d", seed)
+			r, err := ParseRanks(spec, n)
+			require.NoError(t, err)
+			require.Len(t, r, n)
+			require.Equal(t, slices.Sorted(slices.Values(r)), identity(n), "%s n=%d: %v is not a permutation of 0..n-1", spec, n, r)
+			again, err := ParseRanks(spec, n)
+			require.NoError(t, err)
+			require.Equal(t, r, again, "%s n=%d is not deterministic", spec, n)
+			perms[fmt.Sprint(r)] = true
+		}
+		if n >= 4 {
+			// 30 seeds over n! ≥ 24 orders: the seed matters.
+			require.Greater(t, len(perms), 5, "n=%d: the seeds give too few permutations", n)
+		}
+	}
+	// The golden verdicts and scenarios name rings by seed
+	// (testdata/verdicts.golden); the permutation a seed gives must not
+	// change. Note that random:1 happens to be the sorted ring up to n = 5.
+	for _, c := range []struct {
+		spec string
+		n    int
+		want []int
+	}{
+		{"random:1", 5, []int{0, 1, 2, 3, 4}},
+		{"random:1", 6, []int{0, 4, 2, 1, 3, 5}},
+		{"random:0", 5, []int{0, 1, 4, 3, 2}},
+		{"random:4", 5, []int{3, 4, 2, 1, 0}},
+	} {
+		r, err := ParseRanks(c.spec, c.n)
+		require.NoError(t, err)
+		require.Equal(t, c.want, r, "%s n=%d", c.spec, c.n)
+	}
+}
+
+func identity(n int) []int {
+	r := make([]int, n)
+	for i := range r {
+		r[i] = i
+	}
+	return r
+}
+
+func TestParseRanksErrors(t *testing.T) {
+	cases := []struct {
+		spec string
+		n    int
+		want string
+	}{
+		{"1,1,2", 3, `ranks "1,1,2": ranks must be distinct`},
+		{"0, 2,2", 3, "ranks must be distinct"},
+		{"1,2", 3, `ranks "1,2": want sorted, reverse, random:SEED or 3 comma-separated integers`},
+		{"1,2,3,4", 3, "3 comma-separated integers"},
+		{"a,b,c", 3, `ranks "a,b,c": "a" is not an integer`},
+		{"1,,2", 3, `"" is not an integer`},
+		{"1.5,2,3", 3, `"1.5" is not an integer`},
+		{"bogus", 1, `"bogus" is not an integer`},
+		{"bogus", 3, "want sorted, reverse, random:SEED or 3 comma-separated integers"},
+		{"Sorted", 2, "want sorted, reverse"},
+		{"random:", 3, `ranks "random:": the seed must be a non-negative integer`},
+		{"random:x", 3, "the seed must be a non-negative integer"},
+		{"random:-1", 3, "the seed must be a non-negative integer"},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			r, err := ParseRanks(c.spec, c.n)
+			require.ErrorContains(t, err, c.want)
+			require.Nil(t, r)
+		})
+	}
+}
+
+func TestParseInitiators(t *testing.T) {
+	cases := []struct {
+		spec string
+		n    int
+		want []bool // nil: every node
+	}{
+		{"", 3, nil},
+		{"all", 3, nil},
+		{"0", 3, []bool{true, false, false}},
+		{"0,2", 3, []bool{true, false, true}},
+		{"2,0", 3, []bool{true, false, true}},
+		{"n1", 3, []bool{false, true, false}},
+		{" 1 , n2 ", 3, []bool{false, true, true}},
+		{"1,1", 2, []bool{false, true}},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			got, err := ParseInitiators(c.spec, c.n)
+			require.NoError(t, err)
+			require.Equal(t, c.want, got)
+			cfg := Config{N: c.n, Initiators: got}
+			require.NoError(t, cfg.Validate())
+			for i := range NodeID(c.n) {
+				require.Equal(t, c.want == nil || c.want[i], cfg.Initiator(i), "node %d", i)
+			}
+		})
+	}
+}
+
+func TestParseInitiatorsErrors(t *testing.T) {
+	cases := []struct {
+		spec string
+		n    int
+		want string
+	}{
+		{"3", 3, `initiators "3": "3" is not a node id in 0..2`},
+		{"-1", 3, `"-1" is not a node id in 0..2`},
+		{"x", 3, `"x" is not a node id`},
+		{"0,,1", 3, `"" is not a node id`},
+		{"none", 3, `"none" is not a node id`},
+		{"n", 3, `"n" is not a node id`},
+	}
+	for _, c := range cases {
+		t.Run(c.spec, func(t *testing.T) {
+			r, err := ParseInitiators(c.spec, c.n)
+			require.ErrorContains(t, err, c.want)
+			require.Nil(t, r)
+		})
+	}
+}
+
+func TestParseChannelsAndTiming(t *testing.T) {
+	for _, c := range []struct {
+		s    string
+		want Channels
+	}{{"fifo", FIFO}, {"unordered", Unordered}} {
+		got, err := ParseChannels(c.s)
+		require.NoError(t, err)
+		require.Equal(t, c.want, got)
+		require.Equal(t, c.s, got.String())
+	}
+	for _, c := range []struct {
+		s    string
+		want Timing
+	}{{"sync", Sync}, {"async", Async}} {
+		got, err := ParseTiming(c.s)
+		require.NoError(t, err)
+		require.Equal(t, c.want, got)
+		require.Equal(t, c.s, got.String())
+	}
+	for _, bad := range []string{"", "FIFO", "fifo ", "ordered", "sync"} {
+		_, err := ParseChannels(bad)
+		require.ErrorContains(t, err, fmt.Sprintf("channels must be fifo or unordered, not %q", bad))
+	}
+	for _, bad := range []string{"", "Sync", " async", "fifo", "asynchronous"} {
+		_, err := ParseTiming(bad)
+		require.ErrorContains(t, err, fmt.Sprintf("timing must be sync or async, not %q", bad))
+	}
+	// The zero values are the defaults the README documents.
+	require.Equal(t, FIFO, Config{}.Channels)
+	require.Equal(t, Sync, Config{}.Timing)
+}
+
+func TestConfigValidate(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  Config
+		want string // "" when valid
+	}{
+		{"smallest", Config{N: 1}, ""},
+		{"largest", Config{N: MaxNodes}, ""},
+		{"full", Config{N: 3, Crashes: 255, Recoveries: 255, Ranks: []int{5, -1, 2}, Initiators: []bool{true, false, false}}, ""},
+		{"no nodes", Config{N: 0}, "n must be between 1 and 32768, not 0"},
+		{"negative n", Config{N: -2}, "not -2"},
+		{"too many nodes", Config{N: MaxNodes + 1}, "not 32769"},
+		{"negative crashes", Config{N: 2, Crashes: -1}, "crashes and recoveries must be between 0 and 255"},
+		{"too many crashes", Config{N: 2, Crashes: 256}, "crashes and recoveries must be between 0 and 255"},
+		{"negative recoveries", Config{N: 2, Recoveries: -1}, "crashes and recoveries must be between 0 and 255"},
+		{"too many recoveries", Config{N: 2, Recoveries: 256}, "crashes and recoveries must be between 0 and 255"},
+		{"too few ranks", Config{N: 3, Ranks: []int{0, 1}}, "2 ranks given for 3 nodes"},
+		{"too many ranks", Config{N: 1, Ranks: []int{0, 1}}, "2 ranks given for 1 nodes"},
+		{"empty ranks", Config{N: 2, Ranks: []int{}}, "0 ranks given for 2 nodes"},
+		{"duplicate ranks", Config{N: 3, Ranks: []int{4, 7, 4}}, "rank 4 appears twice: ranks must be distinct"},
+		{"too few initiator flags", Config{N: 3, Initiators: []bool{true}}, "1 initiator flags for 3 nodes"},
+		{"empty initiator flags", Config{N: 2, Initiators: []bool{}}, "0 initiator flags for 2 nodes"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.cfg.Validate()
+			if c.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorContains(t, err, c.want)
+			_, err = Compile("p", ptrFreeProtocol{}, c.cfg)
+			require.ErrorContains(t, err, c.want, "Compile validates the configuration")
+		})
+	}
+}
+
+type ptrFreeProtocol struct{}
+
+func (ptrFreeProtocol) Init(*Ctx[int]) int                              { return 0 }
+func (ptrFreeProtocol) Receive(_ *Ctx[int], s int, _ NodeID, _ int) int { return s }
+func (ptrFreeProtocol) Timeout(_ *Ctx[int], s int, _ Timer) int         { return s }
+func (ptrFreeProtocol) Recover(_ *Ctx[int], s int) int                  { return s }
+
+func TestConfigAccessors(t *testing.T) {
+	sorted := Config{N: 3}
+	ranked := Config{N: 3, Ranks: []int{9, 4, 6}, Initiators: []bool{false, true, false}, Params: map[string]int{"requests": 2}}
+	for i := range NodeID(3) {
+		require.Equal(t, int(i), sorted.Rank(i))
+		require.True(t, sorted.Initiator(i))
+	}
+	require.Equal(t, []int{9, 4, 6}, []int{ranked.Rank(0), ranked.Rank(1), ranked.Rank(2)})
+	require.Equal(t, []bool{false, true, false}, []bool{ranked.Initiator(0), ranked.Initiator(1), ranked.Initiator(2)})
+	require.Equal(t, 2, ranked.Param("requests", 7))
+	require.Equal(t, 7, ranked.Param("other", 7))
+	require.Equal(t, 7, sorted.Param("requests", 7), "nil Params")
+}
+
+// A Config survives JSON, with channels and timing as words, which is how
+// traces store it for replay.
+func TestConfigJSONRoundTrip(t *testing.T) {
+	cases := []Config{
+		{N: 1},
+		{N: 4, Channels: Unordered, Timing: Async, Crashes: 1, Recoveries: 2,
+			Ranks: []int{3, 0, 2, 1}, Initiators: []bool{true, false, true, false}, Params: map[string]int{"requests": 3}},
+		{N: 2, Channels: FIFO, Timing: Sync, Ranks: []int{-5, 5}},
+	}
+	for _, cfg := range cases {
+		b, err := json.Marshal(cfg)
+		require.NoError(t, err)
+		s := string(b)
+		require.Contains(t, s, fmt.Sprintf(`"channels":%q`, cfg.Channels.String()))
+		require.Contains(t, s, fmt.Sprintf(`"timing":%q`, cfg.Timing.String()))
+		require.Equal(t, cfg.Ranks != nil, strings.Contains(s, `"ranks"`), s)
+		require.Equal(t, cfg.Initiators != nil, strings.Contains(s, `"initiators"`), s)
+		require.Equal(t, cfg.Params != nil, strings.Contains(s, `"params"`), s)
+		var back Config
+		require.NoError(t, json.Unmarshal(b, &back))
+		require.Equal(t, cfg, back)
+	}
+	b, err := json.Marshal(Config{N: 4, Channels: Unordered, Timing: Async, Crashes: 1, Ranks: []int{3, 0, 2, 1}})
+	require.NoError(t, err)
+	require.JSONEq(t, `{"n":4,"channels":"unordered","timing":"async","crashes":1,"recoveries":0,"ranks":[3,0,2,1]}`, string(b))
+
+	var cfg Config
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"channels":"lossy"}`), &cfg), `channels must be fifo or unordered, not "lossy"`)
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"timing":"eventual"}`), &cfg), `timing must be sync or async, not "eventual"`)
+	require.Error(t, json.Unmarshal([]byte(`{"n":2,"timing":1}`), &cfg), "timing is a word, not a number")
+}

@@ -1,0 +1,160 @@
+package model
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// Fingerprints. A world's fingerprint is the sum (mod 2^64) of one hash per
+// word, each mixed with a tag: the word's index for the header, node and
+// monitor slots; for messages, a common tag under unordered channels (the
+// in-flight multiset) or the message's position in its channel under FIFO.
+// A sum can be updated by a transition's delta, so the fingerprint of a
+// successor is known without building the successor: engines build only
+// the worlds they have not seen. Distinct worlds collide with probability
+// about 2^-64 per pair, as the hashes of distinct (tag, word) pairs are
+// independent-looking 64-bit values.
+
+const msgTag = 1 << 40
+
+func hashWord(tag, word uint64) uint64 {
+	hi, lo := bits.Mul64(word^0xa0761d6478bd642f, tag*0xe7037ed1a0b428db^0x8ebc6af09c88c6e3)
+	return hi ^ lo
+}
+
+// Fingerprint returns w's fingerprint.
+func (s *Stepper) Fingerprint(w World) uint64 {
+	var f uint64
+	for i, x := range w[:s.header] {
+		f += hashWord(uint64(i), x)
+	}
+	msgs := w[s.header:]
+	fifo := s.m.cfg.Channels == FIFO
+	k := uint64(0)
+	for i, mw := range msgs {
+		if fifo {
+			if i > 0 && msgs[i-1]>>32 == mw>>32 {
+				k++
+			} else {
+				k = 0
+			}
+		}
+		f += hashWord(msgTag+k, mw)
+	}
+	return f
+}
+
+// channel returns the bounds of the messages in flight from one node to
+// another: w[s.header+a : s.header+b].
+func (s *Stepper) channel(w World, from, to NodeID) (a, b int) {
+	msgs := w[s.header:]
+	ch := uint64(from)<<16 | uint64(to)
+	a, _ = slices.BinarySearchFunc(msgs, ch, func(x, ch uint64) int {
+		if x>>32 < ch {
+			return -1
+		}
+		return 1
+	})
+	b = a
+	for b < len(msgs) && msgs[b]>>32 == ch {
+		b++
+	}
+	return a, b
+}
+
+// SuccessorFingerprint returns the fingerprint of the successor of w (of
+// fingerprint f) by e, and the Step taken (nil for a crash), without
+// building the successor: Apply and Fingerprint of its result agree with it.
+func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Step) {
+	cfg := &s.m.cfg
+	fifo := cfg.Channels == FIFO
+	s.mons = append(s.mons[:0], w[1+cfg.N:s.header]...)
+	var in uint64
+	var removedFrom NodeID = None // FIFO: the channel (removedFrom → e.Node) lost its head
+	switch e.Kind {
+	case Deliver:
+		mw := packMsg(e.From, e.Node, e.Arg)
+		if fifo {
+			a, b := s.channel(w, e.From, e.Node)
+			msgs := w[s.header:]
+			for k := a; k < b; k++ {
+				f -= hashWord(msgTag+uint64(k-a), msgs[k])
+				if k > a {
+					f += hashWord(msgTag+uint64(k-a-1), msgs[k])
+				}
+			}
+			removedFrom = e.From
+		} else {
+			f -= hashWord(msgTag, mw)
+		}
+		in = inReceive<<56 | uint64(e.From)<<32 | uint64(e.Arg)
+	case Timeout:
+		in = inTimeout<<56 | uint64(e.Arg)
+	case Act:
+		in = inAction<<56 | uint64(e.Arg)
+	case Crash:
+		f += hashWord(0, w[0]+1) - hashWord(0, w[0])
+		rec := w[1+int(e.Node)]
+		f += hashWord(uint64(1+e.Node), makeRec(recState(rec), 0, true)) - hashWord(uint64(1+e.Node), rec)
+		msgs := w[s.header:]
+		k := uint64(0)
+		for i, mw := range msgs {
+			if fifo {
+				if i > 0 && msgs[i-1]>>32 == mw>>32 {
+					k++
+				} else {
+					k = 0
+				}
+			}
+			if msgTo(mw) == e.Node {
+				f -= hashWord(msgTag+k, mw) // whole channels vanish: no shifts
+			}
+		}
+		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsCrash})
+		return s.monitorDelta(w, f), nil
+	case Recover:
+		f += hashWord(0, w[0]+1<<8) - hashWord(0, w[0])
+		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsRecover})
+		in = inRecover << 56
+	}
+	node := e.Node
+	rec := w[1+int(node)]
+	st := s.step(node, rec, in)
+	f += hashWord(uint64(1+node), st.Rec) - hashWord(uint64(1+node), rec)
+	if fifo && len(st.Sends) > 0 {
+		s.sent = slices.Grow(s.sent[:0], cfg.N)[:cfg.N]
+		clear(s.sent)
+	}
+	for _, snd := range st.Sends {
+		to := SendTo(snd)
+		if recDead(w[1+int(to)]) {
+			continue
+		}
+		mw := packMsg(node, to, SendMsg(snd))
+		if !fifo {
+			f += hashWord(msgTag, mw)
+			continue
+		}
+		a, b := s.channel(w, node, to)
+		k := b - a + int(s.sent[to])
+		if removedFrom == node && e.Node == to {
+			k-- // the delivered message left this very channel
+		}
+		s.sent[to]++
+		f += hashWord(msgTag+uint64(k), mw)
+	}
+	for _, o := range st.Obs {
+		s.observeSlots(s.mons, node, o)
+	}
+	return s.monitorDelta(w, f), st
+}
+
+func (s *Stepper) monitorDelta(w World, f uint64) uint64 {
+	base := 1 + s.m.cfg.N
+	for k, id := range s.mons {
+		if old := w[base+k]; old != id {
+			f += hashWord(uint64(base+k), id) - hashWord(uint64(base+k), old)
+		}
+	}
+	return f
+}

@@ -1,0 +1,59 @@
+package model_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// The incremental fingerprint of every successor equals the fingerprint of
+// the successor Apply builds, in every reachable world of small runs of
+// every protocol, under every channel and timing mode, with crashes and
+// recoveries.
+func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
+	for _, p := range protocols.All() {
+		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+			for _, tm := range []model.Timing{model.Sync, model.Async} {
+				cfg := model.Config{N: 3, Channels: ch, Timing: tm, Crashes: 1, Recoveries: 1}
+				props := properties.Family(p.Family)
+				m, err := p.Compile(cfg, properties.Monitors(props)...)
+				require.NoError(t, err)
+				st := m.NewStepper()
+				w0, _ := st.Init()
+				seen := map[string]bool{}
+				queue := []model.World{w0}
+				checked := 0
+				for len(queue) > 0 && checked < 20000 {
+					w := queue[0]
+					queue = queue[1:]
+					f := st.Fingerprint(w)
+					evs, _ := st.Enabled(w, nil)
+					for _, ev := range evs {
+						got, _ := st.SuccessorFingerprint(w, f, ev)
+						next, _ := st.Apply(w, ev, nil)
+						require.Equal(t, st.Fingerprint(next), got, "%s %v %v: %v from %v", p.Path(), ch, tm, ev, w)
+						checked++
+						if k := string(wordsKey(next)); !seen[k] {
+							seen[k] = true
+							queue = append(queue, next)
+						}
+					}
+				}
+				require.Positive(t, checked)
+			}
+		}
+	}
+}
+
+func wordsKey(w model.World) []byte {
+	b := make([]byte, 0, 8*len(w))
+	for _, x := range w {
+		for i := range 8 {
+			b = append(b, byte(x>>(8*i)))
+		}
+	}
+	return b
+}
