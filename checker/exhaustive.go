@@ -341,10 +341,16 @@ type expander struct {
 	evs   []model.Event
 	buf   model.World
 	fps   []uint64
-	steps []*model.Step
+	succs []model.Successor
 	sink  uint64 // see visited.touch
-	// checked caches the verdicts of MonitorOnly properties
-	checked map[checkKey]string
+	// checked caches verdicts of MonitorOnly properties, direct-mapped
+	checked [256]checkEntry
+}
+
+type checkEntry struct {
+	key    checkKey
+	detail string
+	ok     bool
 }
 
 type checkKey struct {
@@ -363,15 +369,13 @@ func (x *expander) check(p int, prop *properties.Property, w model.World) string
 	if !ok {
 		return prop.Check(properties.View{S: x.st, W: w})
 	}
-	key := checkKey{p, x.st.MonitorID(w, k), alive}
-	if d, ok := x.checked[key]; ok {
-		return d
+	ck := checkKey{p, x.st.MonitorID(w, k), alive}
+	slot := &x.checked[(uint64(ck.mon)*0x9e3779b97f4a7c15^alive*0xbf58476d1ce4e5b9^uint64(p)*0x94d049bb133111eb)>>56]
+	if slot.ok && slot.key == ck {
+		return slot.detail
 	}
 	d := prop.Check(properties.View{S: x.st, W: w})
-	if x.checked == nil {
-		x.checked = map[checkKey]string{}
-	}
-	x.checked[key] = d
+	*slot = checkEntry{key: ck, detail: d, ok: true}
 	return d
 }
 
@@ -404,17 +408,17 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 		// look them all up: the lookups are independent loads that the
 		// processor overlaps. Only unseen successors are built.
 		f0 := x.st.Fingerprint(w)
-		x.fps, x.steps = x.fps[:0], x.steps[:0]
+		x.fps, x.succs = x.fps[:0], x.succs[:0]
 		for _, ev := range x.evs {
-			fp, step := x.st.SuccessorFingerprint(w, f0, ev)
-			x.fps = append(x.fps, key(fp))
-			x.steps = append(x.steps, step)
+			succ := x.st.Successor(w, f0, ev)
+			x.fps = append(x.fps, key(succ.FP))
+			x.succs = append(x.succs, succ)
 		}
 		x.sink ^= e.vis.touch(x.fps)
 		for pos := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
 			if e.g != nil {
-				c.steps = append(c.steps, x.steps[pos])
+				c.steps = append(c.steps, x.succs[pos].Step)
 				if seen {
 					c.succ = append(c.succ, int64(num))
 				} else {
@@ -424,15 +428,22 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 			if seen {
 				continue
 			}
-			var succ model.World
-			x.buf, _ = x.st.Apply(w, x.evs[pos], x.buf)
-			succ = x.buf
-			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(len(succ))})
+			ev := x.evs[pos]
+			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(x.succs[pos].Len)})
+			// A MonitorOnly property cannot change its verdict on a step that
+			// changes no monitor and no node's liveness: w was judged already.
+			same := ev.Kind != model.Crash && ev.Kind != model.Recover && !x.succs[pos].MonitorsChanged
+			built := false
 			for p, prop := range e.props {
-				if prop.When == properties.Always && !e.failed(p) {
-					if d := x.check(p, prop, succ); d != "" {
-						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
-					}
+				if prop.When != properties.Always || e.failed(p) || (same && prop.MonitorOnly) {
+					continue
+				}
+				if !built {
+					x.buf, _ = x.st.Apply(w, ev, x.buf)
+					built = true
+				}
+				if d := x.check(p, prop, x.buf); d != "" {
+					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 				}
 			}
 		}

@@ -49,27 +49,48 @@ func (s *Stepper) Fingerprint(w World) uint64 {
 func (s *Stepper) channel(w World, from, to NodeID) (a, b int) {
 	msgs := w[s.header:]
 	ch := uint64(from)<<16 | uint64(to)
-	a, _ = slices.BinarySearchFunc(msgs, ch, func(x, ch uint64) int {
-		if x>>32 < ch {
-			return -1
+	lo, hi := 0, len(msgs) // first message of channel >= ch
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if msgs[mid]>>32 < ch {
+			lo = mid + 1
+		} else {
+			hi = mid
 		}
-		return 1
-	})
-	b = a
+	}
+	a, b = lo, lo
 	for b < len(msgs) && msgs[b]>>32 == ch {
 		b++
 	}
 	return a, b
 }
 
+// Successor describes the successor of a world by an event without
+// building it (see SuccessorFingerprint).
+type Successor struct {
+	FP   uint64 // its fingerprint
+	Step *Step  // the step taken; nil for a crash
+	Len  int    // its length in words
+	// MonitorsChanged reports whether some monitor's state differs.
+	MonitorsChanged bool
+}
+
 // SuccessorFingerprint returns the fingerprint of the successor of w (of
 // fingerprint f) by e, and the Step taken (nil for a crash), without
 // building the successor: Apply and Fingerprint of its result agree with it.
 func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Step) {
+	succ := s.Successor(w, f, e)
+	return succ.FP, succ.Step
+}
+
+// Successor is SuccessorFingerprint with the successor's size and whether
+// its monitors changed.
+func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
 	fifo := cfg.Channels == FIFO
 	s.mons = append(s.mons[:0], w[1+cfg.N:s.header]...)
 	var in uint64
+	size := len(w)
 	var removedFrom NodeID = None // FIFO: the channel (removedFrom → e.Node) lost its head
 	switch e.Kind {
 	case Deliver:
@@ -87,6 +108,7 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 		} else {
 			f -= hashWord(msgTag, mw)
 		}
+		size--
 		in = inReceive<<56 | uint64(e.From)<<32 | uint64(e.Arg)
 	case Timeout:
 		in = inTimeout<<56 | uint64(e.Arg)
@@ -108,10 +130,12 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 			}
 			if msgTo(mw) == e.Node {
 				f -= hashWord(msgTag+k, mw) // whole channels vanish: no shifts
+				size--
 			}
 		}
 		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsCrash})
-		return s.monitorDelta(w, f), nil
+		f, changed := s.monitorDelta(w, f)
+		return Successor{FP: f, Len: size, MonitorsChanged: changed}
 	case Recover:
 		f += hashWord(0, w[0]+1<<8) - hashWord(0, w[0])
 		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsRecover})
@@ -131,6 +155,7 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 			continue
 		}
 		mw := packMsg(node, to, SendMsg(snd))
+		size++
 		if !fifo {
 			f += hashWord(msgTag, mw)
 			continue
@@ -146,15 +171,18 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 	for _, o := range st.Obs {
 		s.observeSlots(s.mons, node, o)
 	}
-	return s.monitorDelta(w, f), st
+	f, changed := s.monitorDelta(w, f)
+	return Successor{FP: f, Step: st, Len: size, MonitorsChanged: changed}
 }
 
-func (s *Stepper) monitorDelta(w World, f uint64) uint64 {
+func (s *Stepper) monitorDelta(w World, f uint64) (uint64, bool) {
 	base := 1 + s.m.cfg.N
+	changed := false
 	for k, id := range s.mons {
 		if old := w[base+k]; old != id {
 			f += hashWord(uint64(base+k), id) - hashWord(uint64(base+k), old)
+			changed = true
 		}
 	}
-	return f
+	return f, changed
 }

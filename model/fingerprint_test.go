@@ -32,9 +32,12 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 					f := st.Fingerprint(w)
 					evs, _ := st.Enabled(w, nil)
 					for _, ev := range evs {
-						got, _ := st.SuccessorFingerprint(w, f, ev)
-						next, _ := st.Apply(w, ev, nil)
-						require.Equal(t, st.Fingerprint(next), got, "%s %v %v: %v from %v", p.Path(), ch, tm, ev, w)
+						got := st.Successor(w, f, ev)
+						next, step := st.Apply(w, ev, nil)
+						require.Equal(t, st.Fingerprint(next), got.FP, "%s %v %v: %v from %v", p.Path(), ch, tm, ev, w)
+						require.Equal(t, len(next), got.Len, "%s: %v from %v", p.Path(), ev, w)
+						require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged)
+						require.Same(t, step, got.Step)
 						checked++
 						if k := string(wordsKey(next)); !seen[k] {
 							seen[k] = true

@@ -118,6 +118,12 @@ func (s *Stepper) localActions(node NodeID, state uint32) []Action {
 // equal states.
 func (s *Stepper) MonitorID(w World, k int) uint32 { return uint32(w[1+s.m.cfg.N+k]) }
 
+// SameMonitors reports whether every monitor has the same state in a and b.
+func (s *Stepper) SameMonitors(a, b World) bool {
+	lo := 1 + s.m.cfg.N
+	return slices.Equal(a[lo:s.header], b[lo:s.header])
+}
+
 // AliveMask returns a bit per live node, when there are at most 64 nodes.
 func (s *Stepper) AliveMask(w World) (uint64, bool) {
 	if s.m.cfg.N > 64 {

@@ -1,0 +1,334 @@
+package suite
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols"
+	"pgregory.net/rapid"
+)
+
+// rapidMaxSteps bounds a drawn schedule.
+const rapidMaxSteps = 2000
+
+// rapidScenario is a protocol and a configuration drawn by rapid.
+type rapidScenario struct {
+	p   *protocols.Protocol
+	cfg model.Config
+	// lateFaults: faults only in quiescent worlds, so that a crash comes
+	// after an election has finished (rapid otherwise tends to crash a node
+	// early: faults come last among the enabled events and rapid favours
+	// the bounds of a range).
+	lateFaults bool
+}
+
+func (s rapidScenario) allInitiators() bool {
+	return s.cfg.Initiators == nil || !slices.Contains(s.cfg.Initiators, false)
+}
+
+// topInitiator is the initiator of highest rank.
+func (s rapidScenario) topInitiator() model.NodeID {
+	best := model.None
+	for i := range model.NodeID(s.cfg.N) {
+		if s.cfg.Initiator(i) && (best == model.None || s.cfg.Rank(i) > s.cfg.Rank(best)) {
+			best = i
+		}
+	}
+	return best
+}
+
+// topNode is the node of highest rank.
+func (s rapidScenario) topNode() model.NodeID {
+	best := model.NodeID(0)
+	for i := range model.NodeID(s.cfg.N) {
+		if s.cfg.Rank(i) > s.cfg.Rank(best) {
+			best = i
+		}
+	}
+	return best
+}
+
+// drawRanks draws a permutation of 0..n-1.
+func drawRanks(t *rapid.T, n int) []int {
+	ids := make([]int, n)
+	for i := range ids {
+		ids[i] = i
+	}
+	return rapid.Permutation(ids).Draw(t, "ranks")
+}
+
+// drawElectionScenario draws Chang-Roberts (FIFO or unordered), LeLann (FIFO
+// only: its seed assumes FIFO channels) or bully (sync timing, FIFO or
+// unordered, at most one crash) on 2 to 8 nodes, with every node an
+// initiator or a non-empty random subset.
+func drawElectionScenario(t *rapid.T) rapidScenario {
+	name := rapid.SampledFrom([]string{"changroberts", "lelann", "bully"}).Draw(t, "protocol")
+	p, err := protocols.Lookup(name)
+	require.NoError(t, err)
+	n := rapid.IntRange(2, 8).Draw(t, "n")
+	cfg := model.Config{N: n, Ranks: drawRanks(t, n)}
+	if name != "lelann" && rapid.Bool().Draw(t, "unordered") {
+		cfg.Channels = model.Unordered
+	}
+	late := false
+	if name == "bully" {
+		cfg.Timing = model.Sync
+		cfg.Crashes = rapid.IntRange(0, 1).Draw(t, "crashes")
+		late = cfg.Crashes > 0 && rapid.Bool().Draw(t, "faults only at quiescence")
+	}
+	if !rapid.Bool().Draw(t, "all initiators") {
+		cfg.Initiators = rapid.SliceOfN(rapid.Bool(), n, n).Draw(t, "initiators")
+		cfg.Initiators[rapid.IntRange(0, n-1).Draw(t, "one initiator for sure")] = true
+	}
+	require.NoError(t, cfg.Validate())
+	return rapidScenario{p: p, cfg: cfg, lateFaults: late}
+}
+
+// rapidRun is the outcome of one drawn schedule.
+type rapidRun struct {
+	steps     int
+	quiescent bool           // the schedule ended in a quiescent world
+	judged    int            // quiescent worlds judged on the way
+	sent      map[string]int // messages sent, by kind
+}
+
+// runDrawnSchedule runs m under a schedule rapid draws: at each step the
+// index of the enabled event to take (a protocol event only, with
+// lateFaults, unless the world is quiescent); in a quiescent world rapid
+// decides whether to stop or to go on with a fault (when one is left).
+// every is called on every world, quiescent on every quiescent one; either
+// may stop the run by returning true.
+func runDrawnSchedule(t *rapid.T, m *model.Machine, lateFaults bool, every, quiescent func(st *model.Stepper, w model.World, step int) bool) rapidRun {
+	st := m.NewStepper()
+	run := rapidRun{sent: map[string]int{}}
+	w, initSteps := st.Init()
+	count := func(steps ...*model.Step) {
+		kinds := m.Kinds()
+		for _, s := range steps {
+			if s == nil {
+				continue // a crash
+			}
+			for _, snd := range s.Sends {
+				run.sent[kinds[model.SendKind(snd)]]++
+			}
+		}
+	}
+	count(initSteps...)
+	if every(st, w, 0) {
+		return run
+	}
+	var evs []model.Event
+	var next model.World
+	for ; ; run.steps++ {
+		var nproto int
+		evs, nproto = st.Enabled(w, evs[:0])
+		if nproto == 0 {
+			run.judged++
+			if quiescent(st, w, run.steps) {
+				return run
+			}
+			if len(evs) == 0 || !rapid.Bool().Draw(t, "go on with a fault") {
+				run.quiescent = true
+				return run
+			}
+		}
+		if run.steps == rapidMaxSteps {
+			return run
+		}
+		choices := evs
+		if lateFaults && nproto > 0 {
+			choices = evs[:nproto]
+		}
+		ev := choices[rapid.IntRange(0, len(choices)-1).Draw(t, "event")]
+		var step *model.Step
+		next, step = st.Apply(w, ev, next)
+		w, next = next, w
+		count(step)
+		if every(st, w, run.steps+1) {
+			return run
+		}
+	}
+}
+
+// predictedTokens is how many election messages Chang-Roberts sends: each
+// initiator's token travels to the first initiator of higher rank along
+// the ring, where it is dropped; the winner's goes all the way round (N).
+func predictedTokens(cfg model.Config) int {
+	total := 0
+	for i := range cfg.N {
+		if !cfg.Initiator(model.NodeID(i)) {
+			continue
+		}
+		d, j := 1, (i+1)%cfg.N
+		for j != i && !(cfg.Initiator(model.NodeID(j)) && cfg.Rank(model.NodeID(j)) > cfg.Rank(model.NodeID(i))) {
+			d, j = d+1, (j+1)%cfg.N
+		}
+		total += d
+	}
+	return total
+}
+
+func TestPredictedTokens(t *testing.T) {
+	ranks := func(spec string, n int) []int {
+		r, err := model.ParseRanks(spec, n)
+		require.NoError(t, err)
+		return r
+	}
+	for n := 1; n <= 8; n++ {
+		// the seed's figures: rising ranks 2N-1, falling ranks N(N+1)/2
+		require.Equal(t, 2*n-1, predictedTokens(model.Config{N: n, Ranks: ranks("sorted", n)}), "n=%d sorted", n)
+		require.Equal(t, n*(n+1)/2, predictedTokens(model.Config{N: n, Ranks: ranks("reverse", n)}), "n=%d reverse", n)
+	}
+	// initiators 0 and 2 on a sorted ring of 4: t0 dies at n2, t2 goes round
+	require.Equal(t, 2+4, predictedTokens(model.Config{N: 4, Initiators: []bool{true, false, true, false}}))
+}
+
+// Rapid draws election scenarios and schedules; the protocols' claimed
+// invariants hold in every world and, at every quiescent world, the
+// outcome is the one the algorithm promises, down to the messages sent.
+func TestRapidElectionSchedules(t *testing.T) {
+	var runs, complete, judged, partial, crashes, longest int
+	rapid.Check(t, func(t *rapid.T) {
+		s := drawElectionScenario(t)
+		props, err := Props(s.p, nil)
+		require.NoError(t, err)
+		m, err := Compile(s.p, s.cfg, props)
+		require.NoError(t, err)
+		var invariants, atEnd []*properties.Property
+		for _, p := range props {
+			if p.When == properties.Always {
+				invariants = append(invariants, p)
+			} else {
+				atEnd = append(atEnd, p)
+			}
+		}
+		require.NotEmpty(t, invariants)
+		require.NotEmpty(t, atEnd)
+		crashed := false
+		every := func(st *model.Stepper, w model.World, step int) bool {
+			if c, _ := model.FaultsUsed(w); c > 0 {
+				crashed = true
+			}
+			for _, p := range invariants {
+				d := p.Check(properties.View{S: st, W: w})
+				require.Empty(t, d, "%s after %d steps of %s %+v", p.Name, step, s.p.Name, s.cfg)
+			}
+			return false
+		}
+		quiescent := func(st *model.Stepper, w model.World, step int) bool {
+			v := properties.View{S: st, W: w}
+			what := fmt.Sprintf("quiescent after %d steps of %s %+v", step, s.p.Name, s.cfg)
+			beliefs := v.Monitor(properties.Leaders).([]model.NodeID)
+			switch {
+			case s.p.Name == "bully" || s.allInitiators():
+				// every claim holds
+				for _, p := range atEnd {
+					require.Empty(t, p.Check(v), "%s: %s", p.Name, what)
+				}
+			case s.p.Name == "changroberts":
+				// Non-initiators only forward: every node follows the
+				// initiator of highest rank, which is the highest-leader
+				// the property asks for only when it is the top node.
+				for i := range model.NodeID(s.cfg.N) {
+					require.Equal(t, s.topInitiator(), beliefs[i], "n%d's leader: %s", i, what)
+				}
+				require.Empty(t, properties.Termination.Check(v), what)
+				require.Equal(t, s.topInitiator() == s.topNode(), properties.HighestLeader.Check(v) == "", what)
+			case s.p.Name == "lelann":
+				// Initiators decide on the initiator of highest rank; a
+				// non-initiator forwards and never learns (package doc).
+				for i := range model.NodeID(s.cfg.N) {
+					want := model.None
+					if s.cfg.Initiator(i) {
+						want = s.topInitiator()
+					}
+					require.Equal(t, want, beliefs[i], "n%d's leader: %s", i, what)
+				}
+				require.Contains(t, properties.Termination.Check(v), "has not decided", what)
+				require.Equal(t, s.topInitiator() == s.topNode(), properties.HighestLeader.Check(v) == "", what)
+			default:
+				t.Fatalf("no expectation for %s", s.p.Name)
+			}
+			return false
+		}
+		run := runDrawnSchedule(t, m, s.lateFaults, every, quiescent)
+
+		runs++
+		longest = max(longest, run.steps)
+		judged += run.judged
+		if !s.allInitiators() {
+			partial++
+		}
+		if crashed {
+			crashes++
+		}
+		if !run.quiescent {
+			// only bully has faults that could prolong a run; the ring
+			// elections always finish well within the bound
+			require.Equal(t, "bully", s.p.Name, "a run of %s did not end after %d steps", s.p.Name, run.steps)
+			return
+		}
+		complete++
+		k := 0
+		for i := range s.cfg.N {
+			if s.cfg.Initiator(model.NodeID(i)) {
+				k++
+			}
+		}
+		switch s.p.Name {
+		case "changroberts":
+			require.Equal(t, predictedTokens(s.cfg), run.sent["election"], "election messages, ranks %v initiators %v", s.cfg.Ranks, s.cfg.Initiators)
+			require.Equal(t, s.cfg.N, run.sent["elected"], "the leader's announcement goes round once")
+		case "lelann":
+			require.Equal(t, s.cfg.N*k, run.sent["token"], "every initiator's token goes round once")
+		case "bully":
+			if s.cfg.Crashes == 0 {
+				require.Equal(t, run.sent["election"], run.sent["answer"], "each election message is answered once")
+			}
+		}
+	})
+	t.Logf("%d runs, %d complete, %d quiescent worlds judged, %d with partial initiators, %d with a crash, longest %d steps",
+		runs, complete, judged, partial, crashes, longest)
+	require.Positive(t, complete)
+	require.Positive(t, judged)
+}
+
+// The same search finds what the textbook predicts: bully with an
+// unreliable failure detector (Async timing) lets two nodes lead at once.
+// The property never fails the check; it counts the schedules that break
+// unique-leader, and the test asks for at least one.
+func TestRapidFindsBullyAsyncViolation(t *testing.T) {
+	p, err := protocols.Lookup("bully")
+	require.NoError(t, err)
+	props := []*properties.Property{properties.UniqueLeader}
+	var runs, violations int
+	var example string
+	rapid.Check(t, func(t *rapid.T) {
+		n := rapid.IntRange(2, 8).Draw(t, "n")
+		cfg := model.Config{N: n, Ranks: drawRanks(t, n), Timing: model.Async, Crashes: rapid.IntRange(0, 1).Draw(t, "crashes")}
+		m, err := Compile(p, cfg, props)
+		require.NoError(t, err)
+		violated := false
+		stopAt := func(st *model.Stepper, w model.World, step int) bool {
+			if d := properties.UniqueLeader.Check(properties.View{S: st, W: w}); d != "" {
+				violated = true
+				if example == "" {
+					example = fmt.Sprintf("%s after %d steps, ranks %v", d, step, cfg.Ranks)
+				}
+			}
+			return violated
+		}
+		runDrawnSchedule(t, m, false, stopAt, stopAt)
+		runs++
+		if violated {
+			violations++
+		}
+	})
+	t.Logf("%d of %d schedules violate unique-leader; e.g. %s", violations, runs, example)
+	require.Positive(t, runs)
+	require.Positive(t, violations, "no schedule of bully under Async timing broke unique-leader")
+}

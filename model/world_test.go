@@ -1,0 +1,662 @@
+package model_test
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
+)
+
+// tmsg and tstate are the test protocols' plain message and state types.
+type tmsg struct{ V int }
+
+type tstate struct {
+	Got       []int    // values received, in order
+	Fired     []string // timers that fired, in order
+	Count     int      // local actions done
+	Recovered int      // recoveries
+	Before    []int    // Got as it was when the node crashed (set by Recover)
+	M         map[string]int
+}
+
+// script is a protocol whose handlers are given per test; a nil handler
+// takes the default: Init does nothing, Receive records the value, Timeout
+// records the timer, Recover counts and remembers what was received before
+// the crash.
+type script struct {
+	init    func(ctx *model.Ctx[tmsg]) tstate
+	receive func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, m tmsg) tstate
+	timeout func(ctx *model.Ctx[tmsg], s tstate, t model.Timer) tstate
+	recover func(ctx *model.Ctx[tmsg], s tstate) tstate
+}
+
+func (p script) Init(ctx *model.Ctx[tmsg]) tstate {
+	if p.init != nil {
+		return p.init(ctx)
+	}
+	return tstate{}
+}
+
+func (p script) Receive(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, m tmsg) tstate {
+	if p.receive != nil {
+		return p.receive(ctx, s, from, m)
+	}
+	// Interned states have cap == len, so this append copies.
+	s.Got = append(s.Got, m.V)
+	return s
+}
+
+func (p script) Timeout(ctx *model.Ctx[tmsg], s tstate, t model.Timer) tstate {
+	if p.timeout != nil {
+		return p.timeout(ctx, s, t)
+	}
+	s.Fired = append(s.Fired, string(t))
+	return s
+}
+
+func (p script) Recover(ctx *model.Ctx[tmsg], s tstate) tstate {
+	if p.recover != nil {
+		return p.recover(ctx, s)
+	}
+	return tstate{Recovered: s.Recovered + 1, Before: slices.Clone(s.Got)}
+}
+
+// harness drives one Machine by event descriptions such as
+// "deliver n0→n1 {V:1}", "timeout n0 t", "action n0 inc", "crash n1",
+// "recover n1".
+type harness struct {
+	m  *model.Machine
+	st *model.Stepper
+}
+
+func compile(t *testing.T, p model.Protocol[tstate, tmsg], cfg model.Config, mons ...model.Monitor) (harness, model.World) {
+	t.Helper()
+	m, err := model.Compile("test", p, cfg, mons...)
+	require.NoError(t, err)
+	h := harness{m: m, st: m.NewStepper()}
+	w, steps := h.st.Init()
+	require.Len(t, steps, cfg.N)
+	return h, w
+}
+
+func (h harness) describe(w model.World, ev model.Event) string {
+	switch ev.Kind {
+	case model.Deliver:
+		return fmt.Sprintf("deliver %v→%v %s", ev.From, ev.Node, h.m.FormatMsg(ev.Arg))
+	case model.Timeout:
+		return fmt.Sprintf("timeout %v %s", ev.Node, h.m.TimerName(ev.Arg))
+	case model.Act:
+		return fmt.Sprintf("action %v %s", ev.Node, h.m.ActionName(ev.Node, h.st.NodeState(w, ev.Node), ev.Arg))
+	}
+	return fmt.Sprintf("%v %v", ev.Kind, ev.Node)
+}
+
+// events describes the protocol events and the faults enabled in w.
+func (h harness) events(w model.World) (proto, faults []string) {
+	evs, n := h.st.Enabled(w, nil)
+	for i, ev := range evs {
+		d := h.describe(w, ev)
+		if i < n {
+			proto = append(proto, d)
+		} else {
+			faults = append(faults, d)
+		}
+	}
+	return proto, faults
+}
+
+// timeouts lists the timeouts enabled in w.
+func (h harness) timeouts(w model.World) []string {
+	var out []string
+	evs, _ := h.st.Enabled(w, nil)
+	for _, ev := range evs {
+		if ev.Kind == model.Timeout {
+			out = append(out, h.describe(w, ev))
+		}
+	}
+	return out
+}
+
+// do applies the enabled event described by desc; it must be enabled once.
+func (h harness) do(t *testing.T, w model.World, desc string) model.World {
+	t.Helper()
+	evs, _ := h.st.Enabled(w, nil)
+	var found []model.Event
+	for _, ev := range evs {
+		if h.describe(w, ev) == desc {
+			found = append(found, ev)
+		}
+	}
+	proto, faults := h.events(w)
+	require.Len(t, found, 1, "%q among the enabled events %v %v", desc, proto, faults)
+	next, _ := h.st.Apply(w, found[0], nil)
+	return next
+}
+
+func (h harness) state(w model.World, i model.NodeID) tstate {
+	return h.m.StateValue(h.st.NodeState(w, i)).(tstate)
+}
+
+// inFlight describes the messages in flight, in the World's order.
+func (h harness) inFlight(w model.World) []string {
+	var out []string
+	for _, mw := range h.st.Msgs(w) {
+		out = append(out, fmt.Sprintf("n%d→n%d %s", mw>>48, mw>>32&0xffff, h.m.FormatMsg(uint32(mw))))
+	}
+	return out
+}
+
+func TestDeliveryOrder(t *testing.T) {
+	// n0 sends {7} to n2 first, so that {7} is interned before {8}; n2 then
+	// sends {8} and {7} to n1, against the order of their ids; n0 sends {1}
+	// and {2} to n1.
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		switch ctx.Self() {
+		case 0:
+			ctx.Send(2, tmsg{7})
+			ctx.Send(1, tmsg{1})
+			ctx.Send(1, tmsg{2})
+		case 2:
+			ctx.Send(1, tmsg{8})
+			ctx.Send(1, tmsg{7})
+		}
+		return tstate{}
+	}}
+	cases := []struct {
+		channels model.Channels
+		enabled  []string
+	}{
+		{model.FIFO, []string{"deliver n0→n1 {V:1}", "deliver n0→n2 {V:7}", "deliver n2→n1 {V:8}"}},
+		{model.Unordered, []string{"deliver n0→n1 {V:1}", "deliver n0→n1 {V:2}", "deliver n0→n2 {V:7}",
+			"deliver n2→n1 {V:8}", "deliver n2→n1 {V:7}"}},
+	}
+	for _, c := range cases {
+		t.Run(c.channels.String(), func(t *testing.T) {
+			h, w := compile(t, p, model.Config{N: 3, Channels: c.channels})
+			proto, faults := h.events(w)
+			require.ElementsMatch(t, c.enabled, proto)
+			require.Empty(t, faults)
+			require.Len(t, h.st.Msgs(w), 5)
+
+			// Drain n2→n1 in send order: always possible.
+			w2 := h.do(t, w, "deliver n2→n1 {V:8}")
+			w2 = h.do(t, w2, "deliver n2→n1 {V:7}")
+			require.Equal(t, []int{8, 7}, h.state(w2, 1).Got)
+
+			if c.channels == model.FIFO {
+				// the second message of a channel waits for the first
+				w1 := h.do(t, w, "deliver n0→n1 {V:1}")
+				proto, _ := h.events(w1)
+				require.Contains(t, proto, "deliver n0→n1 {V:2}")
+				return
+			}
+			// unordered: the later message may overtake
+			w3 := h.do(t, w, "deliver n2→n1 {V:7}")
+			w3 = h.do(t, w3, "deliver n0→n1 {V:2}")
+			w3 = h.do(t, w3, "deliver n0→n1 {V:1}")
+			require.Equal(t, []int{7, 2, 1}, h.state(w3, 1).Got)
+			require.Equal(t, []string{"n2→n1 {V:8}"}, h.inFlight(w3)[1:])
+		})
+	}
+}
+
+// Identical messages in flight on one channel are one delivery event, and
+// each delivery takes one copy.
+func TestIdenticalMessagesOfferedOnce(t *testing.T) {
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			ctx.SendAll([]model.NodeID{1, 1}, tmsg{5})
+			ctx.Send(1, tmsg{6})
+			ctx.Send(1, tmsg{5})
+		}
+		return tstate{}
+	}}
+	for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+		t.Run(ch.String(), func(t *testing.T) {
+			h, w := compile(t, p, model.Config{N: 2, Channels: ch})
+			require.Len(t, h.st.Msgs(w), 4)
+			proto, _ := h.events(w)
+			if ch == model.FIFO {
+				require.Equal(t, []string{"deliver n0→n1 {V:5}"}, proto)
+			} else {
+				require.ElementsMatch(t, []string{"deliver n0→n1 {V:5}", "deliver n0→n1 {V:6}"}, proto)
+			}
+			w = h.do(t, w, "deliver n0→n1 {V:5}")
+			require.Len(t, h.st.Msgs(w), 3)
+			w = h.do(t, w, "deliver n0→n1 {V:5}")
+			require.Len(t, h.st.Msgs(w), 2)
+			proto, _ = h.events(w)
+			if ch == model.FIFO {
+				require.Equal(t, []string{"deliver n0→n1 {V:6}"}, proto, "the third 5 was sent after the 6")
+			} else {
+				require.ElementsMatch(t, []string{"deliver n0→n1 {V:5}", "deliver n0→n1 {V:6}"}, proto, "one 5 left")
+			}
+			w = h.do(t, w, "deliver n0→n1 {V:6}")
+			w = h.do(t, w, "deliver n0→n1 {V:5}")
+			require.Equal(t, []int{5, 5, 6, 5}, h.state(w, 1).Got)
+			proto, faults := h.events(w)
+			require.Empty(t, proto)
+			require.Empty(t, faults)
+		})
+	}
+}
+
+// Under Sync timing a timer waits until every node it waits on has crashed
+// and nothing from them to its node is in flight; under Async any armed
+// timer may fire.
+func TestTimers(t *testing.T) {
+	// n0 arms on1 (waits on n1), on12 (on n1 and n2) and free (on no one).
+	// n1 sends to n0 and n3; n2 and n3 send to n0.
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		switch ctx.Self() {
+		case 0:
+			ctx.SetTimer("on1", 1)
+			ctx.SetTimer("on12", 2, 1)
+			ctx.SetTimer("free")
+		case 1:
+			ctx.Send(0, tmsg{1})
+			ctx.Send(3, tmsg{1})
+		default:
+			ctx.Send(0, tmsg{int(ctx.Self())})
+		}
+		return tstate{}
+	}}
+	t.Run("sync", func(t *testing.T) {
+		h, w := compile(t, p, model.Config{N: 4, Timing: model.Sync, Crashes: 2})
+		// every waited-on node alive: only the timer without waitOn, in
+		// spite of the messages in flight to n0
+		require.Equal(t, []string{"timeout n0 free"}, h.timeouts(w))
+
+		w = h.do(t, w, "crash n1")
+		require.False(t, h.st.Alive(w, 1))
+		// n1 crashed, but its message to n0 is in flight: not yet
+		require.Contains(t, h.inFlight(w), "n1→n0 {V:1}")
+		require.Equal(t, []string{"timeout n0 free"}, h.timeouts(w))
+
+		w = h.do(t, w, "deliver n1→n0 {V:1}")
+		// nothing from n1 to n0 any more (n1→n3 and n3→n0 do not matter);
+		// on12 still waits on the live n2
+		require.Contains(t, h.inFlight(w), "n1→n3 {V:1}")
+		require.Contains(t, h.inFlight(w), "n3→n0 {V:3}")
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on1"}, h.timeouts(w))
+
+		w = h.do(t, w, "crash n2")
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on1"}, h.timeouts(w), "n2's message holds on12")
+		w = h.do(t, w, "deliver n2→n0 {V:2}")
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on1", "timeout n0 on12"}, h.timeouts(w))
+
+		// a timer that fires is disarmed
+		w = h.do(t, w, "timeout n0 on1")
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on12"}, h.timeouts(w))
+		require.Equal(t, []string{"on1"}, h.state(w, 0).Fired)
+	})
+	t.Run("async", func(t *testing.T) {
+		h, w := compile(t, p, model.Config{N: 4, Timing: model.Async, Crashes: 2})
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on1", "timeout n0 on12"}, h.timeouts(w))
+		w = h.do(t, w, "timeout n0 on12")
+		require.ElementsMatch(t, []string{"timeout n0 free", "timeout n0 on1"}, h.timeouts(w))
+		require.Equal(t, []string{"on12"}, h.state(w, 0).Fired)
+	})
+}
+
+// Arming a timer again replaces it, with its new waitOn; CancelTimer
+// disarms it.
+func TestTimerReplaceAndCancel(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("t") // may fire at once
+				ctx.SetTimer("c") // cancelled below
+				ctx.Send(0, tmsg{1})
+			}
+			return tstate{}
+		},
+		receive: func(ctx *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("t", 1) // now waits on n1
+				ctx.CancelTimer("c")
+			}
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 2})
+	require.ElementsMatch(t, []string{"timeout n0 t", "timeout n0 c"}, h.timeouts(w))
+	w = h.do(t, w, "deliver n0→n0 {V:1}")
+	require.Empty(t, h.timeouts(w), "t waits on the live n1 and c is cancelled")
+	require.Equal(t, "timers{t[n1]}", h.m.FormatTimers(h.st.Nodes(w)[0]))
+}
+
+// crashProtocol: every node arms "free"; n1 sends {1} and {2} to n0 and n0
+// sends {10} to n1; a node whose "free" fires sends {20} to n0.
+var crashProtocol = script{
+	init: func(ctx *model.Ctx[tmsg]) tstate {
+		ctx.SetTimer("free")
+		switch ctx.Self() {
+		case 0:
+			ctx.Send(1, tmsg{10})
+		case 1:
+			ctx.Send(0, tmsg{1})
+			ctx.Send(0, tmsg{2})
+		}
+		return tstate{}
+	},
+	timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+		if ctx.Self() != 0 {
+			ctx.Send(0, tmsg{20})
+		}
+		s.Fired = append(s.Fired, string(tm))
+		return s
+	},
+	recover: func(ctx *model.Ctx[tmsg], s tstate) tstate {
+		ctx.SetTimer("restarted")
+		return tstate{Recovered: s.Recovered + 1, Before: slices.Clone(s.Got)}
+	},
+}
+
+func TestCrash(t *testing.T) {
+	h, w := compile(t, crashProtocol, model.Config{N: 3, Crashes: 1, Recoveries: 1})
+	_, faults := h.events(w)
+	require.ElementsMatch(t, []string{"crash n0", "crash n1", "crash n2"}, faults)
+	require.NotEmpty(t, h.m.FormatTimers(h.st.Nodes(w)[0]))
+
+	w = h.do(t, w, "deliver n1→n0 {V:1}")
+	require.Equal(t, []int{1}, h.state(w, 0).Got)
+	// before the crash, n2's timer puts a message to n0 in flight
+	require.Contains(t, h.inFlight(h.do(t, w, "timeout n2 free")), "n2→n0 {V:20}")
+
+	w = h.do(t, w, "crash n0")
+	require.False(t, h.st.Alive(w, 0))
+	c, r := model.FaultsUsed(w)
+	require.Equal(t, [2]int{1, 0}, [2]int{c, r})
+	// its timers are disarmed; what was in flight to it is lost, what it
+	// sent is not
+	require.Empty(t, h.m.FormatTimers(h.st.Nodes(w)[0]))
+	require.Equal(t, []string{"n0→n1 {V:10}"}, h.inFlight(w))
+	proto, faults := h.events(w)
+	require.ElementsMatch(t, []string{"deliver n0→n1 {V:10}", "timeout n1 free", "timeout n2 free"}, proto)
+	// the crash budget is spent; the recovery budget is not
+	require.Equal(t, []string{"recover n0"}, faults)
+	// its state is kept
+	require.Equal(t, []int{1}, h.state(w, 0).Got)
+
+	// messages sent to it while it is down are lost at send time
+	w = h.do(t, w, "timeout n2 free")
+	require.Equal(t, []string{"n0→n1 {V:10}"}, h.inFlight(w))
+
+	// Recover gets the state the node crashed in and decides what survives
+	w = h.do(t, w, "recover n0")
+	require.True(t, h.st.Alive(w, 0))
+	c, r = model.FaultsUsed(w)
+	require.Equal(t, [2]int{1, 1}, [2]int{c, r})
+	s := h.state(w, 0)
+	require.Equal(t, 1, s.Recovered)
+	require.Equal(t, []int{1}, s.Before)
+	require.Nil(t, s.Got)
+	// timers from before the crash stay disarmed; Recover's are armed
+	require.ElementsMatch(t, []string{"timeout n0 restarted", "timeout n1 free"}, h.timeouts(w))
+	_, faults = h.events(w)
+	require.Empty(t, faults, "both budgets are spent")
+
+	// messages to the recovered node are delivered again
+	w = h.do(t, w, "timeout n1 free")
+	require.Contains(t, h.inFlight(w), "n1→n0 {V:20}")
+}
+
+func TestFaultBudgets(t *testing.T) {
+	cases := []struct {
+		name        string
+		crashes     int
+		recoveries  int
+		path        []string // faults applied in turn
+		wantFaults  []string // faults enabled at the end
+		crashesUsed int
+		recovUsed   int
+	}{
+		{"no crashes", 0, 1, nil, nil, 0, 0},
+		{"one crash", 1, 0, nil, []string{"crash n0", "crash n1", "crash n2"}, 0, 0},
+		{"one crash spent, no recovery", 1, 0, []string{"crash n1"}, nil, 1, 0},
+		{"two crashes, one spent", 2, 0, []string{"crash n1"}, []string{"crash n0", "crash n2"}, 1, 0},
+		{"two crashes spent", 2, 0, []string{"crash n1", "crash n2"}, nil, 2, 0},
+		{"two down, one recovery", 2, 1, []string{"crash n1", "crash n2"}, []string{"recover n1", "recover n2"}, 2, 0},
+		{"recovery spent", 2, 1, []string{"crash n1", "recover n1", "crash n1"}, nil, 2, 1},
+		{"recovery left", 2, 2, []string{"crash n1", "recover n1", "crash n1"}, []string{"recover n1"}, 2, 1},
+		{"crash after recovery", 2, 1, []string{"crash n1", "recover n1"}, []string{"crash n0", "crash n1", "crash n2"}, 1, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, w := compile(t, script{}, model.Config{N: 3, Crashes: c.crashes, Recoveries: c.recoveries})
+			for _, f := range c.path {
+				w = h.do(t, w, f)
+			}
+			proto, faults := h.events(w)
+			require.Empty(t, proto)
+			require.ElementsMatch(t, c.wantFaults, faults)
+			cu, ru := model.FaultsUsed(w)
+			require.Equal(t, c.crashesUsed, cu)
+			require.Equal(t, c.recovUsed, ru)
+		})
+	}
+}
+
+// Enabled lists protocol events first and counts only them: a world with
+// faults left but no delivery, timeout or action is quiescent.
+func TestQuiescence(t *testing.T) {
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			ctx.Send(1, tmsg{1})
+		}
+		return tstate{}
+	}, receive: func(ctx *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
+		if m.V == 1 {
+			ctx.SetTimer("t")
+		}
+		return s
+	}}
+	h, w := compile(t, p, model.Config{N: 2, Crashes: 1, Recoveries: 1})
+	steps := []struct {
+		do     string
+		nproto int
+		nall   int
+	}{
+		{"", 1, 3},                    // the delivery; two crashes
+		{"deliver n0→n1 {V:1}", 1, 3}, // the timer; two crashes
+		{"timeout n1 t", 0, 2},        // quiescent, crashes left
+		{"crash n0", 0, 1},            // quiescent, a recovery left
+		{"recover n0", 0, 0},          // nothing at all
+	}
+	for _, s := range steps {
+		if s.do != "" {
+			w = h.do(t, w, s.do)
+		}
+		evs, n := h.st.Enabled(w, nil)
+		require.Equal(t, s.nproto, n, "after %q", s.do)
+		require.Len(t, evs, s.nall, "after %q", s.do)
+		for i, ev := range evs {
+			fault := ev.Kind == model.Crash || ev.Kind == model.Recover
+			require.Equal(t, i >= n, fault, "after %q: event %d (%v) on the wrong side", s.do, i, ev.Kind)
+		}
+	}
+}
+
+// A handler that mutates its input state makes the Machine panic, whichever
+// handler it is; one that builds a new value does not.
+func TestMutatingHandlerPanics(t *testing.T) {
+	start := func(ctx *model.Ctx[tmsg]) tstate {
+		ctx.SetTimer("t", 1)
+		if ctx.Self() == 0 {
+			ctx.Send(1, tmsg{1})
+		}
+		return tstate{Got: []int{0, 0}, M: map[string]int{"k": 0}}
+	}
+	cases := []struct {
+		name    string
+		p       script
+		event   string
+		handler string // "" when no panic is expected
+	}{
+		{"receive writes a slice element", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
+			s.Got[1] = 9
+			return s
+		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		{"receive writes a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
+			s.M["k"] = 9
+			return s
+		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		{"receive adds a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
+			s.M["new"] = 0
+			return tstate{}
+		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		{"timeout writes a slice element", script{init: start, timeout: func(_ *model.Ctx[tmsg], s tstate, _ model.Timer) tstate {
+			s.Got[0]++
+			return s
+		}}, "timeout n0 t", "Timeout on node 0"},
+		{"recover writes a slice element", script{init: start, recover: func(_ *model.Ctx[tmsg], s tstate) tstate {
+			s.Got[0] = 1
+			return tstate{}
+		}}, "recover n1", "Recover on node 1"},
+		{"receive appends and copies", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
+			s.Got = append(s.Got, m.V)
+			s.M = map[string]int{"k": 1}
+			return s
+		}}, "deliver n0→n1 {V:1}", ""},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			h, w := compile(t, c.p, model.Config{N: 2, Timing: model.Async, Crashes: 1, Recoveries: 1})
+			if c.event == "recover n1" {
+				w = h.do(t, w, "crash n1")
+			}
+			if c.handler == "" {
+				w = h.do(t, w, c.event)
+				require.Equal(t, []int{0, 0, 1}, h.state(w, 1).Got)
+				w0, _ := h.st.Init()
+				require.Equal(t, []int{0, 0}, h.state(w0, 1).Got, "the input state is intact")
+				return
+			}
+			var msg string
+			func() {
+				defer func() { msg = fmt.Sprint(recover()) }()
+				h.do(t, w, c.event)
+			}()
+			require.Contains(t, msg, "protocol test: "+c.handler+" mutated its input state")
+			require.Contains(t, msg, "handlers must return a new state")
+		})
+	}
+}
+
+// Sending outside 0..N-1 is a protocol bug the Machine reports.
+func TestSendOutOfRangePanics(t *testing.T) {
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		ctx.Send(model.NodeID(ctx.N()), tmsg{})
+		return tstate{}
+	}}
+	m, err := model.Compile("test", p, model.Config{N: 2})
+	require.NoError(t, err)
+	require.PanicsWithValue(t, "protocol test: Init on node 0 sent to node 2, outside 0..1", func() { m.NewStepper().Init() })
+}
+
+// logMonitor records every observation it is fed.
+type logMonitor struct{}
+
+func (logMonitor) Name() string            { return "log" }
+func (logMonitor) Start(*model.Config) any { return []string{} }
+func (logMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return append(slices.Clone(st.([]string)), fmt.Sprintf("%v %v", node, o))
+}
+
+// countMonitor counts observations.
+type countMonitor struct{}
+
+func (countMonitor) Name() string            { return "count" }
+func (countMonitor) Start(*model.Config) any { return 0 }
+func (countMonitor) Observe(_ *model.Config, st any, _ model.NodeID, _ model.Obs) any {
+	return st.(int) + 1
+}
+
+// Monitors see the protocols' observations and the World's crash and
+// recover observations, in order.
+func TestMonitors(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.Observe(model.Leader(0))
+				ctx.Send(1, tmsg{1})
+			}
+			return tstate{}
+		},
+		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, _ tmsg) tstate {
+			ctx.Observe(model.Leader(from))
+			return s
+		},
+		recover: func(ctx *model.Ctx[tmsg], s tstate) tstate {
+			ctx.Observe(model.Leader(model.None))
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 3, Crashes: 1, Recoveries: 1}, logMonitor{}, countMonitor{})
+	require.Equal(t, []model.Monitor{logMonitor{}, countMonitor{}}, h.m.Monitors())
+	require.Equal(t, []string{"n0 leader=n0"}, h.st.MonitorValue(w, 0))
+	require.Equal(t, 1, h.st.MonitorValue(w, 1))
+
+	w = h.do(t, w, "deliver n0→n1 {V:1}")
+	w = h.do(t, w, "crash n2")
+	afterCrash := slices.Clone(w)
+	w = h.do(t, w, "recover n2")
+	require.Equal(t, []string{"n0 leader=n0", "n1 leader=n0", "n2 crash", "n2 recover", "n2 leader=none"}, h.st.MonitorValue(w, 0))
+	require.Equal(t, 5, h.st.MonitorValue(w, 1))
+	require.Equal(t, []string{"n0 leader=n0", "n1 leader=n0", "n2 crash"}, h.st.MonitorValue(afterCrash, 0))
+}
+
+// actorProtocol: node 0 has two local actions while it has done fewer than
+// two: inc counts, ping also sends to the next node.
+type actorProtocol struct{ script }
+
+func (actorProtocol) Actions(env *model.Env, s tstate) []model.Action {
+	if env.Self() != 0 || s.Count >= 2 {
+		return nil
+	}
+	return []model.Action{"inc", "ping"}
+}
+
+func (actorProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
+	if a == "ping" {
+		ctx.Send(ctx.Next(), tmsg{100})
+	}
+	s.Count++
+	return s
+}
+
+func TestActions(t *testing.T) {
+	h, w := compile(t, actorProtocol{}, model.Config{N: 2, Crashes: 1})
+	evs, n := h.st.Enabled(w, nil)
+	require.Equal(t, 2, n)
+	require.Equal(t, []model.Event{{Kind: model.Act, Node: 0, Arg: 0}, {Kind: model.Act, Node: 0, Arg: 1}}, evs[:n])
+	require.Equal(t, model.Action("inc"), h.m.ActionName(0, h.st.NodeState(w, 0), 0))
+	require.Equal(t, model.Action("ping"), h.m.ActionName(0, h.st.NodeState(w, 0), 1))
+
+	w = h.do(t, w, "action n0 ping")
+	require.Equal(t, 1, h.state(w, 0).Count)
+	require.Equal(t, []string{"n0→n1 {V:100}"}, h.inFlight(w))
+	proto, _ := h.events(w)
+	require.ElementsMatch(t, []string{"deliver n0→n1 {V:100}", "action n0 inc", "action n0 ping"}, proto)
+
+	// a crashed node takes no action
+	crashed := h.do(t, w, "crash n0")
+	proto, _ = h.events(crashed)
+	require.Equal(t, []string{"deliver n0→n1 {V:100}"}, proto)
+
+	w = h.do(t, w, "action n0 inc")
+	require.Equal(t, 2, h.state(w, 0).Count)
+	proto, _ = h.events(w)
+	require.Equal(t, []string{"deliver n0→n1 {V:100}"}, proto, "no action once two are done")
+	w = h.do(t, w, "deliver n0→n1 {V:100}")
+	_, n = h.st.Enabled(w, nil)
+	require.Zero(t, n)
+
+	// A protocol that is not an Actor has no actions.
+	h2, w2 := compile(t, script{}, model.Config{N: 2})
+	evs, _ = h2.st.Enabled(w2, nil)
+	require.Empty(t, evs)
+}
