@@ -241,6 +241,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
 	res.Stats.VisitedBytes = float64(e.vis.bytes()) / max(1, s)
+	if e.g != nil {
+		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
+	}
 	for p := range props {
 		if v, ok := e.first[p]; ok {
 			res.Properties[p].Verdict = Fail

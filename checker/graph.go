@@ -69,6 +69,10 @@ func (g *graph) addEdge(t uint32, step *model.Step) {
 
 func (g *graph) n() int { return len(g.terminal) }
 
+func (g *graph) bytes() int64 {
+	return int64(cap(g.start))*4 + int64(cap(g.to))*4 + int64(cap(g.class))*2 + int64(cap(g.terminal))
+}
+
 func (g *graph) edges(v int) (lo, hi uint32) {
 	if v+1 < len(g.start) {
 		return g.start[v], g.start[v+1]

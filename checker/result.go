@@ -44,6 +44,9 @@ type Stats struct {
 	Collision float64 `json:"fingerprint_collision_probability"`
 	// VisitedBytes is the visited set's memory per state (exhaustive only).
 	VisitedBytes float64 `json:"visited_bytes_per_state,omitempty"`
+	// GraphBytes is the state graph's memory per state, when it is kept
+	// for message figures: state numbering, edges and their weights.
+	GraphBytes float64 `json:"graph_bytes_per_state,omitempty"`
 }
 
 // MessageRange is the least and most messages of one kind ("total" for

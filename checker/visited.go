@@ -111,8 +111,10 @@ func (v *visited) grow() {
 	}
 }
 
-// bytes is the memory the set holds.
-func (v *visited) bytes() int64 { return int64(len(v.table))*8 + int64(len(v.nums))*4 }
+// bytes is the memory the set of fingerprints holds; numberBytes that of
+// the numbering, which only the state graph needs.
+func (v *visited) bytes() int64       { return int64(len(v.table)) * 8 }
+func (v *visited) numberBytes() int64 { return int64(len(v.nums)) * 4 }
 
 // touch reads the home slots of fps so that their cache misses overlap
 // rather than queue behind one another in the lookups that follow. The

@@ -280,6 +280,9 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
 		if s.States >= 1<<16 { // below, the table's initial size dominates
 			fmt.Fprintf(out, ", %.1f bytes/state visited", s.VisitedBytes)
+			if s.GraphBytes > 0 {
+				fmt.Fprintf(out, " + %.1f for the state graph", s.GraphBytes)
+			}
 		}
 		fmt.Fprintln(out)
 	}

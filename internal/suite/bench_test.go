@@ -52,6 +52,7 @@ func BenchmarkExhaustive(b *testing.B) {
 					b.ReportMetric(float64(r.Stats.States), "states")
 					b.ReportMetric(float64(r.Stats.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
 					b.ReportMetric(r.Stats.VisitedBytes, "visited-B/state")
+					b.ReportMetric(r.Stats.GraphBytes, "graph-B/state")
 					b.ReportMetric(float64(peak)/(1<<20), "heap-MiB")
 				})
 			}
