@@ -318,7 +318,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 					if other := byMessages[!opt.Messages]; other != nil {
 						// Keeping the state graph changes nothing else.
 						a, b := comparableResult(other), comparableResult(r)
-						a.Messages, a.Stats.VisitedBytes = b.Messages, b.Stats.VisitedBytes
+						a.Messages, a.Stats.VisitedBytes, a.Stats.GraphBytes = b.Messages, b.Stats.VisitedBytes, b.Stats.GraphBytes
 						require.Equal(t, a, b, "%s differs from the run without the state graph", what)
 					}
 				}
