@@ -1,0 +1,45 @@
+package model
+
+// NewCtx returns a context for calling a protocol's handler directly, as a
+// unit test does: node self of a run configured by cfg. Read the handler's
+// effects with Sent, Timers and Observed.
+func NewCtx[M any](cfg Config, self NodeID) *Ctx[M] {
+	c := &Ctx[M]{}
+	c.reset(&cfg, self)
+	return c
+}
+
+// Sent is a message a handler sent.
+type Sent[M any] struct {
+	To  NodeID
+	Msg M
+}
+
+// Sent returns the messages sent through c, in order (nil when none).
+func (c *Ctx[M]) Sent() []Sent[M] {
+	var out []Sent[M]
+	for _, s := range c.sends {
+		out = append(out, Sent[M]{s.to, s.msg})
+	}
+	return out
+}
+
+// TimerEffect is a timer armed (with the nodes it waits on) or cancelled.
+type TimerEffect struct {
+	Timer  Timer
+	Armed  bool
+	WaitOn []NodeID
+}
+
+// Timers returns the timers armed and cancelled through c, in order (nil
+// when none).
+func (c *Ctx[M]) Timers() []TimerEffect {
+	var out []TimerEffect
+	for _, t := range c.timers {
+		out = append(out, TimerEffect{t.timer, t.arm, t.waitOn})
+	}
+	return out
+}
+
+// Observed returns the observations reported through c, in order.
+func (c *Ctx[M]) Observed() []Obs { return append([]Obs(nil), c.obs...) } // nil when none
