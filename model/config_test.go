@@ -55,6 +55,11 @@ func TestParseRanksRandom(t *testing.T) {
 			require.Greater(t, len(perms), 5, "n=%d: the seeds give too few permutations", n)
 		}
 	}
+	// any uint64 seed
+	big, err := ParseRanks("random:18446744073709551615", 6)
+	require.NoError(t, err)
+	require.Equal(t, identity(6), slices.Sorted(slices.Values(big)))
+
 	// The golden verdicts and scenarios name rings by seed
 	// (testdata/verdicts.golden); the permutation a seed gives must not
 	// change. Note that random:1 happens to be the sorted ring up to n = 5.
@@ -101,6 +106,7 @@ func TestParseRanksErrors(t *testing.T) {
 		{"random:", 3, `ranks "random:": the seed must be a non-negative integer`},
 		{"random:x", 3, "the seed must be a non-negative integer"},
 		{"random:-1", 3, "the seed must be a non-negative integer"},
+		{"random:18446744073709551616", 3, "the seed must be a non-negative integer"},
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {

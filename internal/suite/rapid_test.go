@@ -133,10 +133,7 @@ func runDrawnSchedule(t *rapid.T, m *model.Machine, lateFaults bool, every, quie
 		evs, nproto = st.Enabled(w, evs[:0])
 		if nproto == 0 {
 			run.judged++
-			if quiescent(st, w, run.steps) {
-				return run
-			}
-			if len(evs) == 0 || !rapid.Bool().Draw(t, "go on with a fault") {
+			if quiescent(st, w, run.steps) || len(evs) == 0 || !rapid.Bool().Draw(t, "go on with a fault") {
 				run.quiescent = true
 				return run
 			}
