@@ -48,6 +48,7 @@ type typed[S, M any] struct {
 	stateKey []string
 	stateIdx map[string]uint32
 	msgs     []M
+	msgKey   []string
 	msgIdx   map[string]uint32
 	buf      []byte
 }
@@ -85,6 +86,7 @@ func (t *typed[S, M]) internMsg(m M) uint32 {
 	}
 	id := uint32(len(t.msgs))
 	t.msgIdx[string(t.buf)] = id
+	t.msgKey = append(t.msgKey, string(t.buf))
 	t.msgs = append(t.msgs, deepClone(reflect.ValueOf(&m).Elem()).Interface().(M))
 	return id
 }
@@ -97,15 +99,16 @@ func kindOf(m any) string {
 }
 
 // run calls one handler and interns its outcome. in is the input state's id
-// (or -1 for Init); the handler must leave that state's encoding unchanged.
-func (t *typed[S, M]) run(self NodeID, in int64, handler string, h func(*Ctx[M]) S) handlerResult {
+// (or -1 for Init) and msg the received message's (or -1); the handler must
+// leave both encodings unchanged.
+func (t *typed[S, M]) run(self NodeID, in, msg int64, handler string, h func(*Ctx[M]) S) handlerResult {
 	t.ctx.reset(t.cfg, self)
 	next := h(&t.ctx)
-	if in >= 0 {
-		after := AppendKey(nil, t.states[in])
-		if !bytes.Equal(after, []byte(t.stateKey[in])) {
-			panic(fmt.Sprintf("protocol %s: %s on node %d mutated its input state %+v; handlers must return a new state", t.name, handler, self, t.states[in]))
-		}
+	if in >= 0 && !bytes.Equal(AppendKey(nil, t.states[in]), []byte(t.stateKey[in])) {
+		panic(fmt.Sprintf("protocol %s: %s on node %d mutated its input state (into %+v); handlers must return a new state", t.name, handler, self, t.states[in]))
+	}
+	if msg >= 0 && !bytes.Equal(AppendKey(nil, t.msgs[msg]), []byte(t.msgKey[msg])) {
+		panic(fmt.Sprintf("protocol %s: %s on node %d mutated the message it received (into %+v); messages are read-only", t.name, handler, self, t.msgs[msg]))
 	}
 	r := handlerResult{state: t.internState(next)}
 	for _, s := range t.ctx.sends {
@@ -123,19 +126,19 @@ func (t *typed[S, M]) run(self NodeID, in int64, handler string, h func(*Ctx[M])
 }
 
 func (t *typed[S, M]) init(self NodeID) handlerResult {
-	return t.run(self, -1, "Init", func(c *Ctx[M]) S { return t.p.Init(c) })
+	return t.run(self, -1, -1, "Init", func(c *Ctx[M]) S { return t.p.Init(c) })
 }
 
 func (t *typed[S, M]) receive(self NodeID, s uint32, from NodeID, m uint32) handlerResult {
-	return t.run(self, int64(s), "Receive", func(c *Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
+	return t.run(self, int64(s), int64(m), "Receive", func(c *Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
 }
 
 func (t *typed[S, M]) timeout(self NodeID, s uint32, tm Timer) handlerResult {
-	return t.run(self, int64(s), "Timeout", func(c *Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
+	return t.run(self, int64(s), -1, "Timeout", func(c *Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
 }
 
 func (t *typed[S, M]) recoverFrom(self NodeID, s uint32) handlerResult {
-	return t.run(self, int64(s), "Recover", func(c *Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
+	return t.run(self, int64(s), -1, "Recover", func(c *Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
 }
 
 func (t *typed[S, M]) actions(self NodeID, s uint32) []Action {
@@ -147,7 +150,7 @@ func (t *typed[S, M]) actions(self NodeID, s uint32) []Action {
 }
 
 func (t *typed[S, M]) do(self NodeID, s uint32, a Action) handlerResult {
-	return t.run(self, int64(s), "Do", func(c *Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
+	return t.run(self, int64(s), -1, "Do", func(c *Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
 }
 
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }

@@ -21,25 +21,29 @@ func AppendKey(b []byte, v any) []byte {
 }
 
 // CheckKeyable reports whether values of type t have a canonical encoding.
-func CheckKeyable(t reflect.Type) error { return checkKeyable(t, t.String()) }
+func CheckKeyable(t reflect.Type) error { return checkKeyable(t, t.String(), map[reflect.Type]bool{}) }
 
-func checkKeyable(t reflect.Type, path string) error {
+func checkKeyable(t reflect.Type, path string, seen map[reflect.Type]bool) error {
+	if seen[t] {
+		return nil // a recursive type: checked where it first appears
+	}
+	seen[t] = true
 	switch t.Kind() {
 	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
 		reflect.Float32, reflect.Float64, reflect.String:
 		return nil
 	case reflect.Array, reflect.Slice:
-		return checkKeyable(t.Elem(), path+"[]")
+		return checkKeyable(t.Elem(), path+"[]", seen)
 	case reflect.Map:
-		if err := checkKeyable(t.Key(), path+"[key]"); err != nil {
+		if err := checkKeyable(t.Key(), path+"[key]", seen); err != nil {
 			return err
 		}
-		return checkKeyable(t.Elem(), path+"[value]")
+		return checkKeyable(t.Elem(), path+"[value]", seen)
 	case reflect.Struct:
 		for i := range t.NumField() {
 			f := t.Field(i)
-			if err := checkKeyable(f.Type, path+"."+f.Name); err != nil {
+			if err := checkKeyable(f.Type, path+"."+f.Name, seen); err != nil {
 				return err
 			}
 		}
@@ -50,7 +54,11 @@ func checkKeyable(t reflect.Type, path string) error {
 
 type encoder func(b []byte, v reflect.Value) []byte
 
-var encoders sync.Map // reflect.Type -> encoder
+var (
+	encoders   sync.Map // reflect.Type -> encoder, complete ones only
+	encodersMu sync.Mutex
+	building   = map[reflect.Type]*encoder{} // guarded by encodersMu
+)
 
 func encoderFor(t reflect.Type) encoder {
 	if e, ok := encoders.Load(t); ok {
@@ -59,15 +67,27 @@ func encoderFor(t reflect.Type) encoder {
 	if err := CheckKeyable(t); err != nil {
 		panic(err)
 	}
-	// Recursive types go through the cache by a forwarding closure.
-	var self encoder
-	fwd := encoder(func(b []byte, v reflect.Value) []byte { return self(b, v) })
-	if e, loaded := encoders.LoadOrStore(t, fwd); loaded {
+	encodersMu.Lock()
+	defer encodersMu.Unlock()
+	return encoderLocked(t)
+}
+
+// encoderLocked builds t's encoder with encodersMu held. A recursive type
+// meets itself while being built and gets a forwarding closure to the
+// encoder under construction; only complete encoders are published.
+func encoderLocked(t reflect.Type) encoder {
+	if e, ok := encoders.Load(t); ok {
 		return e.(encoder)
 	}
-	self = buildEncoder(t)
-	encoders.Store(t, self)
-	return self
+	if cell, ok := building[t]; ok {
+		return func(b []byte, v reflect.Value) []byte { return (*cell)(b, v) }
+	}
+	cell := new(encoder)
+	building[t] = cell
+	*cell = buildEncoder(t)
+	delete(building, t)
+	encoders.Store(t, *cell)
+	return *cell
 }
 
 func buildEncoder(t reflect.Type) encoder {
@@ -93,7 +113,7 @@ func buildEncoder(t reflect.Type) encoder {
 			return append(binary.AppendUvarint(b, uint64(len(s))), s...)
 		}
 	case reflect.Array:
-		elem := encoderFor(t.Elem())
+		elem := encoderLocked(t.Elem())
 		return func(b []byte, v reflect.Value) []byte {
 			for i := range v.Len() {
 				b = elem(b, v.Index(i))
@@ -101,7 +121,7 @@ func buildEncoder(t reflect.Type) encoder {
 			return b
 		}
 	case reflect.Slice:
-		elem := encoderFor(t.Elem())
+		elem := encoderLocked(t.Elem())
 		return func(b []byte, v reflect.Value) []byte {
 			b = binary.AppendUvarint(b, uint64(v.Len()))
 			for i := range v.Len() {
@@ -110,7 +130,7 @@ func buildEncoder(t reflect.Type) encoder {
 			return b
 		}
 	case reflect.Map:
-		key, elem := encoderFor(t.Key()), encoderFor(t.Elem())
+		key, elem := encoderLocked(t.Key()), encoderLocked(t.Elem())
 		return func(b []byte, v reflect.Value) []byte {
 			// Entries in the order of their encoded keys: canonical whatever
 			// the map's iteration order.
@@ -130,7 +150,7 @@ func buildEncoder(t reflect.Type) encoder {
 	case reflect.Struct:
 		fields := make([]encoder, t.NumField())
 		for i := range fields {
-			fields[i] = encoderFor(t.Field(i).Type)
+			fields[i] = encoderLocked(t.Field(i).Type)
 		}
 		return func(b []byte, v reflect.Value) []byte {
 			for i, f := range fields {

@@ -82,14 +82,21 @@ func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
 	if st := s.steps.get(k); st != nil {
 		return st
 	}
-	s.m.mu.Lock()
-	st, ok := s.m.steps[k]
-	if !ok {
-		st = s.m.computeStep(node, rec, in)
-		s.m.steps[k] = st
-	}
-	s.m.mu.Unlock()
+	st := s.m.sharedStep(k, node, rec, in)
 	s.steps.put(k, st)
+	return st
+}
+
+// sharedStep looks the step up in the Machine's table, computing it on a
+// miss; the lock is released even when a handler panics.
+func (m *Machine) sharedStep(k stepKey, node NodeID, rec, in uint64) *Step {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st, ok := m.steps[k]
+	if !ok {
+		st = m.computeStep(node, rec, in)
+		m.steps[k] = st
+	}
 	return st
 }
 
@@ -211,6 +218,7 @@ func FaultsUsed(w World) (crashes, recoveries int) { return int(w[0] & 0xff), in
 // faults. It returns the events and how many of them are protocol events.
 func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	cfg := &s.m.cfg
+	start := len(buf)
 	msgs := s.Msgs(w)
 	for i, mw := range msgs {
 		if i > 0 {
@@ -237,7 +245,7 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 			}
 		}
 	}
-	nProtocol := len(buf)
+	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
 	for i := range cfg.N {
 		dead := recDead(w[1+i])

@@ -16,13 +16,28 @@ type Protocol struct {
 	Family  string // e.g. "election"
 	Summary string // one line
 	Seed    string // the seed file(s) it follows
-	// Claims lists the properties the algorithm claims, checked by default.
+	// Claims lists the properties the algorithm claims when every node
+	// initiates, checked by default.
 	Claims []string
+	// PartialClaims, if set, replaces Claims when only some nodes initiate.
+	PartialClaims []string
 	// Compile builds the protocol's Machine for cfg, feeding monitors.
 	Compile func(cfg model.Config, monitors ...model.Monitor) (*model.Machine, error)
 	// Scenarios: the first is the default; the rest show where the
 	// textbook's assumptions matter.
 	Scenarios []Scenario
+}
+
+// ClaimsFor returns the properties the algorithm claims under cfg.
+func (p *Protocol) ClaimsFor(cfg model.Config) []string {
+	if cfg.Initiators != nil && p.PartialClaims != nil {
+		for _, init := range cfg.Initiators {
+			if !init {
+				return p.PartialClaims
+			}
+		}
+	}
+	return p.Claims
 }
 
 // Path is the protocol's family/name.

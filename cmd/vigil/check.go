@@ -116,6 +116,9 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if sc.Props == nil {
+		sc.Props = p.ClaimsFor(cfg)
+	}
 	props, err := suite.Props(p, sc.Props)
 	if err != nil {
 		return usageError{err}

@@ -15,8 +15,9 @@ import (
 	"github.com/vigil-check/vigil/protocols"
 )
 
-// Props resolves property names; nil means p's claims. Every property must
-// belong to p's family.
+// Props resolves property names; nil means p's claims when every node
+// initiates (see protocols.Protocol.ClaimsFor). Every property must belong
+// to p's family.
 func Props(p *protocols.Protocol, names []string) ([]*properties.Property, error) {
 	if names == nil {
 		names = p.Claims
@@ -42,11 +43,15 @@ func Compile(p *protocols.Protocol, cfg model.Config, props []*properties.Proper
 
 // Exhaustive checks scenario s of p exhaustively.
 func Exhaustive(ctx context.Context, p *protocols.Protocol, s *protocols.Scenario, opt checker.Options) (*checker.Result, error) {
-	props, err := Props(p, s.Props)
+	cfg, err := s.Config()
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := s.Config()
+	names := s.Props
+	if names == nil {
+		names = p.ClaimsFor(cfg)
+	}
+	props, err := Props(p, names)
 	if err != nil {
 		return nil, err
 	}

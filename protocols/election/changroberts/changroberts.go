@@ -13,7 +13,9 @@
 // node an initiator, the seed's worst case — N(N+1)/2 election messages — is
 // the ring whose ranks fall along the direction of travel (-ranks reverse);
 // the best case, 2N-1, is the ring whose ranks rise (-ranks sorted). Either
-// way N elected messages follow. The algorithm assumes no failures.
+// way N elected messages follow. With only some nodes initiating, the
+// highest initiator wins, so highest-leader is not claimed then. The
+// algorithm assumes no failures.
 package changroberts
 
 import (

@@ -20,7 +20,9 @@
 // has already passed p. With unordered channels an initiator can see its own
 // token overtake another and decide on a partial list, while the token it
 // never saw still goes round: two nodes elect themselves, a run vigil finds
-// at N = 3. With every node an
+// from N = 2 on. With only some nodes initiating, the highest initiator
+// wins and non-initiators never learn who did: vigil then claims only
+// unique-leader and agreement. With every node an
 // initiator each token travels the whole ring: N² messages.
 package lelann
 

@@ -1,0 +1,104 @@
+package model_test
+
+import (
+	"fmt"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
+)
+
+type tree struct {
+	Label string
+	Kids  []tree
+}
+
+// Recursive types have a canonical encoding, and checking them terminates.
+func TestRecursiveTypes(t *testing.T) {
+	done := make(chan error, 1)
+	go func() { done <- model.CheckKeyable(reflect.TypeOf(tree{})) }()
+	select {
+	case err := <-done:
+		require.NoError(t, err)
+	case <-time.After(5 * time.Second):
+		t.Fatal("CheckKeyable does not terminate on a recursive type")
+	}
+	a := tree{"a", []tree{{"b", nil}, {"c", []tree{{"d", nil}}}}}
+	b := tree{"a", []tree{{"b", nil}, {"c", []tree{{"e", nil}}}}}
+	require.Equal(t, model.AppendKey(nil, a), model.AppendKey(nil, a))
+	require.NotEqual(t, model.AppendKey(nil, a), model.AppendKey(nil, b))
+}
+
+// Goroutines meeting a type for the first time at once all get a complete
+// encoder.
+func TestEncodersConcurrentFirstUse(t *testing.T) {
+	for i := range 200 {
+		typ := reflect.StructOf([]reflect.StructField{
+			{Name: "A", Type: reflect.TypeOf(0)},
+			{Name: fmt.Sprintf("B%d", i), Type: reflect.TypeOf([]string{})},
+		})
+		v := reflect.New(typ).Elem()
+		v.Field(0).SetInt(int64(i))
+		v.Field(1).Set(reflect.ValueOf([]string{"x"}))
+		want := string(model.AppendKey(nil, v.Interface()))
+		var wg sync.WaitGroup
+		for range 4 {
+			wg.Go(func() { require.Equal(t, want, string(model.AppendKey(nil, v.Interface()))) })
+		}
+		wg.Wait()
+	}
+}
+
+type vmsg struct{ V []int }
+
+type mutatesMsg struct{}
+
+func (mutatesMsg) Init(ctx *model.Ctx[vmsg]) int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, vmsg{[]int{1}})
+	}
+	return 0
+}
+func (mutatesMsg) Receive(_ *model.Ctx[vmsg], s int, _ model.NodeID, m vmsg) int {
+	m.V[0] = 99
+	return s + 1
+}
+func (mutatesMsg) Timeout(_ *model.Ctx[vmsg], s int, _ model.Timer) int { return s }
+func (mutatesMsg) Recover(_ *model.Ctx[vmsg], s int) int                { return s }
+
+// A handler that writes into the message it received is caught, and the
+// panic leaves the Machine usable.
+func TestMutatedMessagePanicsAndUnlocks(t *testing.T) {
+	m, err := model.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
+	require.NoError(t, err)
+	st := m.NewStepper()
+	w, _ := st.Init()
+	evs, _ := st.Enabled(w, nil)
+	require.Len(t, evs, 1)
+	require.PanicsWithValue(t,
+		"protocol mutates: Receive on node 1 mutated the message it received (into {V:[99]}); messages are read-only",
+		func() { st.Apply(w, evs[0], nil) })
+	done := make(chan string, 1)
+	go func() { done <- m.FormatState(0) }()
+	select {
+	case s := <-done:
+		require.Equal(t, "0", s)
+	case <-time.After(5 * time.Second):
+		t.Fatal("the Machine stays locked after a handler panicked")
+	}
+}
+
+// Enabled counts protocol events among those it appends, not those already
+// in the buffer.
+func TestEnabledCountsOnlyItsOwnEvents(t *testing.T) {
+	m, err := model.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
+	require.NoError(t, err)
+	st := m.NewStepper()
+	w, _ := st.Init()
+	evs, n := st.Enabled(w, []model.Event{{Kind: model.Crash}})
+	require.Len(t, evs, 2)
+	require.Equal(t, 1, n)
+}
