@@ -2,9 +2,9 @@ module github.com/vigil-check/vigil
 
 go 1.26.8
 
-require github.com/stretchr/testify v1.12.1
-
 require (
-	go.yaml.in/yaml/v3 v3.0.5 // indirect
-	pgregory.net/rapid v1.3.0 // indirect
+	github.com/stretchr/testify v1.12.1
+	pgregory.net/rapid v1.3.0
 )
+
+require go.yaml.in/yaml/v3 v3.0.5 // indirect
