@@ -103,15 +103,9 @@ type search struct {
 // first meet them, and unordered channels list deliveries by number.
 func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Time)
-		defer cancel()
-	}
+	workers := workerCount(opt.Workers)
+	ctx, cancel := withTime(ctx, opt.Time)
+	defer cancel()
 	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
 	res := newResult("exhaustive", props)
@@ -256,6 +250,22 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	res.finish(start)
 	return res
+}
+
+// workerCount is n, or one worker per core when n <= 0.
+func workerCount(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// withTime bounds ctx by d, when d > 0.
+func withTime(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
 }
 
 // watchMemory samples the heap ten times a second and cancels the returned

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
-	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -51,15 +50,9 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = 100_000
 	}
-	workers := opt.Workers
-	if workers <= 0 {
-		workers = runtime.GOMAXPROCS(0)
-	}
-	if opt.Time > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, opt.Time)
-		defer cancel()
-	}
+	workers := workerCount(opt.Workers)
+	ctx, cancel := withTime(ctx, opt.Time)
+	defer cancel()
 	res := newResult("random", props)
 	outs := make([]walkResult, opt.Walks)
 	steppers := make([]*model.Stepper, workers)

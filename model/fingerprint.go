@@ -32,16 +32,19 @@ func (s *Stepper) Fingerprint(w World) uint64 {
 	fifo := s.m.cfg.Channels == FIFO
 	k := uint64(0)
 	for i, mw := range msgs {
-		if fifo {
-			if i > 0 && msgs[i-1]>>32 == mw>>32 {
-				k++
-			} else {
-				k = 0
-			}
-		}
+		k = msgPos(msgs, i, k, fifo)
 		f += hashWord(msgTag+k, mw)
 	}
 	return f
+}
+
+// msgPos returns the hashing position of msgs[i], given k, that of
+// msgs[i-1]: its place in its channel under FIFO, 0 for a multiset.
+func msgPos(msgs []uint64, i int, k uint64, fifo bool) uint64 {
+	if !fifo || i == 0 || msgs[i-1]>>32 != msgs[i]>>32 {
+		return 0
+	}
+	return k + 1
 }
 
 // channel returns the bounds of the messages in flight from one node to
@@ -121,13 +124,7 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 		msgs := w[s.header:]
 		k := uint64(0)
 		for i, mw := range msgs {
-			if fifo {
-				if i > 0 && msgs[i-1]>>32 == mw>>32 {
-					k++
-				} else {
-					k = 0
-				}
-			}
+			k = msgPos(msgs, i, k, fifo)
 			if msgTo(mw) == e.Node {
 				f -= hashWord(msgTag+k, mw) // whole channels vanish: no shifts
 				size--
