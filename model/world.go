@@ -234,9 +234,11 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 		if recDead(rec) {
 			continue
 		}
-		for _, e := range s.timerSet(recTimers(rec)) {
-			if cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait]) {
-				buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
+		if ts := recTimers(rec); ts != 0 { // set 0 is the empty set
+			for _, e := range s.timerSet(ts) {
+				if cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait]) {
+					buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
+				}
 			}
 		}
 		if s.acts {
@@ -247,6 +249,9 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	}
 	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
+	if crashes >= cfg.Crashes && recoveries >= cfg.Recoveries {
+		return buf, nProtocol
+	}
 	for i := range cfg.N {
 		dead := recDead(w[1+i])
 		if !dead && crashes < cfg.Crashes {
