@@ -54,10 +54,25 @@ type chunk struct {
 // states. After the merge fp holds the candidate's number (graph only).
 type candidate struct {
 	fp   uint64
-	src  int32 // its source, as number - chunk.lo
-	pos  int32 // the event's position in the source's Enabled order
+	ev   uint64 // the event, packed (see packEvent)
+	src  int32  // its source, as number - chunk.lo
+	pos  int32  // the event's position in the source's Enabled order
 	wlen int32
 	dst  int32 // after the merge: offset of its world in the next frontier, or -1
+}
+
+// packEvent packs an event in 64 bits: node ids fit in 15 bits
+// (model.MaxNodes) and arguments, interned ids, in 30.
+func packEvent(e model.Event) uint64 {
+	if e.Arg >= 1<<30 {
+		panic("more than 2^30 distinct messages, timers or actions")
+	}
+	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(e.Arg)
+}
+
+func unpackEvent(p uint64) model.Event {
+	return model.Event{Kind: model.EventKind(p >> 60), Node: model.NodeID(p >> 45 & 0x7fff),
+		From: model.NodeID(p >> 30 & 0x7fff), Arg: uint32(p & (1<<30 - 1))}
 }
 
 func (c *chunk) reset(lo, hi int) {
@@ -122,7 +137,8 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 
 	w0, initSteps := xs[0].st.Init()
-	e.vis.insert(key(xs[0].st.Fingerprint(w0)))
+	fp0 := xs[0].st.Fingerprint(w0)
+	e.vis.insert(fp0)
 	e.parent, e.via = append(e.parent, 0), append(e.via, 0)
 	for p, prop := range props {
 		if prop.When == properties.Always {
@@ -133,6 +149,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	frontier := append([]uint64(nil), w0...)
 	foff := []int32{0, int32(len(w0))}
+	ffp := []uint64{fp0} // the frontier's fingerprints
 	var next []uint64
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
@@ -145,7 +162,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			pool = append(pool, &chunk{})
 		}
 		chunks := pool[:nchunks]
-		if !e.expandLevel(ctx, xs, chunks, frontier, foff, lo, depth, judgeOnly) {
+		if !e.expandLevel(ctx, xs, chunks, level{frontier, foff, ffp}, lo, depth, judgeOnly) {
 			if overMemory.Load() {
 				e.cut("memory")
 			} else {
@@ -156,6 +173,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		// Merge, sequentially and in order: number the new states and lay
 		// out the next frontier.
 		noff := make([]int32, 1, n)
+		nfp := make([]uint64, 0, n)
 		for _, c := range chunks {
 			res.Stats.Transitions += c.trans
 			e.quiet += int64(c.quiet)
@@ -166,6 +184,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 				cd := &c.cand[k]
 				num, fresh := e.vis.insert(cd.fp)
 				cd.dst = -1
+				if fresh {
+					nfp = append(nfp, cd.fp)
+				}
 				if e.g != nil {
 					cd.fp = uint64(num)
 				}
@@ -200,7 +221,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			next = make([]uint64, words)
 		}
 		next = next[:words]
-		e.rebuild(xs, chunks, frontier, foff, lo, next)
+		e.rebuild(xs, chunks, level{frontier, foff, ffp}, lo, next)
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
 				e.cut("depth")
@@ -209,7 +230,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		}
 		lo += n
 		frontier, next = next, frontier
-		foff = noff
+		foff, ffp = noff, nfp
 		res.Stats.States = int64(e.vis.len())
 		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && len(foff) > 1 {
 			e.cut("states")
@@ -321,8 +342,18 @@ func (e *search) allFailed() bool { return len(e.props) > 0 && len(e.first) == l
 
 // expandLevel expands the frontier's chunks in parallel. The visited set is
 // only read during this phase. It returns false when ctx ran out.
-func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, frontier []uint64, foff []int32, lo, depth int, judgeOnly bool) bool {
-	n := len(foff) - 1
+// level is a BFS frontier: state i's world is words[off[i]:off[i+1]] and
+// its fingerprint fps[i].
+type level struct {
+	words []uint64
+	off   []int32
+	fps   []uint64
+}
+
+func (l level) world(i int) model.World { return l.words[l.off[i]:l.off[i+1]] }
+
+func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, depth int, judgeOnly bool) bool {
+	n := len(lv.off) - 1
 	var nextChunk atomic.Int64
 	var cancelled atomic.Bool
 	var wg sync.WaitGroup
@@ -340,7 +371,7 @@ func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chun
 				a, b := ci*chunkSize, min(n, (ci+1)*chunkSize)
 				c := chunks[ci]
 				c.reset(lo+a, lo+b)
-				x.expand(c, frontier, foff, a, depth, judgeOnly)
+				x.expand(c, lv, a, depth, judgeOnly)
 			}
 		})
 	}
@@ -392,10 +423,10 @@ func (x *expander) check(p int, prop *properties.Property, w model.World) string
 	return d
 }
 
-func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth int, judgeOnly bool) {
+func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 	e := x.e
 	for i := 0; i < c.hi-c.lo; i++ {
-		w := model.World(frontier[foff[a+i]:foff[a+i+1]])
+		w := lv.world(a + i)
 		var nproto int
 		x.evs, nproto = x.st.Enabled(w, x.evs[:0])
 		c.trans += int64(len(x.evs))
@@ -420,11 +451,11 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 		// Fingerprint every successor from w's, without building it, then
 		// look them all up: the lookups are independent loads that the
 		// processor overlaps. Only unseen successors are built.
-		f0 := x.st.Fingerprint(w)
+		f0 := lv.fps[a+i]
 		x.fps, x.succs = x.fps[:0], x.succs[:0]
 		for _, ev := range x.evs {
 			succ := x.st.Successor(w, f0, ev)
-			x.fps = append(x.fps, key(succ.FP))
+			x.fps = append(x.fps, succ.FP)
 			x.succs = append(x.succs, succ)
 		}
 		x.sink ^= e.vis.touch(x.fps)
@@ -442,7 +473,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 				continue
 			}
 			ev := x.evs[pos]
-			c.cand = append(c.cand, candidate{fp: x.fps[pos], src: int32(i), pos: int32(pos), wlen: int32(x.succs[pos].Len)})
+			c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(pos), wlen: int32(x.succs[pos].Len)})
 			// A MonitorOnly property cannot change its verdict on a step that
 			// changes no monitor and no node's liveness: w was judged already.
 			same := ev.Kind != model.Crash && ev.Kind != model.Recover && !x.succs[pos].MonitorsChanged
@@ -464,7 +495,7 @@ func (x *expander) expand(c *chunk, frontier []uint64, foff []int32, a, depth in
 }
 
 // rebuild writes the world of every new state into next, in parallel.
-func (e *search) rebuild(xs []*expander, chunks []*chunk, frontier []uint64, foff []int32, lo int, next []uint64) {
+func (e *search) rebuild(xs []*expander, chunks []*chunk, lv level, lo int, next []uint64) {
 	var nextChunk atomic.Int64
 	var wg sync.WaitGroup
 	for _, x := range xs {
@@ -475,19 +506,12 @@ func (e *search) rebuild(xs []*expander, chunks []*chunk, frontier []uint64, fof
 					return
 				}
 				c := chunks[ci]
-				src := int32(-1)
-				var w model.World
 				for _, cd := range c.cand {
 					if cd.dst < 0 {
 						continue
 					}
-					if cd.src != src { // candidates come grouped by source
-						src = cd.src
-						s := c.lo - lo + int(src)
-						w = frontier[foff[s]:foff[s+1]]
-						x.evs, _ = x.st.Enabled(w, x.evs[:0])
-					}
-					x.buf, _ = x.st.Apply(w, x.evs[cd.pos], x.buf)
+					w := lv.world(c.lo - lo + int(cd.src))
+					x.buf, _ = x.st.Apply(w, unpackEvent(cd.ev), x.buf)
 					copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
 				}
 			}

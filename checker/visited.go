@@ -46,6 +46,7 @@ func (v *visited) slot(fp uint64) int {
 
 // lookup reports whether fp was seen, with its number when numbered.
 func (v *visited) lookup(fp uint64) (int, bool) {
+	fp = key(fp)
 	for s := v.slot(fp); ; {
 		switch v.table[s] {
 		case 0:
@@ -65,6 +66,7 @@ func (v *visited) lookup(fp uint64) (int, bool) {
 // insert adds fp if new; it returns fp's number (if numbered) and whether
 // fp is new. New fingerprints are numbered 0, 1, 2, ... in insertion order.
 func (v *visited) insert(fp uint64) (int, bool) {
+	fp = key(fp)
 	s := v.slot(fp)
 	for {
 		switch v.table[s] {
