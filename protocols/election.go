@@ -5,6 +5,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
 	"github.com/vigil-check/vigil/protocols/election/lelann"
+	"github.com/vigil-check/vigil/protocols/election/ringbased"
 )
 
 var electionClaims = []string{"unique-leader", "agreement", "highest-leader", "termination"}
@@ -63,6 +64,26 @@ func init() {
 				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
 					Shows: "unique-leader", Violates: []string{"agreement", "highest-leader"},
 					Why: "without FIFO channels a token overtakes another and two nodes elect themselves (the seed's \"assuming FIFO channels\")"},
+			},
+		},
+		&Protocol{
+			Name: "ringbased", Family: "election",
+			Summary: "the ring-based election with participant marking: election then elected messages",
+			Seed:    "003_13e890ff57525d54.txt",
+			// a node substitutes its own rank for a lower one, so the highest
+			// node wins whoever initiates, and elected tells everyone
+			Claims: electionClaims,
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/ringbased", ringbased.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "one-initiator", N: 6, Initiators: "0", Expect: "pass",
+					Why: "one initiator whose predecessor has the highest rank: the seed's worst case, 3N-1 messages"},
+				{Name: "all-unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
+					Why: "concurrent elections on unordered links: still safe, but stale election messages can start extra rounds"},
+				{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "fail",
+					Shows: "termination", Violates: []string{"highest-leader"},
+					Why: "a crashed node breaks the ring and the election never ends (seed 003: \"there are no failures\")"},
 			},
 		},
 	)

@@ -43,6 +43,11 @@ func goldenCases() []struct {
 	for n := 2; n <= 6; n++ {
 		cases = append(cases, c{"lelann", protocols.Scenario{Name: "sweep", N: n, Expect: "pass"}})
 	}
+	for n := 2; n <= 6; n++ {
+		for _, init := range []string{"all", "0"} {
+			cases = append(cases, c{"ringbased", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
+		}
+	}
 	// some nodes do not initiate: the highest initiator wins (ClaimsFor)
 	for _, name := range []string{"changroberts", "lelann", "bully"} {
 		cases = append(cases, c{name, protocols.Scenario{Name: "partial", N: 4, Initiators: "0,2", Ranks: "reverse", Expect: "pass"}})

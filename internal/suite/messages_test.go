@@ -2,6 +2,7 @@ package suite
 
 import (
 	"context"
+	"strconv"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -79,4 +80,54 @@ func TestBullyMessageBounds(t *testing.T) {
 		co := messages(t, r, "coordinator")
 		require.Equal(t, 2*n-3, co.Min, "n=%d", n)
 	}
+}
+
+// Seed 003: the ring-based election with one initiator sends at most 3N-1
+// messages, reached when the initiator's predecessor has the highest rank,
+// and at least 2N, when the initiator itself has it; over every rank order.
+func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
+	p, err := protocols.Lookup("ringbased")
+	require.NoError(t, err)
+	for n := 2; n <= 6; n++ {
+		lo, hi := 1<<30, 0
+		for _, perm := range permutations(n) {
+			s := protocols.Scenario{N: n, Initiators: "0", Ranks: ranksSpec(perm)}
+			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			require.NoError(t, err)
+			require.Equal(t, checker.Pass, r.Verdict, "ranks %v", perm)
+			total := messages(t, r, "total")
+			require.Equal(t, total.Min, total.Max, "one initiator on FIFO links: one run")
+			lo, hi = min(lo, total.Min), max(hi, total.Max)
+			if perm[n-1] == n-1 { // the predecessor of node 0 is the highest
+				require.Equal(t, 3*n-1, total.Max, "ranks %v", perm)
+			}
+		}
+		require.Equal(t, 3*n-1, hi, "n=%d", n)
+		require.Equal(t, 2*n, lo, "n=%d", n)
+	}
+}
+
+func permutations(n int) [][]int {
+	if n == 0 {
+		return [][]int{{}}
+	}
+	var out [][]int
+	for _, p := range permutations(n - 1) {
+		for i := 0; i <= len(p); i++ {
+			q := append(append(append([]int{}, p[:i]...), n-1), p[i:]...)
+			out = append(out, q)
+		}
+	}
+	return out
+}
+
+func ranksSpec(perm []int) string {
+	s := ""
+	for i, r := range perm {
+		if i > 0 {
+			s += ","
+		}
+		s += strconv.Itoa(r)
+	}
+	return s
 }
