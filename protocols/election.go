@@ -2,6 +2,7 @@ package protocols
 
 import (
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
 	"github.com/vigil-check/vigil/protocols/election/lelann"
@@ -84,6 +85,22 @@ func init() {
 				{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "fail",
 					Shows: "termination", Violates: []string{"highest-leader"},
 					Why: "a crashed node breaks the ring and the election never ends (seed 003: \"there are no failures\")"},
+			},
+		},
+		&Protocol{
+			Name: "activelist", Family: "election",
+			Summary: "the ring algorithm with active lists: every process sends elect(i), collects numbers, the largest wins",
+			Seed:    "002_c5d5ed54737bd17c.txt",
+			Claims:  electionClaims,
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/activelist", activelist.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "one-detects", N: 5, Initiators: "2", Expect: "pass",
+					Why: "one process detects the failure; every process joins and each number goes round: N² messages"},
+				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
+					Shows: "agreement", Violates: []string{"unique-leader", "highest-leader"},
+					Why: "without FIFO links a process's own message overtakes another and it decides on a partial list"},
 			},
 		},
 	)

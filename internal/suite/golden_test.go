@@ -46,6 +46,7 @@ func goldenCases() []struct {
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"all", "0"} {
 			cases = append(cases, c{"ringbased", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
+			cases = append(cases, c{"activelist", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
 		}
 	}
 	// some nodes do not initiate: the highest initiator wins (ClaimsFor)

@@ -36,6 +36,7 @@ func TestMessageComplexity(t *testing.T) {
 		{"changroberts", "reverse", "elected", 0, func(n int) int { return n }, "the leader's announcement goes round once"},
 		{"lelann", "sorted", "token", 0, func(n int) int { return n * n }, "seed 004: every initiator's token goes round: N²"},
 		{"lelann", "random:7", "token", 0, func(n int) int { return n * n }, "whatever the ranks"},
+		{"activelist", "random:7", "elect", 0, func(n int) int { return n * n }, "seed 002: every process sends elect(i) and forwards the others: N²"},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)
@@ -130,4 +131,22 @@ func ranksSpec(perm []int) string {
 		s += strconv.Itoa(r)
 	}
 	return s
+}
+
+// Seed 002: whoever detects the failure, every process joins the active-list
+// election and every number goes round once: N² elect messages.
+func TestActiveListOneInitiator(t *testing.T) {
+	p, err := protocols.Lookup("activelist")
+	require.NoError(t, err)
+	for n := 2; n <= 6; n++ {
+		for _, init := range []string{"0", strconv.Itoa(n - 1)} {
+			s := protocols.Scenario{N: n, Initiators: init, Ranks: "random:3"}
+			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			require.NoError(t, err)
+			require.Equal(t, checker.Pass, r.Verdict)
+			m := messages(t, r, "elect")
+			require.Equal(t, n*n, m.Min, "n=%d initiator %s", n, init)
+			require.Equal(t, n*n, m.Max, "n=%d initiator %s", n, init)
+		}
+	}
 }

@@ -1,0 +1,106 @@
+// Package activelist is the ring algorithm with active lists of seed
+// 002_c5d5ed54737bd17c.txt ("Ring Algorithm", after Silberschatz): links are
+// unidirectional, each process sends to its right neighbour, and each keeps
+// an active list of the priority numbers it has seen.
+//
+// A process that detects the coordinator's failure (an initiator) starts a
+// new active list holding its own number and sends elect(i). On receiving
+// elect(j):
+//
+//  1. if it is the first elect message the process has seen or sent, it
+//     creates an active list with i and j, and sends elect(i) followed by
+//     elect(j);
+//  2. if j ≠ i, it adds j to its active list and forwards elect(j);
+//  3. if j = i, its own message has gone round: the active list holds every
+//     active process, and the largest number is the new coordinator.
+//
+// The seed's case 2 is garbled ("the active list for P_i now contains the
+// numbers of all the active processes"); the package follows Silberschatz's
+// text, which it summarises: add j and forward. Every process joins, so each
+// number goes round once: N² messages whatever the initiators. Like LeLann's
+// algorithm it relies on FIFO links for a process to have seen every number
+// when its own comes back; without them vigil finds processes deciding on
+// partial lists.
+package activelist
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// ID is a priority number as messages carry it, with its node.
+type ID struct {
+	Rank int
+	Node model.NodeID
+}
+
+// State is one process's state: whether it has joined, its active list
+// (sorted by rank) and the coordinator it chose.
+type State struct {
+	Joined      bool
+	Active      []ID
+	Coordinator model.NodeID
+}
+
+func (s State) String() string {
+	ranks := make([]int, len(s.Active))
+	for i, id := range s.Active {
+		ranks[i] = id.Rank
+	}
+	return fmt.Sprintf("joined=%v active=%v coordinator=%v", s.Joined, ranks, s.Coordinator)
+}
+
+// Msg is elect(j).
+type Msg struct{ J ID }
+
+func (Msg) Kind() string     { return "elect" }
+func (m Msg) String() string { return fmt.Sprintf("elect(rank %d of %v)", m.J.Rank, m.J.Node) }
+
+// Protocol implements model.Protocol.
+type Protocol struct{}
+
+func me(ctx *model.Ctx[Msg]) ID { return ID{Rank: ctx.MyRank(), Node: ctx.Self()} }
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State {
+	if !ctx.Initiator() {
+		return State{Coordinator: model.None}
+	}
+	// a new active list with i; send elect(i)
+	ctx.Send(ctx.Next(), Msg{me(ctx)})
+	return State{Joined: true, Active: []ID{me(ctx)}, Coordinator: model.None}
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
+	switch {
+	case !s.Joined:
+		// case 1: the first elect seen: list {i, j}; send elect(i), elect(j)
+		ctx.Send(ctx.Next(), Msg{me(ctx)})
+		ctx.Send(ctx.Next(), m)
+		return State{Joined: true, Active: add([]ID{me(ctx)}, m.J), Coordinator: model.None}
+	case m.J.Node != ctx.Self():
+		// case 2: add j, forward elect(j)
+		ctx.Send(ctx.Next(), m)
+		s.Active = add(s.Active, m.J)
+	default:
+		// case 3: own number back: the largest in the list coordinates
+		s.Coordinator = s.Active[len(s.Active)-1].Node
+		ctx.Observe(model.Leader(s.Coordinator))
+	}
+	return s
+}
+
+// add returns list ∪ {j}, sorted by rank, without touching list.
+func add(list []ID, j ID) []ID {
+	i, found := slices.BinarySearchFunc(list, j.Rank, func(id ID, r int) int { return id.Rank - r })
+	if found {
+		return list
+	}
+	return slices.Insert(slices.Clone(list), i, j)
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover restarts a process from scratch; the algorithm does not expect it.
+func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Coordinator: model.None} }
