@@ -352,31 +352,40 @@ type level struct {
 
 func (l level) world(i int) model.World { return l.words[l.off[i]:l.off[i+1]] }
 
-func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, depth int, judgeOnly bool) bool {
-	n := len(lv.off) - 1
-	var nextChunk atomic.Int64
+// eachChunk runs do(x, i) for every chunk i, the chunks shared out among
+// the expanders, each on its own goroutine. It stops handing out chunks
+// once ctx is done and reports whether every chunk was handled.
+func eachChunk(ctx context.Context, xs []*expander, nchunks int, do func(x *expander, i int)) bool {
+	var next atomic.Int64
 	var cancelled atomic.Bool
 	var wg sync.WaitGroup
 	for _, x := range xs {
 		wg.Go(func() {
 			for {
-				ci := int(nextChunk.Add(1) - 1)
-				if ci >= len(chunks) || cancelled.Load() {
+				i := int(next.Add(1) - 1)
+				if i >= nchunks || cancelled.Load() {
 					return
 				}
 				if ctx.Err() != nil {
 					cancelled.Store(true)
 					return
 				}
-				a, b := ci*chunkSize, min(n, (ci+1)*chunkSize)
-				c := chunks[ci]
-				c.reset(lo+a, lo+b)
-				x.expand(c, lv, a, depth, judgeOnly)
+				do(x, i)
 			}
 		})
 	}
 	wg.Wait()
 	return !cancelled.Load()
+}
+
+func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, depth int, judgeOnly bool) bool {
+	n := len(lv.off) - 1
+	return eachChunk(ctx, xs, len(chunks), func(x *expander, ci int) {
+		a, b := ci*chunkSize, min(n, (ci+1)*chunkSize)
+		c := chunks[ci]
+		c.reset(lo+a, lo+b)
+		x.expand(c, lv, a, depth, judgeOnly)
+	})
 }
 
 type expander struct {
@@ -496,26 +505,14 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 
 // rebuild writes the world of every new state into next, in parallel.
 func (e *search) rebuild(xs []*expander, chunks []*chunk, lv level, lo int, next []uint64) {
-	var nextChunk atomic.Int64
-	var wg sync.WaitGroup
-	for _, x := range xs {
-		wg.Go(func() {
-			for {
-				ci := int(nextChunk.Add(1) - 1)
-				if ci >= len(chunks) {
-					return
-				}
-				c := chunks[ci]
-				for _, cd := range c.cand {
-					if cd.dst < 0 {
-						continue
-					}
-					w := lv.world(c.lo - lo + int(cd.src))
-					x.buf, _ = x.st.Apply(w, unpackEvent(cd.ev), x.buf)
-					copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
-				}
+	eachChunk(context.Background(), xs, len(chunks), func(x *expander, ci int) {
+		c := chunks[ci]
+		for _, cd := range c.cand {
+			if cd.dst >= 0 {
+				w := lv.world(c.lo - lo + int(cd.src))
+				x.buf, _ = x.st.Apply(w, unpackEvent(cd.ev), x.buf)
+				copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
 			}
-		})
-	}
-	wg.Wait()
+		}
+	})
 }

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
 
@@ -138,7 +137,3 @@ func newResult(mode string, props []*properties.Property) *Result {
 	}
 	return r
 }
-
-// Attach compiles nothing: it returns the monitors that props need, for
-// model.Compile.
-func Monitors(props []*properties.Property) []model.Monitor { return properties.Monitors(props) }
