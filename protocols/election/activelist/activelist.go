@@ -25,16 +25,13 @@ package activelist
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/ringid"
 )
 
 // ID is a priority number as messages carry it, with its node.
-type ID struct {
-	Rank int
-	Node model.NodeID
-}
+type ID = ringid.ID
 
 // State is one process's state: whether it has joined, its active list
 // (sorted by rank) and the coordinator it chose.
@@ -45,11 +42,7 @@ type State struct {
 }
 
 func (s State) String() string {
-	ranks := make([]int, len(s.Active))
-	for i, id := range s.Active {
-		ranks[i] = id.Rank
-	}
-	return fmt.Sprintf("joined=%v active=%v coordinator=%v", s.Joined, ranks, s.Coordinator)
+	return fmt.Sprintf("joined=%v active=%v coordinator=%v", s.Joined, ringid.Ranks(s.Active), s.Coordinator)
 }
 
 // Msg is elect(j).
@@ -78,26 +71,17 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		// case 1: the first elect seen: list {i, j}; send elect(i), elect(j)
 		ctx.Send(ctx.Next(), Msg{me(ctx)})
 		ctx.Send(ctx.Next(), m)
-		return State{Joined: true, Active: add([]ID{me(ctx)}, m.J), Coordinator: model.None}
+		return State{Joined: true, Active: ringid.Add([]ID{me(ctx)}, m.J), Coordinator: model.None}
 	case m.J.Node != ctx.Self():
 		// case 2: add j, forward elect(j)
 		ctx.Send(ctx.Next(), m)
-		s.Active = add(s.Active, m.J)
+		s.Active = ringid.Add(s.Active, m.J)
 	default:
 		// case 3: own number back: the largest in the list coordinates
 		s.Coordinator = s.Active[len(s.Active)-1].Node
 		ctx.Observe(model.Leader(s.Coordinator))
 	}
 	return s
-}
-
-// add returns list ∪ {j}, sorted by rank, without touching list.
-func add(list []ID, j ID) []ID {
-	i, found := slices.BinarySearchFunc(list, j.Rank, func(id ID, r int) int { return id.Rank - r })
-	if found {
-		return list
-	}
-	return slices.Insert(slices.Clone(list), i, j)
 }
 
 func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }

@@ -28,9 +28,9 @@ package lelann
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/ringid"
 )
 
 // Status: sleep (not involved yet), cand, lost or leader.
@@ -45,11 +45,9 @@ const (
 
 func (s Status) String() string { return [...]string{"sleep", "cand", "lost", "leader"}[s] }
 
-// ID is an identity as the tokens carry it: the rank compared, and the node.
-type ID struct {
-	Rank int
-	Node model.NodeID
-}
+// ID is an identity as ring messages carry it: the rank compared, and the
+// node.
+type ID = ringid.ID
 
 // State is one node's state: List_p, kept sorted by rank.
 type State struct {
@@ -58,11 +56,7 @@ type State struct {
 }
 
 func (s State) String() string {
-	ranks := make([]int, len(s.List))
-	for i, id := range s.List {
-		ranks[i] = id.Rank
-	}
-	return fmt.Sprintf("%v list=%v", s.Status, ranks)
+	return fmt.Sprintf("%v list=%v", s.Status, ringid.Ranks(s.List))
 }
 
 // Msg is the token ⟨tok, q⟩.
@@ -96,7 +90,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	case m.Q.Node != ctx.Self():
 		// while q ≠ p: List_p := List_p ∪ {q}; send ⟨tok, q⟩ to Next_p
 		ctx.Send(ctx.Next(), m)
-		s.List = insert(s.List, m.Q)
+		s.List = ringid.Add(s.List, m.Q)
 	default:
 		// own token back: leader iff p is the best of List_p
 		best := s.List[len(s.List)-1]
@@ -108,15 +102,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		ctx.Observe(model.Leader(best.Node))
 	}
 	return s
-}
-
-// insert returns list ∪ {q}, sorted by rank, without touching list.
-func insert(list []ID, q ID) []ID {
-	i, found := slices.BinarySearchFunc(list, q.Rank, func(id ID, r int) int { return id.Rank - r })
-	if found {
-		return list
-	}
-	return slices.Insert(slices.Clone(list), i, q)
 }
 
 func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }

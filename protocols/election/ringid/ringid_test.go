@@ -1,0 +1,17 @@
+package ringid
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+func TestAdd(t *testing.T) {
+	list := []ID{{1, 3}, {5, 0}}
+	got := Add(list, ID{3, 2})
+	require.Equal(t, []ID{{1, 3}, {3, 2}, {5, 0}}, got)
+	require.Equal(t, []ID{{1, 3}, {5, 0}}, list, "the input list is left alone")
+	require.Equal(t, got, Add(got, ID{3, 2}), "a rank already present adds nothing")
+	require.Equal(t, []ID{{7, 1}}, Add(nil, ID{7, 1}))
+	require.Equal(t, []int{1, 3, 5}, Ranks(got))
+}
