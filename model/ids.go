@@ -34,6 +34,12 @@ const (
 	// ObsCrash and ObsRecover are reported by the World, never by protocols.
 	ObsCrash
 	ObsRecover
+	// ObsGroup: the node formed a new group and coordinates it; Arg is the
+	// group's sequence number, so the group number is (Arg, node).
+	ObsGroup
+	// ObsPool: the node joined (Arg 1) or left (Arg 0) a standby pool, such
+	// as the slaves of the emergent election.
+	ObsPool
 )
 
 // Obs is an observation: a protocol-neutral fact a handler reports.
@@ -45,6 +51,18 @@ type Obs struct {
 // Leader is the observation "this node now believes l is the leader".
 func Leader(l NodeID) Obs { return Obs{Kind: ObsLeader, Arg: int(l)} }
 
+// NewGroup is the observation "this node formed group (seq, self) and
+// coordinates it".
+func NewGroup(seq int) Obs { return Obs{Kind: ObsGroup, Arg: seq} }
+
+// InPool is the observation "this node is now in (or out of) the pool".
+func InPool(in bool) Obs {
+	if in {
+		return Obs{Kind: ObsPool, Arg: 1}
+	}
+	return Obs{Kind: ObsPool}
+}
+
 func (o Obs) String() string {
 	switch o.Kind {
 	case ObsLeader:
@@ -53,6 +71,13 @@ func (o Obs) String() string {
 		return "crash"
 	case ObsRecover:
 		return "recover"
+	case ObsGroup:
+		return "group=" + strconv.Itoa(o.Arg)
+	case ObsPool:
+		if o.Arg != 0 {
+			return "pool=in"
+		}
+		return "pool=out"
 	}
 	return "obs(" + strconv.Itoa(int(o.Kind)) + "," + strconv.Itoa(o.Arg) + ")"
 }

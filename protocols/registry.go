@@ -5,6 +5,7 @@ package protocols
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
@@ -93,7 +94,12 @@ func All() []*Protocol { return all }
 
 var all []*Protocol
 
-func register(ps ...*Protocol) { all = append(all, ps...) }
+// register adds protocols, keeping all ordered by family then name
+// whichever file's init runs first.
+func register(ps ...*Protocol) {
+	all = append(all, ps...)
+	slices.SortFunc(all, func(a, b *Protocol) int { return strings.Compare(a.Path(), b.Path()) })
+}
 
 // Lookup finds a protocol by name ("bully") or path ("election/bully").
 func Lookup(name string) (*Protocol, error) {
