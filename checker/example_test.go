@@ -44,7 +44,7 @@ func (Flood) Recover(_ *model.Ctx[FloodMsg], s FloodState) FloodState           
 // Checking a protocol of your own: compile it for a configuration with the
 // monitors its properties read, and run an engine.
 func Example_yourOwnProtocol() {
-	props := properties.Family("election") // agreement, highest-leader, termination, unique-leader
+	props := []*properties.Property{properties.Agreement, properties.HighestLeader, properties.Termination, properties.UniqueLeader}
 	cfg := model.Config{N: 3, Channels: model.Unordered}
 	m, err := model.Compile("flood", Flood{}, cfg, properties.Monitors(props)...)
 	if err != nil {

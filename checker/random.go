@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -194,10 +195,10 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			if len(evs) == 0 || rng.IntN(2) == 0 {
 				break
 			}
-			ev = evs[rng.IntN(len(evs))]
+			ev = pick(rng, evs)
 		} else {
 			r.complete = false
-			ev = evs[rng.IntN(len(evs))]
+			ev = pick(rng, evs)
 		}
 		var step *model.Step
 		next, step = st.Apply(w, ev, next)
@@ -219,6 +220,28 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 	}
 	return r
+}
+
+// pick draws an event uniformly, except that the partitions enabled (up to
+// N²/2 of them, listed together) count as one: a walk partitions about as
+// often as it crashes a given node, whatever N.
+func pick(rng *rand.Rand, evs []model.Event) model.Event {
+	lo := slices.IndexFunc(evs, func(e model.Event) bool { return e.Kind == model.Partition })
+	if lo < 0 {
+		return evs[rng.IntN(len(evs))]
+	}
+	hi := lo
+	for hi < len(evs) && evs[hi].Kind == model.Partition {
+		hi++
+	}
+	k := rng.IntN(len(evs) - (hi - lo) + 1)
+	switch {
+	case k < lo:
+		return evs[k]
+	case k == lo:
+		return evs[lo+rng.IntN(hi-lo)]
+	}
+	return evs[k+hi-lo-1]
 }
 
 // String summarises a result in one line.

@@ -25,9 +25,10 @@ type Trace struct {
 
 // TraceStep is one event of a trace and the nodes it changed.
 type TraceStep struct {
-	Kind    string      `json:"kind"` // deliver, timeout, action, crash, recover
-	Node    int         `json:"node"`
-	From    int         `json:"from,omitempty"` // deliver: the sender
+	Kind    string      `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal
+	Node    int         `json:"node"`             // partition: the first node of the arc cut away
+	From    int         `json:"from,omitempty"`   // deliver: the sender; partition: the arc's last node
+	Groups  string      `json:"groups,omitempty"` // partition: the groups after the cut
 	Msg     string      `json:"msg,omitempty"`
 	Timer   string      `json:"timer,omitempty"`
 	Action  string      `json:"action,omitempty"`
@@ -55,6 +56,10 @@ func (s TraceStep) String() string {
 		return fmt.Sprintf("n%d  timeout %s", s.Node, s.Timer)
 	case "action":
 		return fmt.Sprintf("n%d  %s", s.Node, s.Action)
+	case "partition":
+		return "partition  " + s.Groups
+	case "heal":
+		return "heal"
 	}
 	return fmt.Sprintf("n%d  %s", s.Node, s.Kind)
 }
@@ -69,6 +74,10 @@ func describe(st *model.Stepper, w model.World, ev model.Event) TraceStep {
 		s.Timer = string(m.TimerName(ev.Arg))
 	case model.Act:
 		s.Action = string(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg))
+	case model.Partition:
+		s.From = int(ev.From)
+		next, _ := st.Apply(w, ev, nil)
+		s.Groups = st.Groups(next)
 	}
 	return s
 }

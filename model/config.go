@@ -90,6 +90,9 @@ type Config struct {
 	Timing     Timing   `json:"timing"`
 	Crashes    int      `json:"crashes"`    // at most this many crash events per run
 	Recoveries int      `json:"recoveries"` // at most this many recoveries per run
+	// Partitions: at most this many partition events per run; a split
+	// network may heal at any time (see the package doc).
+	Partitions int `json:"partitions,omitempty"`
 	// Ranks[i] is the id node i's algorithm compares; distinct. Nil means
 	// sorted: Ranks[i] = i.
 	Ranks []int `json:"ranks,omitempty"`
@@ -107,6 +110,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Crashes < 0 || c.Crashes > 255 || c.Recoveries < 0 || c.Recoveries > 255 {
 		return fmt.Errorf("crashes and recoveries must be between 0 and 255")
+	}
+	if c.Partitions < 0 || c.Partitions > MaxPartitions {
+		return fmt.Errorf("partitions must be between 0 and %d, not %d", MaxPartitions, c.Partitions)
+	}
+	if c.Partitions > 0 && c.N < 2 {
+		return fmt.Errorf("partitions need at least 2 nodes")
 	}
 	if c.Ranks != nil {
 		if len(c.Ranks) != c.N {

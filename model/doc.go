@@ -36,6 +36,23 @@
 //     state is kept for Recover.
 //   - Recover: while fewer than Config.Recoveries recoveries happened, a
 //     crashed node may recover; Protocol.Recover decides what survives.
+//   - Partition: while fewer than Config.Partitions partitions happened, the
+//     network may split. A cut separates an arc a..b of the ring of node ids
+//     (1 ≤ a ≤ b ≤ N-1) from the rest, refining the groups it crosses, so
+//     every two-way split into arcs is explored, and with more partitions
+//     finer groupings (choose Config.Ranks to put any ranks on either side).
+//     Messages in flight across the cut are lost, so are messages sent
+//     across it later. Under Sync timing a node cut off counts as crashed
+//     for the timers waiting on it; moreover such a timer expires: it may
+//     fire at any time from then on, even after the network heals, as a real
+//     timeout would once a message may have been lost.
+//   - Heal: a split network may become whole again at any time. Nobody is
+//     told; messages simply pass again.
+//
+// A Timeout or Action that would leave the World exactly as it is (same
+// node state and timers, no observation, every message it sends lost) is a
+// stutter and is not listed as enabled: a coordinator that keeps polling
+// nodes a partition cut off changes nothing.
 //
 // A World is quiescent when no Deliver, Timeout or Action event is enabled:
 // only faults could still happen. Quiescent worlds are the ends of complete

@@ -91,7 +91,12 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
 	fifo := cfg.Channels == FIFO
-	s.mons = append(s.mons[:0], w[1+cfg.N:s.header]...)
+	if e.Kind == Partition || e.Kind == Heal {
+		// rare: build the successor
+		s.scratch, _ = s.Apply(w, e, s.scratch)
+		return Successor{FP: s.Fingerprint(s.scratch), Len: len(s.scratch)}
+	}
+	s.mons = append(s.mons[:0], w[1+cfg.N:s.net]...)
 	var in uint64
 	size := len(w)
 	var removedFrom NodeID = None // FIFO: the channel (removedFrom → e.Node) lost its head
@@ -148,7 +153,7 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	}
 	for _, snd := range st.Sends {
 		to := SendTo(snd)
-		if recDead(w[1+int(to)]) {
+		if !s.reaches(w, node, to) {
 			continue
 		}
 		mw := packMsg(node, to, SendMsg(snd))

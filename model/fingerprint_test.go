@@ -11,13 +11,13 @@ import (
 
 // The incremental fingerprint of every successor equals the fingerprint of
 // the successor Apply builds, in every reachable world of small runs of
-// every protocol, under every channel and timing mode, with crashes and
-// recoveries.
+// every protocol, under every channel and timing mode, with crashes,
+// recoveries and a partition.
 func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 	for _, p := range protocols.All() {
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, tm := range []model.Timing{model.Sync, model.Async} {
-				cfg := model.Config{N: 3, Channels: ch, Timing: tm, Crashes: 1, Recoveries: 1}
+				cfg := model.Config{N: 3, Channels: ch, Timing: tm, Crashes: 1, Recoveries: 1, Partitions: 1}
 				props := properties.Family(p.Family)
 				m, err := p.Compile(cfg, properties.Monitors(props)...)
 				require.NoError(t, err)

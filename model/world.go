@@ -8,10 +8,12 @@ import (
 // World is a global state as a flat slice of words; its bytes are its
 // canonical encoding, so equal worlds are equal slices. Layout:
 //
-//	w[0]               crashes used | recoveries used << 8
+//	w[0]               crashes used | recoveries used << 8 | partitions used << 16
 //	w[1 : 1+N]         node records: state id | timer-set id << 32 | dead << 63
 //	w[1+N : 1+N+K]     the K monitors' state ids
-//	w[1+N+K :]         messages in flight: from<<48 | to<<32 | msg id
+//	w[1+N+K : H]       the network, when Config.Partitions > 0: a 4-bit
+//	                   group label per node, 16 to a word (see network.go)
+//	w[H :]             messages in flight: from<<48 | to<<32 | msg id
 //
 // Messages are sorted by (from, to); within one channel they keep send order
 // under FIFO and are sorted by id when channels are unordered, which makes
@@ -27,17 +29,19 @@ const (
 	Act
 	Crash
 	Recover
+	Partition
+	Heal
 )
 
 func (k EventKind) String() string {
-	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover"}[k]
+	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal"}[k]
 }
 
 // Event is one enabled step from a World.
 type Event struct {
 	Kind EventKind
-	Node NodeID // the node that acts (the receiver of a delivery)
-	From NodeID // Deliver: the sender
+	Node NodeID // the node that acts (the receiver of a delivery); Partition: the cut's first node
+	From NodeID // Deliver: the sender; Partition: the cut's last node
 	Arg  uint32 // Deliver: message id; Timeout: timer index; Act: action index
 }
 
@@ -60,7 +64,9 @@ type Stepper struct {
 	timerSets [][]timerEntry
 	waitSets  [][]NodeID
 	monVals   [][]any
-	header    int      // 1 + N + K: index of the first message word
+	net       int      // 1 + N + K: index of the first network word
+	header    int      // index of the first message word
+	scratch   World    // Successor of a partition or heal
 	acts      bool     // whether the protocol has local actions
 	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
 	sent      []int32  // scratch per-receiver send counts
@@ -70,7 +76,8 @@ type Stepper struct {
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
 		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
-		monVals: make([][]any, len(m.monitors)), header: 1 + m.cfg.N + len(m.monitors),
+		monVals: make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
+		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
 	}
 }
 
@@ -128,7 +135,7 @@ func (s *Stepper) MonitorID(w World, k int) uint32 { return uint32(w[1+s.m.cfg.N
 // SameMonitors reports whether every monitor has the same state in a and b.
 func (s *Stepper) SameMonitors(a, b World) bool {
 	lo := 1 + s.m.cfg.N
-	return slices.Equal(a[lo:s.header], b[lo:s.header])
+	return slices.Equal(a[lo:s.net], b[lo:s.net])
 }
 
 // AliveMask returns a bit per live node, when there are at most 64 nodes.
@@ -159,7 +166,7 @@ func (s *Stepper) MonitorValue(w World, k int) any {
 // observe feeds o to every monitor; monitor slots are words of w, or of a
 // copy of w's monitor slots (see Fingerprint).
 func (s *Stepper) observe(w World, node NodeID, o Obs) {
-	s.observeSlots(w[1+s.m.cfg.N:s.header], node, o)
+	s.observeSlots(w[1+s.m.cfg.N:s.net], node, o)
 }
 
 func (s *Stepper) observeSlots(slots []uint64, node NodeID, o Obs) {
@@ -213,6 +220,9 @@ func (s *Stepper) Msgs(w World) []uint64 { return w[s.header:] }
 // FaultsUsed returns the crashes and recoveries that happened in w.
 func FaultsUsed(w World) (crashes, recoveries int) { return int(w[0] & 0xff), int(w[0] >> 8 & 0xff) }
 
+// PartitionsUsed returns the partitions that happened in w.
+func PartitionsUsed(w World) int { return int(w[0] >> 16 & 0xff) }
+
 // Enabled appends to buf the events enabled in w: first the protocol's
 // (deliveries, timeouts, actions; quiescent when there are none), then
 // faults. It returns the events and how many of them are protocol events.
@@ -236,19 +246,25 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 		}
 		if ts := recTimers(rec); ts != 0 { // set 0 is the empty set
 			for _, e := range s.timerSet(ts) {
-				if cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait]) {
+				if (cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait])) &&
+					!s.stutters(w, NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
 					buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
 				}
 			}
 		}
 		if s.acts {
 			for a := range s.localActions(NodeID(i), recState(rec)) {
-				buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+				if !s.stutters(w, NodeID(i), rec, inAction<<56|uint64(a)) {
+					buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+				}
 			}
 		}
 	}
 	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
+	if cfg.Partitions > 0 {
+		buf = s.networkEvents(w, buf)
+	}
 	if crashes >= cfg.Crashes && recoveries >= cfg.Recoveries {
 		return buf, nProtocol
 	}
@@ -264,11 +280,34 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	return buf, nProtocol
 }
 
+// stutters reports whether input in at node i (record rec) would leave w
+// as it is: the same record, no observation, every message lost. Such a
+// step is not listed as enabled; see the package doc.
+func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
+	st := s.step(i, rec, in)
+	if st.Rec != rec || len(st.Obs) > 0 {
+		return false
+	}
+	for _, snd := range st.Sends {
+		if s.reaches(w, i, SendTo(snd)) {
+			return false
+		}
+	}
+	return true
+}
+
+// reaches reports whether a message from i to j would arrive: j is up and
+// on i's side of every cut.
+func (s *Stepper) reaches(w World, i, j NodeID) bool {
+	return !recDead(w[1+int(j)]) && s.Connected(w, i, j)
+}
+
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
-// every node of ws crashed, and nothing from them to i in flight.
+// every node of ws crashed or cut off from i, and nothing from them to i in
+// flight.
 func (s *Stepper) waitOver(w World, i NodeID, ws []NodeID) bool {
 	for _, j := range ws {
-		if !recDead(w[1+int(j)]) {
+		if s.reaches(w, i, j) {
 			return false
 		}
 	}
@@ -308,6 +347,11 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 		dst[0] += 1 << 8
 		s.observe(dst, e.Node, Obs{Kind: ObsRecover})
 		return s.apply(dst, e.Node, dst[1+int(e.Node)], inRecover<<56)
+	case Partition:
+		return s.partition(dst, int(e.Node), int(e.From)), nil
+	case Heal:
+		clear(dst[s.net:s.header])
+		return dst, nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }
@@ -329,8 +373,8 @@ func (s *Stepper) apply(w World, node NodeID, rec uint64, in uint64) (World, *St
 	w[1+int(node)] = st.Rec
 	for _, snd := range st.Sends {
 		to := SendTo(snd)
-		if recDead(w[1+int(to)]) {
-			continue // lost: the receiver is down
+		if !s.reaches(w, node, to) {
+			continue // lost: the receiver is down or cut off
 		}
 		w = s.insertMsg(w, packMsg(node, to, SendMsg(snd)))
 	}

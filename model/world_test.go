@@ -89,6 +89,10 @@ func (h harness) describe(w model.World, ev model.Event) string {
 		return fmt.Sprintf("timeout %v %s", ev.Node, h.m.TimerName(ev.Arg))
 	case model.Act:
 		return fmt.Sprintf("action %v %s", ev.Node, h.m.ActionName(ev.Node, h.st.NodeState(w, ev.Node), ev.Arg))
+	case model.Partition:
+		return fmt.Sprintf("partition %v..%v", ev.Node, ev.From)
+	case model.Heal:
+		return "heal"
 	}
 	return fmt.Sprintf("%v %v", ev.Kind, ev.Node)
 }
@@ -659,4 +663,85 @@ func TestActions(t *testing.T) {
 	h2, w2 := compile(t, script{}, model.Config{N: 2})
 	evs, _ = h2.st.Enabled(w2, nil)
 	require.Empty(t, evs)
+}
+
+// A partition cuts an arc of the ring of ids away: messages across the cut
+// are lost, in flight and later; Sync timers waiting on a node cut off may
+// fire, and keep that right after the heal; a heal reconnects everyone.
+func TestPartitions(t *testing.T) {
+	// n0 waits on n2 and sends to n1 and n2 at start; receivers echo to n0
+	// once; n0 resends to everyone when its timer fires.
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("on2", 2)
+				ctx.SendAll([]model.NodeID{1, 2}, tmsg{1})
+			}
+			return tstate{}
+		},
+		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+			ctx.SendAll([]model.NodeID{1, 2, 3}, tmsg{2})
+			s.Fired = append(s.Fired, string(tm))
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 4, Partitions: 3})
+	_, faults := h.events(w)
+	require.Equal(t, []string{"partition n1..n1", "partition n1..n2", "partition n1..n3",
+		"partition n2..n2", "partition n2..n3", "partition n3..n3"}, faults, "every arc not holding n0")
+	require.False(t, h.st.Split(w))
+	require.Empty(t, h.timeouts(w), "n2 is reachable")
+
+	w = h.do(t, w, "partition n2..n3")
+	require.Equal(t, "n0 n1 | n2 n3", h.st.Groups(w))
+	require.True(t, h.st.Connected(w, 0, 1))
+	require.False(t, h.st.Connected(w, 1, 2))
+	require.Equal(t, []string{"n0→n1 {V:1}"}, h.inFlight(w), "the message to n2 was lost")
+	require.Equal(t, []string{"timeout n0 on2"}, h.timeouts(w), "n2 is cut off: the timer may fire")
+	_, faults = h.events(w)
+	require.Equal(t, []string{"partition n1..n1", "partition n1..n2", "partition n1..n3",
+		"partition n2..n2", "partition n3..n3", "heal"}, faults, "n2..n3 would split no group")
+
+	w = h.do(t, w, "heal")
+	require.False(t, h.st.Split(w))
+	require.Equal(t, []string{"timeout n0 on2"}, h.timeouts(w), "the timer expired when n2 was cut off")
+	w = h.do(t, w, "timeout n0 on2")
+	require.ElementsMatch(t, []string{"n0→n1 {V:1}", "n0→n1 {V:2}", "n0→n2 {V:2}", "n0→n3 {V:2}"}, h.inFlight(w))
+
+	// two cuts: groups are numbered by first appearance, so the same
+	// grouping reached in either order is the same world
+	a := h.do(t, h.do(t, w, "partition n1..n1"), "partition n3..n3")
+	b := h.do(t, h.do(t, w, "partition n3..n3"), "partition n1..n1")
+	require.Equal(t, "n0 n2 | n1 | n3", h.st.Groups(a))
+	require.Equal(t, a, b)
+	require.Equal(t, 3, model.PartitionsUsed(a))
+	_, faults = h.events(a)
+	require.Equal(t, []string{"heal"}, faults, "the budget is spent")
+	require.Equal(t, []string{"n0→n2 {V:2}"}, h.inFlight(a))
+}
+
+// A timer whose firing would change nothing (same state and timers, every
+// message lost) is not enabled: a world where only such steps remain is
+// quiescent.
+func TestStuttersAreNotEnabled(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("poll")
+			}
+			return tstate{}
+		},
+		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+			ctx.Send(1, tmsg{1})
+			ctx.SetTimer("poll")
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 2, Partitions: 1})
+	require.Equal(t, []string{"timeout n0 poll"}, h.timeouts(w), "n1 would get the poll")
+	w = h.do(t, w, "partition n1..n1")
+	proto, _ := h.events(w)
+	require.Empty(t, proto, "the poll is lost and n0 is as before: quiescent")
+	w = h.do(t, w, "heal")
+	require.Equal(t, []string{"timeout n0 poll"}, h.timeouts(w))
 }

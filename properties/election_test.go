@@ -173,19 +173,25 @@ func TestElectionFamily(t *testing.T) {
 	var names []string
 	for _, p := range fam {
 		names = append(names, p.Name)
-		require.Equal(t, properties.Leaders, p.Monitor, p.Name)
 		require.Equal(t, "election", p.Family)
 		require.NotEmpty(t, p.Doc)
 		got, err := properties.Lookup(p.Name)
 		require.NoError(t, err)
 		require.Same(t, p, got)
 	}
-	require.Equal(t, []string{"agreement", "highest-leader", "termination", "unique-leader"}, names)
+	for _, p := range []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader,
+		properties.Termination, properties.GroupLeader, properties.HealedLeader} {
+		require.Contains(t, names, p.Name)
+		require.Equal(t, properties.Leaders, p.Monitor, p.Name)
+	}
+	require.Contains(t, names, properties.GroupNumbersUnique.Name)
+	require.Equal(t, properties.GroupNumbers, properties.GroupNumbersUnique.Monitor)
 	require.Equal(t, properties.Always, properties.UniqueLeader.When)
 	require.Equal(t, properties.Always, properties.Agreement.When)
 	require.Equal(t, properties.AtQuiescence, properties.HighestLeader.When)
 	require.Equal(t, properties.AtQuiescence, properties.Termination.When)
-	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(fam), "one monitor for the four")
+	four := []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader, properties.Termination}
+	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(four), "one monitor for the four")
 
 	_, err := properties.Lookup("leader")
 	require.ErrorContains(t, err, `unknown property "leader" (known: `)

@@ -61,6 +61,12 @@ func (v View) Alive(i model.NodeID) bool { return v.S.Alive(v.W, i) }
 // Rank is node i's rank.
 func (v View) Rank(i model.NodeID) int { return v.S.Machine().Config().Rank(i) }
 
+// Connected reports whether i and j are on the same side of every cut.
+func (v View) Connected(i, j model.NodeID) bool { return v.S.Connected(v.W, i, j) }
+
+// Split reports whether the network is partitioned.
+func (v View) Split() bool { return v.S.Split(v.W) }
+
 // Monitor returns the state of mon in this world.
 func (v View) Monitor(mon model.Monitor) any {
 	k := slices.Index(v.S.Machine().Monitors(), mon)

@@ -54,6 +54,7 @@ type Scenario struct {
 	Timing     string // "sync" (default) or "async"
 	Crashes    int
 	Recoveries int
+	Partitions int
 	Ranks      string   // see model.ParseRanks; default "sorted"
 	Initiators string   // see model.ParseInitiators; default "all"
 	Props      []string // nil: the protocol's claims
@@ -68,7 +69,7 @@ type Scenario struct {
 
 // Config turns the scenario into a model.Config.
 func (s *Scenario) Config() (model.Config, error) {
-	cfg := model.Config{N: s.N, Crashes: s.Crashes, Recoveries: s.Recoveries}
+	cfg := model.Config{N: s.N, Crashes: s.Crashes, Recoveries: s.Recoveries, Partitions: s.Partitions}
 	var err error
 	if s.Channels != "" {
 		if cfg.Channels, err = model.ParseChannels(s.Channels); err != nil {

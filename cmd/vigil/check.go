@@ -24,22 +24,22 @@ const (
 )
 
 type checkFlags struct {
-	all                    bool
-	scenario               string
-	n, crashes, recoveries int
-	timing, channels       string
-	ranks, initiators      string
-	mode                   string
-	depth                  int
-	maxStates              int64
-	timeLimit              time.Duration
-	memoryMB               uint64
-	walks, workers         int
-	seed                   uint64
-	props                  string
-	json                   bool
-	trace                  string
-	set                    map[string]bool
+	all                                bool
+	scenario                           string
+	n, crashes, recoveries, partitions int
+	timing, channels                   string
+	ranks, initiators                  string
+	mode                               string
+	depth                              int
+	maxStates                          int64
+	timeLimit                          time.Duration
+	memoryMB                           uint64
+	walks, workers                     int
+	seed                               uint64
+	props                              string
+	json                               bool
+	trace                              string
+	set                                map[string]bool
 }
 
 func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
@@ -51,6 +51,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.n, "n", 0, "number of nodes")
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
+	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
 	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
@@ -210,6 +211,9 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	if f.set["recoveries"] {
 		sc.Recoveries = f.recoveries
 	}
+	if f.set["partitions"] {
+		sc.Partitions = f.partitions
+	}
 	if f.set["timing"] {
 		sc.Timing = f.timing
 	}
@@ -228,7 +232,7 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	if f.set["props"] {
 		sc.Props = strings.Split(f.props, ",")
 	}
-	for _, name := range []string{"n", "crashes", "recoveries", "timing", "channels", "ranks", "initiators", "depth"} {
+	for _, name := range []string{"n", "crashes", "recoveries", "partitions", "timing", "channels", "ranks", "initiators", "depth"} {
 		if f.set[name] {
 			sc.Name += " with flags"
 			break
@@ -255,8 +259,12 @@ func describeConfig(cfg model.Config) string {
 		}
 		init = strings.Join(ids, ",")
 	}
-	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d ranks=%s initiators=%s",
-		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, ranks, init)
+	parts := ""
+	if cfg.Partitions > 0 {
+		parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
+	}
+	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s",
+		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts, ranks, init)
 }
 
 var cutWords = map[string]string{

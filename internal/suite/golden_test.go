@@ -70,8 +70,12 @@ func TestGoldenVerdicts(t *testing.T) {
 		require.NoError(t, err)
 		require.Empty(t, Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
 		cfg, _ := gc.sc.Config()
-		fmt.Fprintf(&out, "%s %s n=%d %v %v crashes=%d recoveries=%d ranks=%s initiators=%s depth≤%d\n",
-			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries,
+		parts := ""
+		if cfg.Partitions > 0 {
+			parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
+		}
+		fmt.Fprintf(&out, "%s %s n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s depth≤%d\n",
+			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts,
 			or(gc.sc.Ranks, "sorted"), or(gc.sc.Initiators, "all"), gc.sc.MaxDepth)
 		fmt.Fprintf(&out, "  %s: %d states, %d transitions, depth %d", r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth)
 		if r.Messages != nil {

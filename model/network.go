@@ -1,0 +1,175 @@
+package model
+
+import (
+	"slices"
+	"strings"
+)
+
+// Partitions. The network of a World is a labelling of the nodes by group:
+// two nodes can exchange messages only when they carry the same label. The
+// labels are numbered in order of first appearance by node id (node 0 is
+// always in group 0), so equal groupings are equal words; a whole network
+// is all zeros. A Partition event cuts the ring of node ids 0..N-1 in two
+// places, separating the arc a..b (1 ≤ a ≤ b ≤ N-1) from the rest; within
+// the groups it splits, the two sides become groups of their own. Cuts
+// refine one another, so k partitions make at most 2k groups.
+
+// MaxPartitions bounds Config.Partitions: group labels take 4 bits.
+const MaxPartitions = 7
+
+func netWords(cfg *Config) int {
+	if cfg.Partitions == 0 {
+		return 0
+	}
+	return (cfg.N + 15) / 16
+}
+
+// Group returns node i's group label in w: nodes with equal labels are
+// connected. Without partitions every node is in group 0.
+func (s *Stepper) Group(w World, i NodeID) int {
+	if s.net == s.header {
+		return 0
+	}
+	return int(w[s.net+int(i)/16] >> (4 * (uint(i) % 16)) & 0xf)
+}
+
+// Connected reports whether messages between i and j can pass in w.
+func (s *Stepper) Connected(w World, i, j NodeID) bool {
+	return s.net == s.header || s.Group(w, i) == s.Group(w, j)
+}
+
+// Split reports whether some cut separates the nodes in w.
+func (s *Stepper) Split(w World) bool {
+	for _, x := range w[s.net:s.header] {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Groups renders the grouping of w, e.g. "n0 n3 | n1 n2"; "" when whole.
+func (s *Stepper) Groups(w World) string {
+	if !s.Split(w) {
+		return ""
+	}
+	var groups [16][]string
+	for i := range NodeID(s.m.cfg.N) {
+		g := s.Group(w, i)
+		groups[g] = append(groups[g], i.String())
+	}
+	var out []string
+	for _, g := range groups {
+		if len(g) > 0 {
+			out = append(out, strings.Join(g, " "))
+		}
+	}
+	return strings.Join(out, " | ")
+}
+
+func inArc(i, a, b int) bool { return a <= i && i <= b }
+
+// cuts reports whether separating the arc a..b splits some group of w.
+func (s *Stepper) cuts(w World, a, b int) bool {
+	if !s.Split(w) {
+		return true // node 0 is outside the arc, node a inside
+	}
+	var in, out [16]bool
+	for i := range s.m.cfg.N {
+		g := s.Group(w, NodeID(i))
+		if inArc(i, a, b) {
+			in[g] = true
+		} else {
+			out[g] = true
+		}
+		if in[g] && out[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// networkEvents appends the enabled partitions, then heal.
+func (s *Stepper) networkEvents(w World, buf []Event) []Event {
+	n := s.m.cfg.N
+	if PartitionsUsed(w) < s.m.cfg.Partitions {
+		for a := 1; a < n; a++ {
+			for b := a; b < n; b++ {
+				if s.cuts(w, a, b) {
+					buf = append(buf, Event{Kind: Partition, Node: NodeID(a), From: NodeID(b)})
+				}
+			}
+		}
+	}
+	if s.Split(w) {
+		buf = append(buf, Event{Kind: Heal})
+	}
+	return buf
+}
+
+// partition separates the arc a..b in w, in place: messages in flight
+// between nodes it separates are lost, and timers waiting on a node cut off
+// expire (they may fire at any time from now on, even after a heal, as a
+// real timeout would once a message was lost).
+func (s *Stepper) partition(w World, a, b int) World {
+	n := s.m.cfg.N
+	w[0] += 1 << 16
+	// new label: the pair (old label, side), renumbered by first appearance
+	var renum [32]int8
+	for i := range renum {
+		renum[i] = -1
+	}
+	labels := make([]int, n)
+	next := int8(0)
+	for i := range n {
+		k := s.Group(w, NodeID(i)) * 2
+		if inArc(i, a, b) {
+			k++
+		}
+		if renum[k] < 0 {
+			renum[k] = next
+			next++
+		}
+		labels[i] = int(renum[k])
+	}
+	clear(w[s.net:s.header])
+	for i, l := range labels {
+		w[s.net+i/16] |= uint64(l) << (4 * (i % 16))
+	}
+	// messages across the new cut are lost
+	out := w[:s.header]
+	for _, mw := range w[s.header:] {
+		if s.Connected(w, msgFrom(mw), msgTo(mw)) {
+			out = append(out, mw)
+		}
+	}
+	w = out
+	for i := range NodeID(n) {
+		rec := w[1+int(i)]
+		if ts := recTimers(rec); ts != 0 && !recDead(rec) {
+			if exp := s.m.expire(ts, func(j NodeID) bool { return !s.Connected(w, i, j) }); exp != ts {
+				w[1+int(i)] = makeRec(recState(rec), exp, false)
+			}
+		}
+	}
+	return w
+}
+
+// expire returns timer set ts with every timer that waits on a node lost(j)
+// made to wait on no node.
+func (m *Machine) expire(ts uint32, lost func(NodeID) bool) uint32 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	es := slices.Clone(m.timerSets[ts])
+	changed := false
+	for k, e := range es {
+		if slices.ContainsFunc(m.waitSets[e.wait], lost) {
+			es[k].wait = m.internWaitSet(nil)
+			changed = true
+		}
+	}
+	if !changed {
+		return ts
+	}
+	return m.internTimerSet(es)
+}
