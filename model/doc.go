@@ -43,11 +43,11 @@
 //     finer groupings (choose Config.Ranks to put any ranks on either side).
 //     Messages in flight across the cut are lost, so are messages sent
 //     across it later. Under Sync timing a node cut off counts as crashed
-//     for the timers waiting on it; moreover such a timer expires: it may
-//     fire at any time from then on, even after the network heals, as a real
-//     timeout would once a message may have been lost.
+//     for the timers waiting on it.
 //   - Heal: a split network may become whole again at any time. Nobody is
-//     told; messages simply pass again.
+//     told; messages simply pass again. A timer still waiting on a node that
+//     was cut off expires: it may fire at any time from then on, as a real
+//     timeout would once messages were lost.
 //
 // A Timeout or Action that would leave the World exactly as it is (same
 // node state and timers, no observation, every message it sends lost) is a

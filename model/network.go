@@ -108,9 +108,7 @@ func (s *Stepper) networkEvents(w World, buf []Event) []Event {
 }
 
 // partition separates the arc a..b in w, in place: messages in flight
-// between nodes it separates are lost, and timers waiting on a node cut off
-// expire (they may fire at any time from now on, even after a heal, as a
-// real timeout would once a message was lost).
+// between nodes it separates are lost.
 func (s *Stepper) partition(w World, a, b int) World {
 	n := s.m.cfg.N
 	w[0] += 1 << 16
@@ -143,8 +141,14 @@ func (s *Stepper) partition(w World, a, b int) World {
 			out = append(out, mw)
 		}
 	}
-	w = out
-	for i := range NodeID(n) {
+	return out
+}
+
+// heal makes w's network whole, in place. Timers waiting on a node cut off
+// expire: they may fire at any time from now on, as a real timeout would
+// once messages were lost.
+func (s *Stepper) heal(w World) World {
+	for i := range NodeID(s.m.cfg.N) {
 		rec := w[1+int(i)]
 		if ts := recTimers(rec); ts != 0 && !recDead(rec) {
 			if exp := s.m.expire(ts, func(j NodeID) bool { return !s.Connected(w, i, j) }); exp != ts {
@@ -152,6 +156,7 @@ func (s *Stepper) partition(w World, a, b int) World {
 			}
 		}
 	}
+	clear(w[s.net:s.header])
 	return w
 }
 

@@ -350,8 +350,7 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	case Partition:
 		return s.partition(dst, int(e.Node), int(e.From)), nil
 	case Heal:
-		clear(dst[s.net:s.header])
-		return dst, nil
+		return s.heal(dst), nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }
