@@ -5,6 +5,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
+	"github.com/vigil-check/vigil/protocols/election/invitation"
 	"github.com/vigil-check/vigil/protocols/election/lelann"
 	"github.com/vigil-check/vigil/protocols/election/ringbased"
 )
@@ -47,6 +48,24 @@ func init() {
 					Why: "every node initiates on a ring of falling ranks: the seed's worst case, N(N+1)/2 election messages"},
 				{Name: "unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
 					Why: "Chang-Roberts needs no FIFO channels"},
+			},
+		},
+		&Protocol{
+			Name: "invitation", Family: "election",
+			Summary: "Garcia-Molina's invitation algorithm: a coordinator per partition, groups merge when the network heals",
+			Seed:    "000_de6460616a2bdaaa.txt",
+			Claims:  []string{"group-leader", "healed-leader", "group-numbers-unique"},
+			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
+				return model.Compile("election/invitation", invitation.Protocol{}, cfg, ms...)
+			},
+			Scenarios: []Scenario{
+				{Name: "partition-heal", N: 3, Partitions: 1, Expect: "pass",
+					Why: "the network splits and heals at any point: each side organises under one coordinator, and after the heal the groups merge under the highest node"},
+				{Name: "crash", N: 3, Crashes: 1, Partitions: 1, Expect: "pass",
+					Why: "a crash as well as a partition: the survivors regroup, and group numbers are never reused"},
+				{Name: "one-leader", N: 4, Partitions: 1, Props: []string{"unique-leader", "agreement"}, Expect: "fail",
+					Shows: "unique-leader", Violates: []string{"agreement"},
+					Why: "there is no single coordinator while the network is split: the seed assumes groups \"can perform useful work, even if other such groups exist\""},
 			},
 		},
 		&Protocol{
