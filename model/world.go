@@ -64,9 +64,10 @@ type Stepper struct {
 	timerSets [][]timerEntry
 	waitSets  [][]NodeID
 	monVals   [][]any
-	net       int      // 1 + N + K: index of the first network word
-	header    int      // index of the first message word
-	scratch   World    // Successor of a partition or heal
+	net       int   // 1 + N + K: index of the first network word
+	header    int   // index of the first message word
+	scratch   World // Successor in a split network
+	expiries  map[[2]uint32]uint32
 	acts      bool     // whether the protocol has local actions
 	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
 	sent      []int32  // scratch per-receiver send counts
@@ -76,7 +77,8 @@ type Stepper struct {
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
 		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
-		monVals: make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
+		expiries: map[[2]uint32]uint32{},
+		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
 		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
 	}
 }
@@ -289,7 +291,18 @@ func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
 		return false
 	}
 	for _, snd := range st.Sends {
-		if s.reaches(w, i, SendTo(snd)) {
+		j := SendTo(snd)
+		if recDead(w[1+int(j)]) {
+			continue
+		}
+		if s.Connected(w, i, j) {
+			return false
+		}
+		// lost to a cut: a stutter unless timers expire
+		if ts := recTimers(rec); ts != 0 && s.expired(ts, j) != ts {
+			return false
+		}
+		if ts := recTimers(w[1+int(j)]); ts != 0 && s.expired(ts, i) != ts {
 			return false
 		}
 	}
@@ -350,7 +363,8 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	case Partition:
 		return s.partition(dst, int(e.Node), int(e.From)), nil
 	case Heal:
-		return s.heal(dst), nil
+		clear(dst[s.net:s.header])
+		return dst, nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }
@@ -372,8 +386,12 @@ func (s *Stepper) apply(w World, node NodeID, rec uint64, in uint64) (World, *St
 	w[1+int(node)] = st.Rec
 	for _, snd := range st.Sends {
 		to := SendTo(snd)
-		if !s.reaches(w, node, to) {
-			continue // lost: the receiver is down or cut off
+		if recDead(w[1+int(to)]) {
+			continue // lost: the receiver is down
+		}
+		if !s.Connected(w, node, to) {
+			s.lose(w, node, to)
+			continue
 		}
 		w = s.insertMsg(w, packMsg(node, to, SendMsg(snd)))
 	}
