@@ -43,11 +43,12 @@
 //     finer groupings (choose Config.Ranks to put any ranks on either side).
 //     Messages in flight across the cut are lost, so are messages sent
 //     across it later. Under Sync timing a node cut off counts as crashed
-//     for the timers waiting on it.
+//     for the timers waiting on it. Each lost message expires the timers of
+//     either end that wait on the other: they may fire at any time from
+//     then on, even after a heal, as a real timeout would, since what they
+//     wait for may never come.
 //   - Heal: a split network may become whole again at any time. Nobody is
-//     told; messages simply pass again. A timer still waiting on a node that
-//     was cut off expires: it may fire at any time from then on, as a real
-//     timeout would once messages were lost.
+//     told; messages simply pass again.
 //
 // A Timeout or Action that would leave the World exactly as it is (same
 // node state and timers, no observation, every message it sends lost) is a

@@ -91,10 +91,12 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
 	fifo := cfg.Channels == FIFO
-	if e.Kind == Partition || e.Kind == Heal {
-		// rare: build the successor
-		s.scratch, _ = s.Apply(w, e, s.scratch)
-		return Successor{FP: s.Fingerprint(s.scratch), Len: len(s.scratch)}
+	if e.Kind == Partition || e.Kind == Heal || (e.Kind != Crash && s.Split(w)) {
+		// network changes, and steps whose messages may be lost to a cut
+		// (expiring timers): build the successor
+		var st *Step
+		s.scratch, st = s.Apply(w, e, s.scratch)
+		return Successor{FP: s.Fingerprint(s.scratch), Step: st, Len: len(s.scratch), MonitorsChanged: !s.SameMonitors(w, s.scratch)}
 	}
 	s.mons = append(s.mons[:0], w[1+cfg.N:s.net]...)
 	var in uint64

@@ -139,25 +139,42 @@ func (s *Stepper) partition(w World, a, b int) World {
 	for _, mw := range w[s.header:] {
 		if s.Connected(w, msgFrom(mw), msgTo(mw)) {
 			out = append(out, mw)
+		} else {
+			s.lose(out, msgFrom(mw), msgTo(mw))
 		}
 	}
 	return out
 }
 
-// heal makes w's network whole, in place. Timers waiting on a node cut off
-// expire: they may fire at any time from now on, as a real timeout would
-// once messages were lost.
-func (s *Stepper) heal(w World) World {
-	for i := range NodeID(s.m.cfg.N) {
-		rec := w[1+int(i)]
-		if ts := recTimers(rec); ts != 0 && !recDead(rec) {
-			if exp := s.m.expire(ts, func(j NodeID) bool { return !s.Connected(w, i, j) }); exp != ts {
-				w[1+int(i)] = makeRec(recState(rec), exp, false)
-			}
+// lose records that a message between i and j was lost to a cut: the
+// timers of each that wait on the other expire. They may fire at any time
+// from then on, even after a heal, as a real timeout would: whatever they
+// wait for may have been lost. w is changed in place.
+func (s *Stepper) lose(w World, i, j NodeID) {
+	s.expireOn(w, i, j)
+	s.expireOn(w, j, i)
+}
+
+// expireOn expires node a's timers that wait on b.
+func (s *Stepper) expireOn(w World, a, b NodeID) {
+	rec := w[1+int(a)]
+	if ts := recTimers(rec); ts != 0 && !recDead(rec) {
+		if exp := s.expired(ts, b); exp != ts {
+			w[1+int(a)] = makeRec(recState(rec), exp, false)
 		}
 	}
-	clear(w[s.net:s.header])
-	return w
+}
+
+// expired returns timer set ts with the timers that wait on b made to wait
+// on no node.
+func (s *Stepper) expired(ts uint32, b NodeID) uint32 {
+	k := [2]uint32{ts, uint32(b)}
+	if e, ok := s.expiries[k]; ok {
+		return e
+	}
+	e := s.m.expire(ts, func(j NodeID) bool { return j == b })
+	s.expiries[k] = e
+	return e
 }
 
 // expire returns timer set ts with every timer that waits on a node lost(j)
