@@ -55,10 +55,11 @@ type Scenario struct {
 	Crashes    int
 	Recoveries int
 	Partitions int
-	Ranks      string   // see model.ParseRanks; default "sorted"
-	Initiators string   // see model.ParseInitiators; default "all"
-	Props      []string // nil: the protocol's claims
-	MaxDepth   int      // 0: unbounded; needed where the state space is not finite
+	Ranks      string         // see model.ParseRanks; default "sorted"
+	Initiators string         // see model.ParseInitiators; default "all"
+	Props      []string       // nil: the protocol's claims
+	MaxDepth   int            // 0: unbounded; needed where the state space is not finite
+	Params     map[string]int // protocol parameters (model.Config.Params)
 	// Expect is "pass", or "fail" when the run shows a counterexample: then
 	// Shows names the property that must fail, and Violates the others
 	// that may fail with it.
@@ -69,7 +70,7 @@ type Scenario struct {
 
 // Config turns the scenario into a model.Config.
 func (s *Scenario) Config() (model.Config, error) {
-	cfg := model.Config{N: s.N, Crashes: s.Crashes, Recoveries: s.Recoveries, Partitions: s.Partitions}
+	cfg := model.Config{N: s.N, Crashes: s.Crashes, Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params}
 	var err error
 	if s.Channels != "" {
 		if cfg.Channels, err = model.ParseChannels(s.Channels); err != nil {

@@ -6,7 +6,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -39,6 +41,7 @@ type checkFlags struct {
 	props                              string
 	json                               bool
 	trace                              string
+	params                             map[string]int
 	set                                map[string]bool
 }
 
@@ -52,6 +55,18 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
+	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
+		name, val, ok := strings.Cut(v, "=")
+		n, err := strconv.Atoi(val)
+		if !ok || name == "" || err != nil {
+			return fmt.Errorf("want name=integer, not %q", v)
+		}
+		if f.params == nil {
+			f.params = map[string]int{}
+		}
+		f.params[name] = n
+		return nil
+	})
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
 	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
@@ -214,6 +229,14 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	if f.set["partitions"] {
 		sc.Partitions = f.partitions
 	}
+	if f.set["param"] {
+		params := maps.Clone(sc.Params)
+		if params == nil {
+			params = map[string]int{}
+		}
+		maps.Copy(params, f.params)
+		sc.Params = params
+	}
 	if f.set["timing"] {
 		sc.Timing = f.timing
 	}
@@ -232,7 +255,7 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	if f.set["props"] {
 		sc.Props = strings.Split(f.props, ",")
 	}
-	for _, name := range []string{"n", "crashes", "recoveries", "partitions", "timing", "channels", "ranks", "initiators", "depth"} {
+	for _, name := range []string{"n", "crashes", "recoveries", "partitions", "param", "timing", "channels", "ranks", "initiators", "depth"} {
 		if f.set[name] {
 			sc.Name += " with flags"
 			break
@@ -262,6 +285,9 @@ func describeConfig(cfg model.Config) string {
 	parts := ""
 	if cfg.Partitions > 0 {
 		parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
+	}
+	if len(cfg.Params) > 0 {
+		parts += fmt.Sprintf(" params=%v", cfg.Params)
 	}
 	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s",
 		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts, ranks, init)

@@ -74,6 +74,9 @@ func TestGoldenVerdicts(t *testing.T) {
 		if cfg.Partitions > 0 {
 			parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
 		}
+		if len(cfg.Params) > 0 {
+			parts += fmt.Sprintf(" params=%v", cfg.Params)
+		}
 		fmt.Fprintf(&out, "%s %s n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s depth≤%d\n",
 			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts,
 			or(gc.sc.Ranks, "sorted"), or(gc.sc.Initiators, "all"), gc.sc.MaxDepth)

@@ -1,0 +1,127 @@
+package suite
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+func emergentExhaustive(t *testing.T, cfg model.Config, opt checker.Options) *checker.Result {
+	t.Helper()
+	p, err := protocols.Lookup("emergent")
+	require.NoError(t, err)
+	props, err := Props(p, nil)
+	require.NoError(t, err)
+	m, err := Compile(p, cfg, props)
+	require.NoError(t, err)
+	return checker.Exhaustive(context.Background(), m, props, opt)
+}
+
+// The done-when: emergent at N = 5 with one master crash passes
+// every claim exhaustively; the async scenario finds two masters, and a
+// restarted master breaks agreement only, as recorded.
+func TestEmergentScenarios(t *testing.T) {
+	p, err := protocols.Lookup("emergent")
+	require.NoError(t, err)
+	require.Equal(t, []string{"unique-leader", "agreement", "termination", "pool-size"}, p.Claims)
+	byName := map[string]*protocols.Scenario{}
+	for i := range p.Scenarios {
+		byName[p.Scenarios[i].Name] = &p.Scenarios[i]
+	}
+	require.Equal(t, "master-crash", p.Scenarios[0].Name, "the default scenario")
+
+	s := byName["master-crash"]
+	r, err := Exhaustive(context.Background(), p, s, checker.Options{})
+	require.NoError(t, err)
+	require.Empty(t, Judge(s, r))
+	require.Empty(t, r.Cut)
+	require.Equal(t, checker.Pass, r.Verdict)
+	t.Logf("master-crash: %d states, %d transitions, %.2fs", r.Stats.States, r.Stats.Transitions, r.Stats.Seconds)
+
+	s = byName["async"]
+	r, err = Exhaustive(context.Background(), p, s, checker.Options{})
+	require.NoError(t, err)
+	require.Empty(t, Judge(s, r))
+	pr := r.Property("unique-leader")
+	require.Equal(t, checker.Fail, pr.Verdict)
+	// the join and master timers fire although everyone is alive
+	require.Len(t, pr.Counterexample.Events, 2)
+	for _, ev := range pr.Counterexample.Events {
+		require.Equal(t, "timeout", ev.Kind)
+	}
+
+	s = byName["recovery"]
+	r, err = Exhaustive(context.Background(), p, s, checker.Options{})
+	require.NoError(t, err)
+	require.Empty(t, Judge(s, r))
+	require.Equal(t, checker.Pass, r.Property("unique-leader").Verdict, "a restarted master never makes two masters")
+}
+
+// Beyond the scenarios: more crashes, unordered links, and a larger pool
+// (pool-min 2, pool-max 3), where the slaves do hold an election.
+func TestEmergentExhaustiveVariants(t *testing.T) {
+	cases := []struct {
+		name string
+		cfg  model.Config
+	}{
+		{"n5 every node but one crashes", model.Config{N: 5, Crashes: 4}},
+		{"n4 unordered one crash", model.Config{N: 4, Channels: model.Unordered, Crashes: 1}},
+		{"n5 pool 2..3 one crash", model.Config{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}},
+	}
+	for _, c := range cases {
+		r := emergentExhaustive(t, c.cfg, checker.Options{Messages: true})
+		require.Empty(t, r.Cut, c.name)
+		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, describe(r))
+		t.Logf("%s: %d states, %.2fs, messages %v", c.name, r.Stats.States, r.Stats.Seconds, r.Messages)
+	}
+	// with a pool of two, a master crash makes the two slaves elect: each
+	// tells the other, k(k-1) = 2 candidate messages, and a candidate tells
+	// a slave that joins meanwhile: 3 at most
+	r := emergentExhaustive(t, model.Config{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, checker.Options{Messages: true})
+	cand := messages(t, r, "candidate")
+	require.Equal(t, 0, cand.Min)
+	require.Equal(t, 3, cand.Max)
+}
+
+// Random walks at N = 30 raise no false alarm, with one crash and with
+// several in a row.
+func TestEmergentRandomLarge(t *testing.T) {
+	for _, crashes := range []int{1, 3, 5} {
+		r := randomRun(t, "emergent", model.Config{N: 30, Crashes: crashes}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", crashes, describe(r))
+		require.Equal(t, 1000, r.Stats.Walks)
+		require.Positive(t, r.Stats.Quiescent)
+	}
+}
+
+// The package doc's message figures: without crashes only the idle node of
+// highest rank promotes, telling and hearing from every other node: 2(N-1)
+// messages in every run with pool-min 1; with pool-min 2 two nodes promote,
+// 4(N-1).
+func TestEmergentMessages(t *testing.T) {
+	for n := 3; n <= 6; n++ {
+		r := emergentExhaustive(t, model.Config{N: n}, checker.Options{Messages: true})
+		require.Equal(t, checker.Pass, r.Verdict)
+		for _, k := range []string{"slave-hello", "slave-ack"} {
+			m := messages(t, r, k)
+			require.Equal(t, n-1, m.Min, "n=%d %s", n, k)
+			require.Equal(t, n-1, m.Max, "n=%d %s", n, k)
+		}
+		total := messages(t, r, "total")
+		require.Equal(t, 2*(n-1), total.Min, "n=%d", n)
+		require.Equal(t, 2*(n-1), total.Max, "n=%d", n)
+		for _, m := range r.Messages {
+			require.Contains(t, []string{"total", "slave-hello", "slave-ack"}, m.Kind, "n=%d", n)
+		}
+
+		r = emergentExhaustive(t, model.Config{N: n, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, checker.Options{Messages: true})
+		require.Equal(t, checker.Pass, r.Verdict)
+		total = messages(t, r, "total")
+		require.Equal(t, 4*(n-1), total.Min, "n=%d pool-min 2", n)
+		require.Equal(t, 4*(n-1), total.Max, "n=%d pool-min 2", n)
+	}
+}
