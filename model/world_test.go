@@ -745,3 +745,43 @@ func TestStuttersAreNotEnabled(t *testing.T) {
 	w = h.do(t, w, "heal")
 	require.Equal(t, []string{"timeout n0 poll"}, h.timeouts(w))
 }
+
+// Only a lost message expires timers: a timer waiting on a node cut off may
+// fire while the cut lasts, but once the network heals it waits again,
+// unless a message between the two was lost meanwhile.
+func TestExpiryNeedsALostMessage(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("on1", 1)
+				ctx.SetTimer("on2", 2)
+			}
+			return tstate{}
+		},
+		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, m tmsg) tstate {
+			ctx.Send(0, tmsg{m.V}) // echo
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 3, Partitions: 1})
+	require.Empty(t, h.timeouts(w))
+	w = h.do(t, w, "partition n1..n2")
+	require.ElementsMatch(t, []string{"timeout n0 on1", "timeout n0 on2"}, h.timeouts(w), "both cut off")
+	w = h.do(t, w, "heal")
+	require.Empty(t, h.timeouts(w), "nothing was lost: both wait again")
+
+	// a message from n0 to n2 lost to the cut expires on2 only
+	p.init = func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			ctx.SetTimer("on1", 1)
+			ctx.SetTimer("on2", 2)
+			ctx.Send(2, tmsg{1})
+		}
+		return tstate{}
+	}
+	h, w = compile(t, p, model.Config{N: 3, Partitions: 1})
+	w = h.do(t, w, "partition n2..n2")
+	require.Empty(t, h.inFlight(w))
+	w = h.do(t, w, "heal")
+	require.Equal(t, []string{"timeout n0 on2"}, h.timeouts(w))
+}
