@@ -283,13 +283,15 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 }
 
 // stutters reports whether input in at node i (record rec) would leave w
-// as it is: the same record, no observation, every message lost. Such a
-// step is not listed as enabled; see the package doc.
+// as it is: the same record (after the expiries of messages lost to cuts),
+// no observation, every message lost. Such a step is not listed as
+// enabled; see the package doc.
 func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
 	st := s.step(i, rec, in)
-	if st.Rec != rec || len(st.Obs) > 0 {
+	if len(st.Obs) > 0 {
 		return false
 	}
+	after := st.Rec
 	for _, snd := range st.Sends {
 		j := SendTo(snd)
 		if recDead(w[1+int(j)]) {
@@ -298,15 +300,15 @@ func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
 		if s.Connected(w, i, j) {
 			return false
 		}
-		// lost to a cut: a stutter unless timers expire
-		if ts := recTimers(rec); ts != 0 && s.expired(ts, j) != ts {
-			return false
+		// lost to a cut: i's timers waiting on j expire, and j's on i
+		if ts := recTimers(after); ts != 0 {
+			after = makeRec(recState(after), s.expired(ts, j), false)
 		}
 		if ts := recTimers(w[1+int(j)]); ts != 0 && s.expired(ts, i) != ts {
 			return false
 		}
 	}
-	return true
+	return after == rec
 }
 
 // reaches reports whether a message from i to j would arrive: j is up and

@@ -785,3 +785,31 @@ func TestExpiryNeedsALostMessage(t *testing.T) {
 	w = h.do(t, w, "heal")
 	require.Equal(t, []string{"timeout n0 on2"}, h.timeouts(w))
 }
+
+// A timer that asks a node cut off and re-arms itself to wait on it
+// stutters once its message has been lost: the loss expires the timer it
+// re-armed, which is the timer it had.
+func TestRetryIntoACutStutters(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer("ask", 1)
+			}
+			return tstate{}
+		},
+		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+			ctx.Send(1, tmsg{1})
+			ctx.SetTimer("ask", 1)
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 2, Partitions: 1})
+	w = h.do(t, w, "partition n1..n1")
+	require.Equal(t, []string{"timeout n0 ask"}, h.timeouts(w), "n1 is cut off")
+	w = h.do(t, w, "timeout n0 ask")
+	require.Empty(t, h.inFlight(w))
+	proto, _ := h.events(w)
+	require.Empty(t, proto, "asking again changes nothing: the timer expired already")
+	w = h.do(t, w, "heal")
+	require.Equal(t, []string{"timeout n0 ask"}, h.timeouts(w), "the expired timer may fire after the heal")
+}
