@@ -150,3 +150,31 @@ func TestActiveListOneInitiator(t *testing.T) {
 		}
 	}
 }
+
+// The ring algorithms' message counts as their package docs state them, for
+// N = 3..6, in every interleaving: the least and the most are equal.
+func TestRingCountsStatedInDocs(t *testing.T) {
+	cases := []struct {
+		protocol, ranks, initiators, kind string
+		want                              func(n int) int
+	}{
+		{"ringbased", "sorted", "0", "total", func(n int) int { return 3*n - 1 }},
+		{"ringbased", "reverse", "0", "total", func(n int) int { return 2 * n }},
+		{"ringbased", "sorted", "all", "election", func(n int) int { return 2*n - 1 }},
+		{"ringbased", "reverse", "all", "election", func(n int) int { return n * (n + 1) / 2 }},
+		{"ringbased", "reverse", "all", "elected", func(n int) int { return n }},
+		{"activelist", "sorted", "0", "elect", func(n int) int { return n * n }},
+		{"activelist", "reverse", "all", "elect", func(n int) int { return n * n }},
+	}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		for n := 3; n <= 6; n++ {
+			s := protocols.Scenario{N: n, Ranks: c.ranks, Initiators: c.initiators}
+			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			require.NoError(t, err)
+			m := messages(t, r, c.kind)
+			require.Equal(t, [2]int{c.want(n), c.want(n)}, [2]int{m.Min, m.Max}, "%s n=%d ranks=%s initiators=%s %s", c.protocol, n, c.ranks, c.initiators, c.kind)
+		}
+	}
+}

@@ -17,7 +17,8 @@
 // The seed's case 2 is garbled ("the active list for P_i now contains the
 // numbers of all the active processes"); the package follows Silberschatz's
 // text, which it summarises: add j and forward. Every process joins, so each
-// number goes round once: N² messages whatever the initiators. Like LeLann's
+// number goes round once: N² messages whatever the initiators (N = 3..6: 9,
+// 16, 25 and 36). Like LeLann's
 // algorithm it relies on FIFO links for a process to have seen every number
 // when its own comes back; without them vigil finds processes deciding on
 // partial lists.
