@@ -81,3 +81,33 @@ func TestRandomDeterministicAcrossWorkers(t *testing.T) {
 	require.Equal(t, a.Properties, b.Properties)
 	require.Equal(t, a.Stats.Transitions, b.Stats.Transitions)
 }
+
+// The ring algorithms of seeds 002 and 003 at N = 30: a thousand walks
+// raise no false alarm, with the seeds' message counts in every walk; with
+// a crash, which they do not tolerate, they stay safe (their termination
+// is lost, as the crash scenarios record).
+func TestRandomRingAlgorithmsAtN30(t *testing.T) {
+	const n = 30
+	cases := []struct {
+		protocol, kind string
+		want           int
+	}{
+		{"ringbased", "total", 3*n - 1}, // one initiator, its predecessor highest
+		{"activelist", "elect", n * n},
+	}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		init := make([]bool, n)
+		init[0] = true
+		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, c.protocol)
+		require.Len(t, r.Properties, len(p.Claims), c.protocol)
+		m := messages(t, r, c.kind)
+		require.Equal(t, [2]int{c.want, c.want}, [2]int{m.Min, m.Max}, c.protocol)
+
+		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 1000, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, "%s with a crash", c.protocol)
+		require.Equal(t, 1000, r.Stats.Walks)
+	}
+}
