@@ -49,6 +49,18 @@ func goldenCases() []struct {
 			cases = append(cases, c{"activelist", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
 		}
 	}
+	for n := 2; n <= 6; n++ {
+		for _, init := range []string{"all", "0"} {
+			cases = append(cases, c{"ring", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
+		}
+	}
+	// the seed's ring election skips failed nodes: one crash at any point
+	// (N = 4 with one initiator is the crash scenario)
+	for _, n := range []int{2, 3} {
+		for _, init := range []string{"all", "0"} {
+			cases = append(cases, c{"ring", protocols.Scenario{Name: "sweep", N: n, Crashes: 1, Initiators: init, Expect: "pass"}})
+		}
+	}
 	// some nodes do not initiate: the highest initiator wins (ClaimsFor)
 	for _, name := range []string{"changroberts", "lelann", "bully"} {
 		cases = append(cases, c{name, protocols.Scenario{Name: "partial", N: 4, Initiators: "0,2", Ranks: "reverse", Expect: "pass"}})
