@@ -48,7 +48,7 @@ type checkFlags struct {
 func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	f := &checkFlags{}
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs.SetOutput(io.Discard) // errors are reported in one line; -h prints the flags
 	fs.BoolVar(&f.all, "all", false, "check every protocol's scenarios and compare with the expected verdicts")
 	fs.StringVar(&f.scenario, "scenario", "", "start from this named scenario (default: the protocol's first)")
 	fs.IntVar(&f.n, "n", 0, "number of nodes")
@@ -88,6 +88,9 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	}
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
+			fs.SetOutput(stderr)
+			fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all")
+			fs.PrintDefaults()
 			return nil, "", err
 		}
 		return nil, "", usageError{err}
