@@ -1,10 +1,12 @@
 package checker
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -184,9 +186,11 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	judge(properties.Always)
 	var evs []model.Event
 	var next model.World
+	keys := map[model.Event]string{}
 	for len(r.events) < maxDepth && len(r.viol) < len(props) {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
+		canonical(st.Machine(), evs[:nproto], keys)
 		var ev model.Event
 		if nproto == 0 {
 			r.quiescent++
@@ -220,6 +224,37 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 	}
 	return r
+}
+
+// canonical orders protocol events by node, kind and content, so that a
+// walk's draws depend on its seed alone: Enabled lists a channel's
+// unordered messages, and a node's timers, by interned id, and ids depend
+// on what the Machine met first, in this walk or in earlier ones. keys
+// caches EventKey for the walk.
+func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string) {
+	key := func(e model.Event) string {
+		k, ok := keys[e]
+		if !ok {
+			k = m.EventKey(e)
+			keys[e] = k
+		}
+		return k
+	}
+	slices.SortStableFunc(evs, func(a, b model.Event) int {
+		if c := cmp.Compare(a.Node, b.Node); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.From, b.From); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(a.Arg, b.Arg); c == 0 || a.Kind == model.Act {
+			return c // actions are listed in the protocol's own order
+		}
+		return strings.Compare(key(a), key(b))
+	})
 }
 
 // pick draws an event uniformly, except that the partitions enabled (up to

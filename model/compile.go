@@ -32,6 +32,7 @@ type compiled interface {
 	do(self NodeID, s uint32, a Action) handlerResult
 	stateString(s uint32) string
 	msgString(m uint32) string
+	msgKeyOf(m uint32) string
 	stateValue(s uint32) any
 	hasActions() bool
 }
@@ -155,5 +156,6 @@ func (t *typed[S, M]) do(self NodeID, s uint32, a Action) handlerResult {
 
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }
 func (t *typed[S, M]) msgString(m uint32) string   { return fmt.Sprintf("%+v", t.msgs[m]) }
+func (t *typed[S, M]) msgKeyOf(m uint32) string    { return t.msgKey[m] }
 func (t *typed[S, M]) stateValue(s uint32) any     { return t.states[s] }
 func (t *typed[S, M]) hasActions() bool            { return t.actor != nil }

@@ -281,6 +281,22 @@ func (m *Machine) StateValue(s uint32) any {
 	return m.impl.stateValue(s)
 }
 
+// EventKey returns a key of e's content that does not depend on the order
+// in which the Machine met messages and timers (their ids do): the
+// message's canonical encoding for a delivery, the timer's name for a
+// timeout. Engines that draw among events order them by it.
+func (m *Machine) EventKey(e Event) string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	switch e.Kind {
+	case Deliver:
+		return m.impl.msgKeyOf(e.Arg)
+	case Timeout:
+		return string(m.timerName[e.Arg])
+	}
+	return ""
+}
+
 // TimerName returns the name of timer index t.
 func (m *Machine) TimerName(t uint32) Timer {
 	m.mu.Lock()
