@@ -45,6 +45,12 @@
 // drops those it loses, who become outsiders to ask. A node that recovers
 // from a crash keeps its sequence number and forms a new group.
 //
+// Channels must be FIFO: the rules that tell a node's current group from
+// an old one assume its messages arrive in order. With unordered links
+// vigil finds a stale answer overtaking an invitation and a run that
+// settles with n0 following n1, which follows n2 (N = 3, one partition,
+// 24 steps: vigil check invitation -channels unordered).
+//
 // Properties: under a partition there is a coordinator per connected group,
 // not one overall (the seed's assumption: "partitioned participants can
 // still organize and make progress"); once the network has healed the
