@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"math/rand/v2"
@@ -226,12 +225,16 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	return r
 }
 
-// canonical orders protocol events by node, kind and content, so that a
-// walk's draws depend on its seed alone: Enabled lists a channel's
-// unordered messages, and a node's timers, by interned id, and ids depend
-// on what the Machine met first, in this walk or in earlier ones. keys
-// caches EventKey for the walk.
+// canonical makes the order of protocol events independent of interned
+// ids, so that a walk's draws depend on its seed alone: Enabled lists the
+// messages of an unordered channel, and a node's timers, by id, and ids
+// depend on what the Machine met first, in this walk or in earlier ones.
+// Such events are listed together; each run of them is sorted by content.
+// keys caches EventKey for the walk.
 func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string) {
+	same := func(a, b model.Event) bool {
+		return a.Kind == b.Kind && a.Node == b.Node && a.From == b.From && a.Kind != model.Act
+	}
 	key := func(e model.Event) string {
 		k, ok := keys[e]
 		if !ok {
@@ -240,21 +243,16 @@ func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string)
 		}
 		return k
 	}
-	slices.SortStableFunc(evs, func(a, b model.Event) int {
-		if c := cmp.Compare(a.Node, b.Node); c != 0 {
-			return c
+	for i := 0; i < len(evs); {
+		j := i + 1
+		for j < len(evs) && same(evs[i], evs[j]) {
+			j++
 		}
-		if c := cmp.Compare(a.Kind, b.Kind); c != 0 {
-			return c
+		if j-i > 1 {
+			slices.SortFunc(evs[i:j], func(a, b model.Event) int { return strings.Compare(key(a), key(b)) })
 		}
-		if c := cmp.Compare(a.From, b.From); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(a.Arg, b.Arg); c == 0 || a.Kind == model.Act {
-			return c // actions are listed in the protocol's own order
-		}
-		return strings.Compare(key(a), key(b))
-	})
+		i = j
+	}
 }
 
 // pick draws an event uniformly, except that the partitions enabled (up to
