@@ -10,17 +10,6 @@ import (
 	"github.com/vigil-check/vigil/protocols"
 )
 
-func emergentExhaustive(t *testing.T, cfg model.Config, opt checker.Options) *checker.Result {
-	t.Helper()
-	p, err := protocols.Lookup("emergent")
-	require.NoError(t, err)
-	props, err := Props(p, nil)
-	require.NoError(t, err)
-	m, err := Compile(p, cfg, props)
-	require.NoError(t, err)
-	return checker.Exhaustive(context.Background(), m, props, opt)
-}
-
 // The done-when: emergent at N = 5 with one master crash passes
 // every claim exhaustively; the async scenario finds two masters, and a
 // restarted master breaks agreement only, as recorded.
@@ -73,7 +62,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 		{"n5 pool 2..3 one crash", model.Config{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}},
 	}
 	for _, c := range cases {
-		r := emergentExhaustive(t, c.cfg, checker.Options{Messages: true})
+		r := exhaustiveRun(t, "emergent", c.cfg, nil, checker.Options{Messages: true})
 		require.Empty(t, r.Cut, c.name)
 		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, describe(r))
 		t.Logf("%s: %d states, %.2fs, messages %v", c.name, r.Stats.States, r.Stats.Seconds, r.Messages)
@@ -81,7 +70,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 	// with a pool of two, a master crash makes the two slaves elect: each
 	// tells the other, k(k-1) = 2 candidate messages, and a candidate tells
 	// a slave that joins meanwhile: 3 at most
-	r := emergentExhaustive(t, model.Config{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, checker.Options{Messages: true})
+	r := exhaustiveRun(t, "emergent", model.Config{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, nil, checker.Options{Messages: true})
 	cand := messages(t, r, "candidate")
 	require.Equal(t, 0, cand.Min)
 	require.Equal(t, 3, cand.Max)
@@ -104,7 +93,7 @@ func TestEmergentRandomLarge(t *testing.T) {
 // 4(N-1).
 func TestEmergentMessages(t *testing.T) {
 	for n := 3; n <= 6; n++ {
-		r := emergentExhaustive(t, model.Config{N: n}, checker.Options{Messages: true})
+		r := exhaustiveRun(t, "emergent", model.Config{N: n}, nil, checker.Options{Messages: true})
 		require.Equal(t, checker.Pass, r.Verdict)
 		for _, k := range []string{"slave-hello", "slave-ack"} {
 			m := messages(t, r, k)
@@ -118,7 +107,7 @@ func TestEmergentMessages(t *testing.T) {
 			require.Contains(t, []string{"total", "slave-hello", "slave-ack"}, m.Kind, "n=%d", n)
 		}
 
-		r = emergentExhaustive(t, model.Config{N: n, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, checker.Options{Messages: true})
+		r = exhaustiveRun(t, "emergent", model.Config{N: n, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, nil, checker.Options{Messages: true})
 		require.Equal(t, checker.Pass, r.Verdict)
 		total = messages(t, r, "total")
 		require.Equal(t, 4*(n-1), total.Min, "n=%d pool-min 2", n)
