@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/invitation"
 )
@@ -44,9 +43,6 @@ func TestInvitationScenarios(t *testing.T) {
 // together. Each explores about ten million worlds; both together stay
 // well under a minute on two cores.
 func TestInvitationExhaustiveVariants(t *testing.T) {
-	p := invitationProtocol(t)
-	props, err := Props(p, nil)
-	require.NoError(t, err)
 	cases := []struct {
 		name string
 		cfg  model.Config
@@ -55,9 +51,7 @@ func TestInvitationExhaustiveVariants(t *testing.T) {
 		{"n3 crash, recovery and partition", model.Config{N: 3, Crashes: 1, Recoveries: 1, Partitions: 1}},
 	}
 	for _, c := range cases {
-		m, err := Compile(p, c.cfg, props)
-		require.NoError(t, err, c.name)
-		r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
+		r := exhaustiveRun(t, "invitation", c.cfg, nil, checker.Options{})
 		require.Empty(t, r.Cut, c.name)
 		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, describe(r))
 		require.Positive(t, r.Stats.Quiescent, c.name)
@@ -95,17 +89,6 @@ func (a amnesiac) Recover(ctx *model.Ctx[invitation.Msg], _ invitation.State) in
 	return a.Protocol.Recover(ctx, invitation.State{})
 }
 
-// compileInvitation compiles the invitation protocol p (the shipped one or
-// a variant) with the monitors of the claims, as Compile does.
-func compileInvitation[P model.Protocol[invitation.State, invitation.Msg]](t *testing.T, name string, p P, cfg model.Config) (*model.Machine, []*properties.Property) {
-	t.Helper()
-	props, err := Props(invitationProtocol(t), nil)
-	require.NoError(t, err)
-	m, err := model.Compile(name, p, cfg, properties.Monitors(props)...)
-	require.NoError(t, err)
-	return m, props
-}
-
 // The checker catches the node that forgets its sequence number: group
 // numbers are reused once a coordinator crashes and recovers. The shipped
 // protocol, which keeps the number in stable storage, passes the same
@@ -115,14 +98,14 @@ func TestInvitationSeededBugForgetsSequence(t *testing.T) {
 	random := model.Config{N: 30, Crashes: 1, Recoveries: 1}
 	ropt := checker.RandomOptions{Walks: 1000, Seed: 1}
 
-	m, props := compileInvitation(t, "election/invitation", invitation.Protocol{}, exhaustive)
+	m, props := compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, exhaustive)
 	r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
 	require.Equal(t, checker.Pass, r.Verdict, "shipped, exhaustive: %s", describe(r))
-	m, props = compileInvitation(t, "election/invitation", invitation.Protocol{}, random)
+	m, props = compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, random)
 	r = checker.Random(context.Background(), m, props, ropt)
 	require.Equal(t, checker.Pass, r.Verdict, "shipped, random: %s", describe(r))
 
-	m, props = compileInvitation(t, "election/invitation-amnesiac", amnesiac{}, exhaustive)
+	m, props = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, exhaustive)
 	r = checker.Exhaustive(context.Background(), m, props, checker.Options{})
 	pr := requireReuse(t, r, "exhaustive n=3")
 	// the shortest run: the first coordinator crashes and recovers
@@ -132,7 +115,7 @@ func TestInvitationSeededBugForgetsSequence(t *testing.T) {
 	require.Equal(t, "recover", pr.Counterexample.Events[1].Kind)
 	require.Equal(t, 2, pr.Counterexample.Events[1].Node)
 
-	m, props = compileInvitation(t, "election/invitation-amnesiac", amnesiac{}, random)
+	m, props = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, random)
 	r = checker.Random(context.Background(), m, props, ropt)
 	pr = requireReuse(t, r, "random n=30")
 	require.NotNil(t, pr.Counterexample.Seed)

@@ -1,7 +1,6 @@
 package suite
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,29 +8,6 @@ import (
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
-
-func randomRun(t *testing.T, name string, cfg model.Config, props []string, opt checker.RandomOptions) *checker.Result {
-	t.Helper()
-	p, err := protocols.Lookup(name)
-	require.NoError(t, err)
-	ps, err := Props(p, props)
-	require.NoError(t, err)
-	m, err := Compile(p, cfg, ps)
-	require.NoError(t, err)
-	return checker.Random(context.Background(), m, ps, opt)
-}
-
-// exhaustiveRun is randomRun's counterpart for the exhaustive engine.
-func exhaustiveRun(t *testing.T, name string, cfg model.Config, props []string, opt checker.Options) *checker.Result {
-	t.Helper()
-	p, err := protocols.Lookup(name)
-	require.NoError(t, err)
-	ps, err := Props(p, props)
-	require.NoError(t, err)
-	m, err := Compile(p, cfg, ps)
-	require.NoError(t, err)
-	return checker.Exhaustive(context.Background(), m, ps, opt)
-}
 
 // Random walks find the unreliable-detector counterexample of bully at
 // N = 20, and the walk replays from its seed alone, event for event.

@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/ring"
 )
@@ -107,15 +106,6 @@ func (f forgetful) Timeout(ctx *model.Ctx[ring.Msg], s ring.State, t model.Timer
 	return s
 }
 
-func compileForgetful(t *testing.T, cfg model.Config) (*model.Machine, []*properties.Property) {
-	t.Helper()
-	props, err := Props(ringProtocol(t), nil)
-	require.NoError(t, err)
-	m, err := model.Compile("election/ring-forgetful", forgetful{}, cfg, properties.Monitors(props)...)
-	require.NoError(t, err)
-	return m, props
-}
-
 // requireCaught fails unless termination or highest-leader has a
 // counterexample, and the safety properties none.
 func requireCaught(t *testing.T, r *checker.Result, what string) {
@@ -137,11 +127,11 @@ func requireCaught(t *testing.T, r *checker.Result, what string) {
 // exhaustively at small N and by random walks at N = 30.
 func TestRingSeededBugForgetsToSkip(t *testing.T) {
 	for _, cfg := range []model.Config{{N: 3, Crashes: 1}, {N: 4, Crashes: 1, Initiators: []bool{true, false, false, false}}} {
-		m, props := compileForgetful(t, cfg)
+		m, props := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, cfg)
 		r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
 		requireCaught(t, r, fmt.Sprintf("exhaustive n=%d", cfg.N))
 	}
-	m, props := compileForgetful(t, model.Config{N: 30, Crashes: 1})
+	m, props := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, model.Config{N: 30, Crashes: 1})
 	r := checker.Random(context.Background(), m, props, checker.RandomOptions{Walks: 1000, Seed: 1})
 	requireCaught(t, r, "random n=30")
 }
