@@ -220,49 +220,41 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 			return sc, badInput("%s has no scenario %q (it has: %s)", p.Path(), f.scenario, strings.Join(names, ", "))
 		}
 	}
-	if f.set["n"] {
-		sc.N = f.n
+	// the flags that change the run; the scenario's name says so
+	overrides := []struct {
+		flag  string
+		apply func()
+	}{
+		{"n", func() { sc.N = f.n }},
+		{"crashes", func() { sc.Crashes = f.crashes }},
+		{"recoveries", func() { sc.Recoveries = f.recoveries }},
+		{"partitions", func() { sc.Partitions = f.partitions }},
+		{"param", func() {
+			params := maps.Clone(sc.Params)
+			if params == nil {
+				params = map[string]int{}
+			}
+			maps.Copy(params, f.params)
+			sc.Params = params
+		}},
+		{"timing", func() { sc.Timing = f.timing }},
+		{"channels", func() { sc.Channels = f.channels }},
+		{"ranks", func() { sc.Ranks = f.ranks }},
+		{"initiators", func() { sc.Initiators = f.initiators }},
+		{"depth", func() { sc.MaxDepth = f.depth }},
 	}
-	if f.set["crashes"] {
-		sc.Crashes = f.crashes
-	}
-	if f.set["recoveries"] {
-		sc.Recoveries = f.recoveries
-	}
-	if f.set["partitions"] {
-		sc.Partitions = f.partitions
-	}
-	if f.set["param"] {
-		params := maps.Clone(sc.Params)
-		if params == nil {
-			params = map[string]int{}
+	changed := false
+	for _, o := range overrides {
+		if f.set[o.flag] {
+			o.apply()
+			changed = true
 		}
-		maps.Copy(params, f.params)
-		sc.Params = params
 	}
-	if f.set["timing"] {
-		sc.Timing = f.timing
-	}
-	if f.set["channels"] {
-		sc.Channels = f.channels
-	}
-	if f.set["ranks"] {
-		sc.Ranks = f.ranks
-	}
-	if f.set["initiators"] {
-		sc.Initiators = f.initiators
-	}
-	if f.set["depth"] {
-		sc.MaxDepth = f.depth
+	if changed {
+		sc.Name += " with flags"
 	}
 	if f.set["props"] {
 		sc.Props = strings.Split(f.props, ",")
-	}
-	for _, name := range []string{"n", "crashes", "recoveries", "partitions", "param", "timing", "channels", "ranks", "initiators", "depth"} {
-		if f.set[name] {
-			sc.Name += " with flags"
-			break
-		}
 	}
 	if sc.N < 1 || sc.N > model.MaxNodes {
 		return sc, badInput("n must be between 1 and %d, not %d", model.MaxNodes, sc.N)
