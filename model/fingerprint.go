@@ -91,15 +91,14 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
 	fifo := cfg.Channels == FIFO
-	if e.Kind == Partition || e.Kind == Heal || (e.Kind != Crash && s.Split(w)) {
-		// network changes, and steps whose messages may be lost to a cut
-		// (expiring timers): build the successor
+	if e.Kind == Partition || e.Kind == Heal || s.losesToCut(w, e) {
+		// network changes, and steps that lose a message to a cut (which
+		// expires timers at both ends): build the successor
 		var st *Step
 		s.scratch, st = s.Apply(w, e, s.scratch)
 		return Successor{FP: s.Fingerprint(s.scratch), Step: st, Len: len(s.scratch), MonitorsChanged: !s.SameMonitors(w, s.scratch)}
 	}
 	s.mons = append(s.mons[:0], w[1+cfg.N:s.net]...)
-	var in uint64
 	size := len(w)
 	var removedFrom NodeID = None // FIFO: the channel (removedFrom → e.Node) lost its head
 	switch e.Kind {
@@ -119,11 +118,6 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 			f -= hashWord(msgTag, mw)
 		}
 		size--
-		in = inReceive<<56 | uint64(e.From)<<32 | uint64(e.Arg)
-	case Timeout:
-		in = inTimeout<<56 | uint64(e.Arg)
-	case Act:
-		in = inAction<<56 | uint64(e.Arg)
 	case Crash:
 		f += hashWord(0, w[0]+1) - hashWord(0, w[0])
 		rec := w[1+int(e.Node)]
@@ -143,11 +137,10 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	case Recover:
 		f += hashWord(0, w[0]+1<<8) - hashWord(0, w[0])
 		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsRecover})
-		in = inRecover << 56
 	}
 	node := e.Node
 	rec := w[1+int(node)]
-	st := s.step(node, rec, in)
+	st := s.step(node, rec, input(e))
 	f += hashWord(uint64(1+node), st.Rec) - hashWord(uint64(1+node), rec)
 	if fifo && len(st.Sends) > 0 {
 		s.sent = slices.Grow(s.sent[:0], cfg.N)[:cfg.N]
@@ -177,6 +170,20 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	}
 	f, changed := s.monitorDelta(w, f)
 	return Successor{FP: f, Step: st, Len: size, MonitorsChanged: changed}
+}
+
+// losesToCut reports whether e is a step that sends a message across a cut
+// of w to a live node.
+func (s *Stepper) losesToCut(w World, e Event) bool {
+	if e.Kind == Crash || !s.Split(w) {
+		return false
+	}
+	for _, snd := range s.step(e.Node, w[1+int(e.Node)], input(e)).Sends {
+		if to := SendTo(snd); !recDead(w[1+int(to)]) && !s.Connected(w, e.Node, to) {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *Stepper) monitorDelta(w World, f uint64) (uint64, bool) {

@@ -196,6 +196,22 @@ const (
 	inAction
 )
 
+// input is the handler input of a protocol step event (Deliver, Timeout,
+// Act, Recover), as the step cache keys it.
+func input(e Event) uint64 {
+	switch e.Kind {
+	case Deliver:
+		return inReceive<<56 | uint64(e.From)<<32 | uint64(e.Arg)
+	case Timeout:
+		return inTimeout<<56 | uint64(e.Arg)
+	case Act:
+		return inAction<<56 | uint64(e.Arg)
+	case Recover:
+		return inRecover << 56
+	}
+	panic(fmt.Sprintf("%v runs no handler", e.Kind))
+}
+
 // computeStep runs the handler for input in at node (record rec) and
 // interns the result. Called with m.mu held.
 func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {

@@ -346,11 +346,9 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 			panic(fmt.Sprintf("deliver %v: no such message in flight", e))
 		}
 		dst = slices.Delete(dst, s.header+i, s.header+i+1)
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], inReceive<<56|uint64(e.From)<<32|uint64(e.Arg))
-	case Timeout:
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], inTimeout<<56|uint64(e.Arg))
-	case Act:
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], inAction<<56|uint64(e.Arg))
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
+	case Timeout, Act:
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
 	case Crash:
 		dst[0]++
 		// Timers are disarmed; the state is kept for Recover.
@@ -361,7 +359,7 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	case Recover:
 		dst[0] += 1 << 8
 		s.observe(dst, e.Node, Obs{Kind: ObsRecover})
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], inRecover<<56)
+		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
 	case Partition:
 		return s.partition(dst, int(e.Node), int(e.From)), nil
 	case Heal:
