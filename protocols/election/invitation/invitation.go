@@ -49,7 +49,8 @@
 // an old one assume its messages arrive in order. With unordered links
 // vigil finds a stale answer overtaking an invitation and a run that
 // settles with n0 following n1, which follows n2 (N = 3, one partition,
-// 24 steps: vigil check invitation -channels unordered).
+// 24 steps, 18 M states: vigil check invitation -channels unordered
+// -props group-leader).
 //
 // Properties: under a partition there is a coordinator per connected group,
 // not one overall (the seed's assumption: "partitioned participants can
