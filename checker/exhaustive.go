@@ -28,6 +28,9 @@ type Options struct {
 	Messages bool
 	// Progress, if set, receives a status line about once a second.
 	Progress io.Writer
+	// Fairness is the fairness under which Eventually properties are
+	// judged on cycles (exhaustive only).
+	Fairness Fairness
 }
 
 // chunk is a run of one BFS level's states expanded by one worker, and its
@@ -48,6 +51,10 @@ type chunk struct {
 	steps []*model.Step
 	nsucc []int32
 	qs    []bool
+	// For liveness only: per successor, its event's identity; per state,
+	// the obligations of each Eventually property.
+	ids  []uint64
+	pend []uint64
 }
 
 // candidate is 24 bytes: a level can have many more candidates than new
@@ -77,7 +84,7 @@ func unpackEvent(p uint64) model.Event {
 
 func (c *chunk) reset(lo, hi int) {
 	*c = chunk{lo: lo, hi: hi, cand: c.cand[:0], viol: c.viol[:0],
-		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0]}
+		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0]}
 }
 
 // violation locates a world that breaks a property: the state numbered src
@@ -89,6 +96,7 @@ type violation struct {
 	pos    int
 	depth  int
 	detail string
+	cycle  []uint32 // a fair cycle from src, as edges of the state graph
 }
 
 const chunkSize = 256
@@ -105,6 +113,8 @@ type search struct {
 	stopped string
 	sink    uint64 // see visited.touch
 	monIdx  []int  // per property: its monitor's slot, or -1
+	live    []int  // the Eventually properties
+	fair    Fairness
 }
 
 // Exhaustive explores every world reachable from m's initial world, breadth
@@ -124,13 +134,17 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
 	res := newResult("exhaustive", props)
-	e := &search{m: m, props: props, vis: newVisited(opt.Messages), first: map[int]violation{}}
-	if opt.Messages {
-		e.g = &graph{}
+	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness}
+	for p, prop := range props {
+		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
+		if prop.When == properties.Eventually {
+			e.live = append(e.live, p)
+		}
 	}
-	for _, p := range props {
-		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), p.Monitor))
+	if opt.Messages || len(e.live) > 0 {
+		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
+	e.vis = newVisited(e.g != nil)
 	xs := make([]*expander, workers)
 	for i := range xs {
 		xs[i] = &expander{e: e, st: m.NewStepper()}
@@ -207,8 +221,14 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 							t = int64(c.cand[-1-t].fp)
 						}
 						e.g.addEdge(uint32(t), c.steps[k])
+						if len(e.live) > 0 {
+							e.g.addLabel(c.ids[k])
+						}
 						k++
 					}
+				}
+				for j, x := range c.pend {
+					e.g.pending[j%len(e.live)] = append(e.g.pending[j%len(e.live)], x)
 				}
 			}
 			for _, v := range c.viol {
@@ -259,6 +279,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	if e.g != nil {
 		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
 	}
+	e.judgeCycles()
 	for p := range props {
 		if v, ok := e.first[p]; ok {
 			res.Properties[p].Verdict = Fail
@@ -266,7 +287,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			res.Properties[p].Counterexample = e.trace(v, props[p])
 		}
 	}
-	if e.g != nil && res.Cut == "" && e.g.n() == e.vis.len() {
+	if opt.Messages && res.Cut == "" && e.g.n() == e.vis.len() {
 		res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
 	}
 	res.finish(start)
@@ -443,8 +464,11 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		if quiet {
 			c.quiet++
 			for p, prop := range e.props {
-				if prop.When == properties.AtQuiescence && !e.failed(p) {
+				if prop.When != properties.Always && !e.failed(p) {
 					if d := x.check(p, prop, w); d != "" {
+						if prop.When == properties.Eventually {
+							d = "the run ends while " + d
+						}
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
 					}
 				}
@@ -456,6 +480,9 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		if e.g != nil {
 			c.qs = append(c.qs, quiet)
 			c.nsucc = append(c.nsucc, int32(len(x.evs)))
+			for _, p := range e.live {
+				c.pend = append(c.pend, e.props[p].Pending(properties.View{S: x.st, W: w}))
+			}
 		}
 		// Fingerprint every successor from w's, without building it, then
 		// look them all up: the lookups are independent loads that the
@@ -472,6 +499,9 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 			num, seen := e.vis.lookup(x.fps[pos])
 			if e.g != nil {
 				c.steps = append(c.steps, x.succs[pos].Step)
+				if len(e.live) > 0 {
+					c.ids = append(c.ids, x.st.Identity(w, x.evs[pos]))
+				}
 				if seen {
 					c.succ = append(c.succ, int64(num))
 				} else {

@@ -17,6 +17,13 @@ type graph struct {
 	terminal []bool  // quiescent states
 	classes  [][]int // per class: messages sent by kind index
 	classOf  map[*model.Step]uint16
+	// For liveness only (see liveness.go): per edge, its event's label;
+	// per label, the event's identity (model.Stepper.Identity); per
+	// Eventually property, per state, the obligations outstanding.
+	label   []uint32
+	ids     []uint64
+	labelOf map[uint64]uint32
+	pending [][]uint64
 }
 
 func (g *graph) startNode(quiescent bool) {
@@ -70,7 +77,11 @@ func (g *graph) addEdge(t uint32, step *model.Step) {
 func (g *graph) n() int { return len(g.terminal) }
 
 func (g *graph) bytes() int64 {
-	return int64(cap(g.start))*4 + int64(cap(g.to))*4 + int64(cap(g.class))*2 + int64(cap(g.terminal))
+	b := int64(cap(g.start))*4 + int64(cap(g.to))*4 + int64(cap(g.class))*2 + int64(cap(g.terminal)) + int64(cap(g.label))*4
+	for _, p := range g.pending {
+		b += int64(cap(p)) * 8
+	}
+	return b
 }
 
 func (g *graph) edges(v int) (lo, hi uint32) {
@@ -295,6 +306,16 @@ func (g *graph) maxToTerminal(weight []int, comp []uint32, members [][]uint32, c
 // numbered in the order Tarjan's algorithm completes them: every edge leads
 // to a component of a number no larger than its source's.
 func tarjan(n int, edges func(v int) (lo, hi uint32), to []uint32) (comp []uint32, ncomp int) {
+	return tarjanIn(n, edges, to, nil)
+}
+
+// noComp is the component of a node left out of tarjanIn's subgraph.
+const noComp = math.MaxUint32
+
+// tarjanIn is tarjan on the subgraph of the nodes v < n with in(v) (nil:
+// every node); the others get component noComp. Edges to nodes >= n (not
+// expanded) are left out.
+func tarjanIn(n int, edges func(v int) (lo, hi uint32), to []uint32, in func(v uint32) bool) (comp []uint32, ncomp int) {
 	const unvisited = math.MaxUint32
 	index := make([]uint32, n)
 	low := make([]uint32, n)
@@ -319,6 +340,10 @@ func tarjan(n int, edges func(v int) (lo, hi uint32), to []uint32) (comp []uint3
 		if index[root] != unvisited {
 			continue
 		}
+		if in != nil && !in(uint32(root)) {
+			comp[root] = noComp
+			continue
+		}
 		visit(uint32(root))
 		for len(call) > 0 {
 			f := &call[len(call)-1]
@@ -326,6 +351,9 @@ func tarjan(n int, edges func(v int) (lo, hi uint32), to []uint32) (comp []uint3
 			if f.e < f.hi {
 				w := to[f.e]
 				f.e++
+				if int(w) >= n || in != nil && !in(w) {
+					continue
+				}
 				if index[w] == unvisited {
 					visit(w)
 				} else if onStack[w] {

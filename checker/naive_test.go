@@ -23,6 +23,9 @@ type naiveResult struct {
 	// failDepth: for each property that fails, the depth of the shallowest
 	// world that violates it (a quiescent one for AtQuiescence properties).
 	failDepth map[string]int
+	// cycle: the Eventually properties whose shallowest violation is a
+	// fair cycle rather than a run that ends.
+	cycle     map[string]bool
 	truncated bool // more than limit worlds
 }
 
@@ -41,10 +44,10 @@ func worldKey(w model.World) string {
 // It gives up after limit worlds.
 func naiveExplore(m *model.Machine, props []*properties.Property, limit int) naiveResult {
 	st := m.NewStepper()
-	res := naiveResult{failDepth: map[string]int{}}
+	res := naiveResult{failDepth: map[string]int{}, cycle: map[string]bool{}}
 	judge := func(w model.World, depth int, quiescent bool) {
 		for _, p := range props {
-			if p.When == properties.AtQuiescence && !quiescent {
+			if p.When != properties.Always && !quiescent {
 				continue
 			}
 			if _, failed := res.failDepth[p.Name]; failed {
@@ -56,7 +59,8 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 		}
 	}
 	w0, _ := st.Init()
-	seen := map[string]bool{worldKey(w0): true}
+	seen := map[string]int{worldKey(w0): 0} // world -> its index
+	var all []naiveWorld
 	level := []model.World{w0}
 	for depth := 0; len(level) > 0; depth++ {
 		res.depth = depth
@@ -68,13 +72,26 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 				res.quiescent++
 			}
 			judge(w, depth, nproto == 0)
-			for _, ev := range evs {
-				succ, _ := st.Apply(w, ev, nil)
-				if k := worldKey(succ); !seen[k] {
-					seen[k] = true
-					next = append(next, succ)
+			nw := naiveWorld{depth: depth}
+			for _, p := range props {
+				if p.When == properties.Eventually {
+					nw.pending = append(nw.pending, p.Pending(properties.View{S: st, W: w}))
 				}
 			}
+			for _, ev := range evs {
+				succ, _ := st.Apply(w, ev, nil)
+				k := worldKey(succ)
+				to, ok := seen[k]
+				if !ok {
+					to = len(seen)
+					seen[k] = to
+					next = append(next, succ)
+				}
+				nw.succ = append(nw.succ, to)
+				nw.events = append(nw.events, st.Identity(w, ev))
+				nw.faults = append(nw.faults, ev.Kind >= model.Crash)
+			}
+			all = append(all, nw)
 			if len(seen) > limit {
 				res.truncated = true
 				return res
@@ -83,7 +100,131 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 		level = next
 	}
 	res.states = int64(len(seen))
+	k := 0
+	for _, p := range props {
+		if p.When != properties.Eventually {
+			continue
+		}
+		if _, failed := res.failDepth[p.Name]; !failed {
+			if d := naiveFairCycle(all, k); d >= 0 {
+				res.failDepth[p.Name], res.cycle[p.Name] = d, true
+			}
+		}
+		k++
+	}
 	return res
+}
+
+// naiveWorld is a world of the naive enumeration: its depth, its
+// obligations per Eventually property, and per enabled event its
+// successor's index, identity and whether it is a fault.
+type naiveWorld struct {
+	depth   int
+	pending []uint64
+	succ    []int
+	events  []uint64
+	faults  []bool
+}
+
+// naiveFairCycle returns the depth of the shallowest world lying on a fair
+// cycle that keeps an obligation of Eventually property k outstanding
+// forever (weak fairness), or -1. For each obligation, the worlds keeping it
+// are split into strongly connected components by Kosaraju's two passes
+// (the engine uses Tarjan's); a component is fair when it has an inner
+// edge and every non-fault event enabled in all its worlds is taken by an
+// inner edge.
+func naiveFairCycle(all []naiveWorld, k int) int {
+	var bits uint64
+	for i := range all {
+		bits |= all[i].pending[k]
+	}
+	pred := make([][]int, len(all))
+	for i := range all {
+		for _, j := range all[i].succ {
+			if j < len(all) {
+				pred[j] = append(pred[j], i)
+			}
+		}
+	}
+	best := -1
+	for b := range 64 {
+		if bits>>b&1 == 0 {
+			continue
+		}
+		keeps := func(i int) bool { return i < len(all) && all[i].pending[k]>>b&1 == 1 }
+		// Pass 1: worlds in order of finishing a depth-first search.
+		var order []int
+		visited := make([]bool, len(all))
+		type frame struct{ u, next int }
+		for r := range all {
+			if !keeps(r) || visited[r] {
+				continue
+			}
+			visited[r] = true
+			stack := []frame{{r, 0}}
+			for len(stack) > 0 {
+				f := &stack[len(stack)-1]
+				if f.next < len(all[f.u].succ) {
+					v := all[f.u].succ[f.next]
+					f.next++
+					if keeps(v) && !visited[v] {
+						visited[v] = true
+						stack = append(stack, frame{v, 0})
+					}
+					continue
+				}
+				order = append(order, f.u)
+				stack = stack[:len(stack)-1]
+			}
+		}
+		// Pass 2: on the reversed edges, in reverse finishing order, each
+		// search collects one component.
+		comp := make([]int, len(all))
+		for i := range comp {
+			comp[i] = -1
+		}
+		for i := len(order) - 1; i >= 0; i-- {
+			r := order[i]
+			if comp[r] >= 0 {
+				continue
+			}
+			members := []int{r}
+			comp[r] = r
+			for j := 0; j < len(members); j++ {
+				for _, v := range pred[members[j]] {
+					if keeps(v) && comp[v] < 0 {
+						comp[v] = r
+						members = append(members, v)
+					}
+				}
+			}
+			inner, shallowest := false, all[r].depth
+			taken := map[uint64]bool{}
+			count := map[uint64]int{}
+			for _, v := range members {
+				shallowest = min(shallowest, all[v].depth)
+				for e, id := range all[v].events {
+					if to := all[v].succ[e]; to < len(all) && comp[to] == r {
+						inner = true
+						taken[id] = true
+					}
+					if !all[v].faults[e] {
+						count[id]++
+					}
+				}
+			}
+			fair := inner
+			for id, c := range count {
+				if c == len(members) && !taken[id] {
+					fair = false
+				}
+			}
+			if fair && (best < 0 || shallowest < best) {
+				best = shallowest
+			}
+		}
+	}
+	return best
 }
 
 // replayTrace re-runs a counterexample on a fresh Stepper of m, finding each
@@ -140,6 +281,24 @@ var (
 	never = &properties.Property{
 		Name: "test:never", When: properties.Always,
 		Check: func(properties.View) string { return "no world satisfies it" },
+	}
+	// busy: a message is in flight; a fair cycle that always has one
+	// violates it (token rings do).
+	busy = &properties.Property{
+		Name: "test:eventually-no-message-in-flight", When: properties.Eventually,
+		Pending: func(v properties.View) uint64 {
+			if len(v.S.Msgs(v.W)) > 0 {
+				return 1
+			}
+			return 0
+		},
+		Check: func(v properties.View) string {
+			if len(v.S.Msgs(v.W)) > 0 {
+				return "a message is in flight"
+			}
+			return ""
+		},
+		Obligation: func(int) string { return "a message is in flight" },
 	}
 	endsCrashed = &properties.Property{
 		Name: "test:runs-end-with-a-crash", When: properties.AtQuiescence,
@@ -229,13 +388,19 @@ func comparableResult(r *checker.Result) checker.Result {
 func TestExhaustiveAgainstNaive(t *testing.T) {
 	const limit = 300_000
 	require.NotEmpty(t, protocols.All())
+	lassos := 0 // lasso counterexamples compared: some must be
+	defer func() {
+		if !t.Failed() {
+			require.Positive(t, lassos, "no configuration had a fair cycle to compare")
+		}
+	}()
 	for _, p := range protocols.All() {
 		for _, tc := range naiveCases(t, p) {
 			t.Run(p.Name+"/"+tc.name, func(t *testing.T) {
 				props, err := suite.Props(p, tc.props)
 				require.NoError(t, err)
 				if tc.props == nil {
-					props = append(props, fewInFlight, never, endsCrashed)
+					props = append(props, fewInFlight, never, endsCrashed, busy)
 				}
 				compile := func() *model.Machine {
 					m, err := suite.Compile(p, tc.cfg, props)
@@ -290,22 +455,39 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.NotNil(t, cx, "%s: %s", what, prop.Name)
 						require.Equal(t, prop.Name, cx.Property)
 						require.Equal(t, pr.Detail, cx.Detail)
+						if naive.cycle[prop.Name] {
+							lassos++
+							require.Positive(t, cx.Cycle, "%s: the counterexample to %s is no lasso", what, prop.Name)
+							require.Len(t, cx.Events[:len(cx.Events)-cx.Cycle], depth, "%s: the lasso to %s is not entered soonest", what, prop.Name)
+							rt, err := checker.Replay(compile(), props, cx)
+							require.NoError(t, err, "%s: %s", what, prop.Name)
+							require.Equal(t, prop.Name, rt.Property, "%s: the lasso does not replay to its violation", what)
+							require.Equal(t, pr.Detail, rt.Detail, what)
+							continue
+						}
+						require.Zero(t, cx.Cycle, "%s: %s", what, prop.Name)
 						require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
 						st, w, quiescent := replayTrace(t, compile(), cx)
 						require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
-						if prop.When == properties.AtQuiescence {
+						detail := prop.Check(properties.View{S: st, W: w})
+						if prop.When != properties.Always {
 							require.True(t, quiescent, "%s: the counterexample to %s does not end a run", what, prop.Name)
 						}
-						require.Equal(t, pr.Detail, prop.Check(properties.View{S: st, W: w}), "%s: the counterexample to %s does not replay to its violation", what, prop.Name)
+						if prop.When == properties.Eventually {
+							detail = "the run ends while " + detail
+						}
+						require.Equal(t, pr.Detail, detail, "%s: the counterexample to %s does not replay to its violation", what, prop.Name)
 					}
 					require.Equal(t, wantVerdict, r.Verdict, what)
-					if opt.Messages && !allFail {
+					if opt.Messages && !allFail && naive.quiescent > 0 {
+						// Figures need a run that ends: a token that
+						// circulates forever gives none.
 						require.NotEmpty(t, r.Messages, what)
 						require.Equal(t, "total", r.Messages[0].Kind, what)
 						for _, mr := range r.Messages {
 							require.True(t, mr.Unbounded || mr.Min <= mr.Max, "%s: %v", what, mr)
 						}
-					} else if !opt.Messages {
+					} else if !opt.Messages || naive.quiescent == 0 {
 						require.Nil(t, r.Messages, what)
 					}
 

@@ -3,6 +3,8 @@ package checker
 import (
 	"fmt"
 	"io"
+	"math/bits"
+	"slices"
 
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -16,9 +18,15 @@ type Trace struct {
 	Property string `json:"property"`
 	Detail   string `json:"detail"`
 	// Quiescent: the last world is the end of a complete run.
-	Quiescent bool        `json:"quiescent,omitempty"`
-	Initial   []NodeState `json:"initial"`
-	Events    []TraceStep `json:"events"`
+	Quiescent bool `json:"quiescent,omitempty"`
+	// Cycle: the last Cycle events form a cycle, back to the world they
+	// start from, that the run can go round forever (a lasso: a liveness
+	// counterexample).
+	Cycle int `json:"cycle,omitempty"`
+	// Fairness under which the cycle is fair (see checker.Fairness).
+	Fairness string      `json:"fairness,omitempty"`
+	Initial  []NodeState `json:"initial"`
+	Events   []TraceStep `json:"events"`
 	// Seed of the random walk that found it (random mode only).
 	Seed *uint64 `json:"seed,omitempty"`
 }
@@ -132,34 +140,44 @@ func (e *search) trace(v violation, p *properties.Property) *Trace {
 	st := e.m.NewStepper()
 	w, _ := st.Init()
 	var events []model.Event
-	for i := len(path) - 1; i >= 0; i-- {
+	slices.Reverse(path)
+	for _, edge := range v.cycle { // an edge's position among its source's is its event's
+		path = append(path, edge-e.g.start[e.g.source(edge)])
+	}
+	for _, pos := range path {
 		evs, _ := st.Enabled(w, nil)
-		ev := evs[path[i]]
+		ev := evs[pos]
 		events = append(events, ev)
 		w, _ = st.Apply(w, ev, nil)
 	}
 	t := buildTrace(e.m, events)
-	t.Property, t.Detail = p.Name, v.detail
+	t.Property, t.Detail, t.Cycle = p.Name, v.detail, len(v.cycle)
+	if t.Cycle > 0 {
+		t.Fairness = e.fair.String()
+	}
 	return t
 }
 
 // Replay re-runs a trace's events on m, checking that each is enabled in
 // turn, and returns the trace rebuilt with m's states, judged against props:
-// the first property the final world violates (invariants always,
-// quiescence properties when the run is over) is named in the result.
-func Replay(m *model.Machine, props []*properties.Property, steps []TraceStep) (*Trace, error) {
+// the first property the run violates (invariants in its last world,
+// quiescence properties when the run is over, Eventually properties on its
+// cycle, if it has one) is named in the result. A trace with a cycle must
+// return to the world the cycle starts from, and the cycle must be fair
+// under the trace's fairness.
+func Replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
 	st := m.NewStepper()
 	w, _ := st.Init()
+	worlds := []model.World{w}
 	var events []model.Event
-	var next model.World
-	for k, want := range steps {
+	for k, want := range in.Events {
 		evs, _ := st.Enabled(w, nil)
 		found := false
 		for _, ev := range evs {
 			if describe(st, w, ev).key() == want.key() {
 				events = append(events, ev)
-				next, _ = st.Apply(w, ev, next)
-				w, next = next, w
+				w, _ = st.Apply(w, ev, nil)
+				worlds = append(worlds, w)
 				found = true
 				break
 			}
@@ -169,17 +187,96 @@ func Replay(m *model.Machine, props []*properties.Property, steps []TraceStep) (
 		}
 	}
 	t := buildTrace(m, events)
+	if in.Cycle < 0 || in.Cycle > len(events) {
+		return nil, fmt.Errorf("the cycle of %d steps is longer than the run's %d", in.Cycle, len(events))
+	}
+	if in.Cycle > 0 {
+		loop := len(events) - in.Cycle
+		if !slices.Equal(worlds[loop], w) {
+			return nil, fmt.Errorf("the cycle (steps %d to %d) does not return to the world it starts from", loop+1, len(events))
+		}
+		fair := WeakFairness
+		if in.Fairness != "" {
+			var err error
+			if fair, err = ParseFairness(in.Fairness); err != nil {
+				return nil, err
+			}
+		}
+		if unmet := unfairOn(st, worlds[loop:len(events)], events[loop:], fair); unmet != "" {
+			return nil, fmt.Errorf("the cycle is not fair (%v fairness): %s", fair, unmet)
+		}
+		t.Cycle, t.Fairness = in.Cycle, fair.String()
+		for _, p := range props {
+			if p.When != properties.Eventually {
+				continue
+			}
+			stuck := ^uint64(0)
+			for _, cw := range worlds[loop:] {
+				stuck &= p.Pending(properties.View{S: st, W: cw})
+			}
+			if stuck != 0 {
+				b := bits.TrailingZeros64(stuck)
+				what := fmt.Sprintf("obligation %d stays outstanding", b)
+				if p.Obligation != nil {
+					what = p.Obligation(b)
+				}
+				t.Property, t.Detail = p.Name, what+" forever, on a fair cycle"
+				return t, nil
+			}
+		}
+	}
 	view := properties.View{S: st, W: w}
 	for _, p := range props {
-		if p.When == properties.AtQuiescence && !t.Quiescent {
+		if p.When != properties.Always && !t.Quiescent {
 			continue
 		}
 		if d := p.Check(view); d != "" {
+			if p.When == properties.Eventually {
+				d = "the run ends while " + d
+			}
 			t.Property, t.Detail = p.Name, d
 			break
 		}
 	}
 	return t, nil
+}
+
+// unfairOn describes an event that the cycle of worlds (each left by the
+// event of the same index) owes under fairness f and never takes, or
+// returns "".
+func unfairOn(st *model.Stepper, worlds []model.World, events []model.Event, f Fairness) string {
+	if f == NoFairness {
+		return ""
+	}
+	taken := map[uint64]bool{}
+	for i, ev := range events {
+		taken[st.Identity(worlds[i], ev)] = true
+	}
+	count := map[uint64]int{} // worlds of the cycle enabling each event
+	first := map[uint64]model.Event{}
+	var order []uint64
+	for _, w := range worlds {
+		evs, _ := st.Enabled(w, nil)
+		seen := map[uint64]bool{}
+		for _, ev := range evs {
+			id := st.Identity(w, ev)
+			if isFault(id) || seen[id] {
+				continue
+			}
+			seen[id] = true
+			if count[id] == 0 {
+				first[id] = ev
+				order = append(order, id)
+			}
+			count[id]++
+		}
+	}
+	for _, id := range order {
+		if !taken[id] && (f == StrongFairness || count[id] == len(worlds)) {
+			return fmt.Sprintf("%s stays enabled and is never taken", describe(st, worlds[0], first[id]))
+		}
+	}
+	return ""
 }
 
 // Render writes t for a person: the initial states, then each event with
@@ -193,7 +290,11 @@ func Render(out io.Writer, t *Trace) {
 	for _, n := range t.Initial {
 		fmt.Fprintf(out, "      n%d %s\n", n.Node, n.State)
 	}
+	loop := len(t.Events) - t.Cycle
 	for i, s := range t.Events {
+		if t.Cycle > 0 && i == loop {
+			fmt.Fprintf(out, "  -- from here the run goes round a cycle forever --\n")
+		}
 		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
 		if len(s.Changes) == 0 {
 			fmt.Fprintf(out, "      (no node changed)\n")
@@ -207,7 +308,13 @@ func Render(out io.Writer, t *Trace) {
 		}
 	}
 	end := "  (violation in the last world)"
-	if t.Quiescent {
+	switch {
+	case t.Cycle > 0:
+		end = fmt.Sprintf("  (back to the world after step %d: the cycle repeats forever)", loop)
+		if loop == 0 {
+			end = "  (back to the initial world: the cycle repeats forever)"
+		}
+	case t.Quiescent:
 		end = "  (the run is over: nothing but faults can happen)"
 	}
 	fmt.Fprintln(out, end)

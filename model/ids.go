@@ -40,6 +40,12 @@ const (
 	// ObsPool: the node joined (Arg 1) or left (Arg 0) a standby pool, such
 	// as the slaves of the emergent election.
 	ObsPool
+	// ObsRequest: the node asks for the critical section; Arg is the
+	// request's timestamp where the protocol has one (else 0).
+	ObsRequest
+	// ObsEnter and ObsExit: the node enters or leaves the critical section.
+	ObsEnter
+	ObsExit
 )
 
 // Obs is an observation: a protocol-neutral fact a handler reports.
@@ -63,6 +69,16 @@ func InPool(in bool) Obs {
 	return Obs{Kind: ObsPool}
 }
 
+// RequestCS is the observation "this node asks for the critical section",
+// with the request's timestamp (0 where the protocol has none).
+func RequestCS(ts int) Obs { return Obs{Kind: ObsRequest, Arg: ts} }
+
+// EnterCS is the observation "this node enters the critical section".
+func EnterCS() Obs { return Obs{Kind: ObsEnter} }
+
+// ExitCS is the observation "this node leaves the critical section".
+func ExitCS() Obs { return Obs{Kind: ObsExit} }
+
 func (o Obs) String() string {
 	switch o.Kind {
 	case ObsLeader:
@@ -78,6 +94,12 @@ func (o Obs) String() string {
 			return "pool=in"
 		}
 		return "pool=out"
+	case ObsRequest:
+		return "request@" + strconv.Itoa(o.Arg)
+	case ObsEnter:
+		return "enter"
+	case ObsExit:
+		return "exit"
 	}
 	return "obs(" + strconv.Itoa(int(o.Kind)) + "," + strconv.Itoa(o.Arg) + ")"
 }

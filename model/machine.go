@@ -31,6 +31,7 @@ type Machine struct {
 	actions   map[actKey][]Action
 	timerName []Timer
 	timerIdx  map[Timer]uint32
+	actionIdx map[Action]uint32 // action names, for Stepper.Identity
 	waitSets  [][]NodeID
 	waitIdx   map[string]uint32
 	timerSets [][]timerEntry
@@ -82,6 +83,7 @@ func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Mo
 	m.steps = map[stepKey]*Step{}
 	m.actions = map[actKey][]Action{}
 	m.timerIdx = map[Timer]uint32{}
+	m.actionIdx = map[Action]uint32{}
 	m.waitIdx = map[string]uint32{}
 	m.tsetIdx = map[string]uint32{}
 	m.kindIdx = map[string]uint8{}

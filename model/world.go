@@ -59,6 +59,7 @@ type Stepper struct {
 	m        *Machine
 	steps    stepCache
 	actions  map[actKey][]Action
+	actIDs   map[Action]uint32 // a mirror of Machine.actionIdx
 	monSteps map[monKey]uint32
 	// local mirrors of the Machine's append-only tables, refreshed on miss
 	timerSets [][]timerEntry
@@ -76,7 +77,7 @@ type Stepper struct {
 // NewStepper returns a Stepper for m.
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
-		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, monSteps: map[monKey]uint32{},
+		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, actIDs: map[Action]uint32{}, monSteps: map[monKey]uint32{},
 		expiries: map[[2]uint32]uint32{},
 		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
 		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
@@ -116,6 +117,30 @@ func (s *Stepper) timerSet(id uint32) []timerEntry {
 		s.m.mu.Unlock()
 	}
 	return s.timerSets[id]
+}
+
+// Identity returns a key of e that names the same event in every world of
+// the run, as fairness speaks of it: "this message from n1 to n2", "n1's
+// timer t", "n0's action request". Deliveries and timeouts are named by
+// interned content already; an action's Arg, its position among the node's
+// enabled actions, is replaced by its interned name.
+func (s *Stepper) Identity(w World, e Event) uint64 {
+	arg := e.Arg
+	if e.Kind == Act {
+		name := s.localActions(e.Node, recState(w[1+int(e.Node)]))[e.Arg]
+		id, ok := s.actIDs[name]
+		if !ok {
+			s.m.mu.Lock()
+			if id, ok = s.m.actionIdx[name]; !ok {
+				id = uint32(len(s.m.actionIdx))
+				s.m.actionIdx[name] = id
+			}
+			s.m.mu.Unlock()
+			s.actIDs[name] = id
+		}
+		arg = id
+	}
+	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(arg)
 }
 
 func (s *Stepper) localActions(node NodeID, state uint32) []Action {

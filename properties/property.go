@@ -23,11 +23,21 @@ const (
 	// action enabled), the end of a complete run. A quiescent world that
 	// fails it is a deadlock or a stuck run.
 	AtQuiescence
+	// Eventually: a liveness property. Pending names the obligations
+	// outstanding in a world (bit i: usually "node i waits for something"),
+	// and each must be met on every fair run: no quiescent world may have one
+	// outstanding, and no fair cycle of worlds may keep one outstanding
+	// throughout. The exhaustive engine decides the cycles on its state graph
+	// (see checker.Fairness); a random walk can only judge where it ends.
+	Eventually
 )
 
 func (w When) String() string {
-	if w == AtQuiescence {
+	switch w {
+	case AtQuiescence:
 		return "at quiescence"
+	case Eventually:
+		return "eventually"
 	}
 	return "always"
 }
@@ -43,7 +53,15 @@ type Property struct {
 	// and Monitor's state, so engines may cache its result by those.
 	MonitorOnly bool
 	// Check returns "" when the property holds in v, else what is wrong.
+	// For an Eventually property it describes the obligations outstanding
+	// in v, or returns "" when none is.
 	Check func(v View) string
+	// Pending (Eventually only) returns the obligations outstanding in v,
+	// one bit each; at most 64.
+	Pending func(v View) uint64
+	// Obligation (Eventually only) says what bit b of Pending stands for,
+	// as a clause: "n2 waits for the critical section".
+	Obligation func(b int) string
 }
 
 // View is what a property sees of one World.

@@ -43,7 +43,7 @@ func replay(args []string, out io.Writer) error {
 	if err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
-	t, err := checker.Replay(m, props, tf.Trace.Events)
+	t, err := checker.Replay(m, props, tf.Trace)
 	if err != nil {
 		return badInput("%s does not replay: %v", args[0], err)
 	}

@@ -1,0 +1,173 @@
+package properties
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Phase is where a node stands with the critical section.
+type Phase uint8
+
+const (
+	Idle    Phase = iota // not asking
+	Waiting              // asked (model.RequestCS), not yet in
+	InCS                 // in the critical section (model.EnterCS)
+)
+
+func (p Phase) String() string { return [...]string{"idle", "waiting", "in-cs"}[p] }
+
+// CSNode is one node's standing in the CS monitor.
+type CSNode struct {
+	Phase Phase
+	TS    int // the timestamp of its current request
+}
+
+// CSState is the CS monitor's state: each node's standing and, once an
+// entry jumped the queue, the first such entry.
+type CSState struct {
+	Nodes []CSNode
+	// Overtook: Entered entered while Overtaken, whose request has a
+	// smaller (timestamp, id), was waiting. Entered is model.None while
+	// entries kept the order.
+	Entered, Overtaken model.NodeID
+}
+
+// CS is the mutual-exclusion monitor, fed by model.RequestCS, EnterCS and
+// ExitCS: each node's phase and request timestamp, and the first entry out
+// of (timestamp, id) order. A node that crashes or recovers is idle. Its
+// state is N phases and timestamps plus two node ids.
+var CS model.Monitor = csMonitor{}
+
+type csMonitor struct{}
+
+func (csMonitor) Name() string { return "cs" }
+
+func (csMonitor) Start(cfg *model.Config) any {
+	return CSState{Nodes: make([]CSNode, cfg.N), Entered: model.None, Overtaken: model.None}
+}
+
+func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	s := st.(CSState)
+	next := s.Nodes[node]
+	switch o.Kind {
+	case model.ObsRequest:
+		next = CSNode{Phase: Waiting, TS: o.Arg}
+	case model.ObsEnter:
+		next.Phase = InCS
+	case model.ObsExit, model.ObsCrash, model.ObsRecover:
+		next = CSNode{}
+	default:
+		return st
+	}
+	if next == s.Nodes[node] {
+		return st
+	}
+	out := CSState{Nodes: slices.Clone(s.Nodes), Entered: s.Entered, Overtaken: s.Overtaken}
+	if o.Kind == model.ObsEnter && out.Entered == model.None {
+		mine := s.Nodes[node]
+		for j, n := range s.Nodes {
+			if n.Phase == Waiting && model.NodeID(j) != node &&
+				(n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
+				out.Entered, out.Overtaken = node, model.NodeID(j)
+				break
+			}
+		}
+	}
+	out.Nodes[node] = next
+	return out
+}
+
+func csNodes(v View) []CSNode { return v.Monitor(CS).(CSState).Nodes }
+
+func nodesIn(ns []CSNode, ph Phase) []model.NodeID {
+	var out []model.NodeID
+	for i, n := range ns {
+		if n.Phase == ph {
+			out = append(out, model.NodeID(i))
+		}
+	}
+	return out
+}
+
+func joinNodes(ids []model.NodeID) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = id.String()
+	}
+	return strings.Join(parts, ", ")
+}
+
+// MutualExclusion: in every reachable world at most one node is in the
+// critical section.
+var MutualExclusion = &Property{
+	Name: "mutual-exclusion", Family: "mutex", When: Always, Monitor: CS, MonitorOnly: true,
+	Doc: "in every reachable world at most one node is in the critical section",
+	Check: func(v View) string {
+		if in := nodesIn(csNodes(v), InCS); len(in) > 1 {
+			return fmt.Sprintf("%s are in the critical section at once", joinNodes(in))
+		}
+		return ""
+	},
+}
+
+// NoDeadlock: no run ends with a node still waiting for the critical
+// section.
+var NoDeadlock = &Property{
+	Name: "no-deadlock", Family: "mutex", When: AtQuiescence, Monitor: CS, MonitorOnly: true,
+	Doc: "no run ends (nothing but faults can happen) while a node waits for the critical section",
+	Check: func(v View) string {
+		if w := nodesIn(csNodes(v), Waiting); len(w) > 0 {
+			return fmt.Sprintf("deadlock: nothing can happen, and %s wait%s for the critical section", joinNodes(w), plural(len(w)))
+		}
+		return ""
+	},
+}
+
+// NoStarvation: every request is eventually granted, on every fair run.
+var NoStarvation = &Property{
+	Name: "no-starvation", Family: "mutex", When: Eventually, Monitor: CS, MonitorOnly: true,
+	Doc: "on every fair run every node that asks for the critical section eventually enters it",
+	Pending: func(v View) uint64 {
+		var m uint64
+		for i, n := range csNodes(v) {
+			if n.Phase == Waiting {
+				m |= 1 << i
+			}
+		}
+		return m
+	},
+	Check: func(v View) string {
+		if w := nodesIn(csNodes(v), Waiting); len(w) > 0 {
+			return fmt.Sprintf("%s wait%s for the critical section", joinNodes(w), plural(len(w)))
+		}
+		return ""
+	},
+	Obligation: func(b int) string { return fmt.Sprintf("%v waits for the critical section", model.NodeID(b)) },
+}
+
+// RequestOrder: nodes enter in the order of their requests' (timestamp,
+// id): no node enters while a request smaller than its own waits.
+var RequestOrder = &Property{
+	Name: "request-order", Family: "mutex", When: Always, Monitor: CS, MonitorOnly: true,
+	Doc: "no node enters the critical section while a request with a smaller (timestamp, id) than its own waits",
+	Check: func(v View) string {
+		s := v.Monitor(CS).(CSState)
+		if s.Entered == model.None {
+			return ""
+		}
+		return fmt.Sprintf("%v entered while %v, whose request is earlier in (timestamp, id) order, waited", s.Entered, s.Overtaken)
+	},
+}
+
+// plural is the verb ending for n subjects: "s" for one ("n1 waits").
+func plural(n int) string {
+	if n == 1 {
+		return "s"
+	}
+	return ""
+}
+
+func init() { register(MutualExclusion, NoDeadlock, NoStarvation, RequestOrder) }

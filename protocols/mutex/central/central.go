@@ -1,0 +1,167 @@
+// Package central is mutual exclusion through a central server, after seed
+// 003_13e890ff57525d54.txt ("A central server").
+//
+// The seed's client steps are: "request a token from the server", "wait for
+// a token that grants access", "enter the critical section and execute in
+// it", "exit the critical section and return the token". The server keeps a
+// FIFO queue of the clients waiting and whether the token is out: a request
+// is granted at once when the server holds the token, else queued; a
+// release hands the token to the head of the queue, if any.
+//
+// Node 0 is the server, and a client too: it talks to its server half by
+// messages like any other client (self-messages count), so every entry
+// costs the seed's figures for every node — "Enter: 2 messages (request –
+// granted), Exit: 1 release message" — 3 messages per entry.
+//
+// Each node asks for the critical section at most "requests" times (run
+// parameter, default 1); requests = 0 means forever, and the state stays
+// finite then (no counter grows). When the run names initiators, only they
+// ask, so one initiator shows the cost of an entry alone. The seed assumes no failures; a node that
+// recovers restarts as freshly initialised, and the server forgets its
+// queue and its token if it was the one that crashed.
+package central
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// The server is node 0.
+const Server model.NodeID = 0
+
+// Phase is a client's standing with the critical section.
+type Phase uint8
+
+const (
+	Released Phase = iota // not asking
+	Wanted                // asked, waiting for the grant
+	Held                  // in the critical section, holding the token
+)
+
+func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
+
+// State is one node's state: its client half and, at node 0, the server.
+type State struct {
+	Phase Phase
+	Asked int // requests made so far; stays 0 when requests = 0 (forever)
+
+	Server bool         // this node is the server: the fields below are used
+	Holder model.NodeID // the client holding the token, or None: the server has it
+	Queue  []model.NodeID
+}
+
+func (s State) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%v asked=%d", s.Phase, s.Asked)
+	if s.Server {
+		if s.Holder == model.None {
+			b.WriteString(" | token free")
+		} else {
+			fmt.Fprintf(&b, " | token at %v", s.Holder)
+		}
+		fmt.Fprintf(&b, " queue=%v", s.Queue)
+	}
+	return b.String()
+}
+
+// Type is a message's type.
+type Type uint8
+
+const (
+	Request Type = iota // client to server: "request a token"
+	Grant               // server to client: the token
+	Release             // client to server: "return the token"
+)
+
+// Msg is a message of the protocol; it carries nothing but its type.
+type Msg struct{ Type Type }
+
+func (m Msg) Kind() string   { return [...]string{"request", "grant", "release"}[m.Type] }
+func (m Msg) String() string { return m.Kind() }
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func fresh(env *model.Env) State {
+	return State{Phase: Released, Holder: model.None, Server: env.Self() == Server}
+}
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State { return fresh(&ctx.Env) }
+
+// Actions: "request" when released with requests left (and, if the run
+// names initiators, only at those), "exit" when held.
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	switch {
+	case s.Phase == Held:
+		return []model.Action{"exit"}
+	case s.Phase == Released && env.Initiator() && (env.Param("requests", 1) == 0 || s.Asked < env.Param("requests", 1)):
+		return []model.Action{"request"}
+	}
+	return nil
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	switch a {
+	case "request":
+		// "request a token from the server", then "wait for a token that
+		// grants access"
+		if ctx.Param("requests", 1) > 0 {
+			s.Asked++
+		}
+		s.Phase = Wanted
+		ctx.Observe(model.RequestCS(0))
+		ctx.Send(Server, Msg{Request})
+	case "exit":
+		// "exit the critical section and return the token"
+		s.Phase = Released
+		ctx.Observe(model.ExitCS())
+		ctx.Send(Server, Msg{Release})
+	default:
+		panic(fmt.Sprintf("central: unknown action %q", a))
+	}
+	return s
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+	switch m.Type {
+	case Grant:
+		// client: the token arrived: "enter the critical section"
+		s.Phase = Held
+		ctx.Observe(model.EnterCS())
+	case Request:
+		// server: grant if the token is free, else queue the client
+		if s.Holder == model.None {
+			s.Holder = from
+			ctx.Send(from, Msg{Grant})
+		} else {
+			s.Queue = append(slices.Clone(s.Queue), from)
+		}
+	case Release:
+		// server: the token is back; grant it to the head of the queue
+		if len(s.Queue) > 0 {
+			s.Holder = s.Queue[0]
+			s.Queue = pop(s.Queue)
+			ctx.Send(s.Holder, Msg{Grant})
+		} else {
+			s.Holder = model.None
+		}
+	}
+	return s
+}
+
+// pop returns q without its head, as a new slice (nil when empty).
+func pop(q []model.NodeID) []model.NodeID {
+	if len(q) <= 1 {
+		return nil
+	}
+	return slices.Clone(q[1:])
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover restarts a node as freshly initialised; the algorithm does not
+// expect it.
+func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return fresh(&ctx.Env) }

@@ -1,0 +1,120 @@
+// Package tokenring is mutual exclusion by a token passed round a ring,
+// after seed 003_13e890ff57525d54.txt ("A ring-based approach").
+//
+// The seed: "pass a token around", "before entering the critical section -
+// remove the token", "when leaving the critical section - release the
+// token". The ring is 0 → 1 → … → N-1 → 0. Node 0 holds the token at start;
+// as nobody wants the critical section yet, it passes it on at once. A node
+// that receives the token enters the critical section if it wants it,
+// keeping the token, and otherwise passes it to its successor; on exit it
+// passes it on.
+//
+// The seed's figures: "enter: O(N) = [0, N]" messages — none when the token
+// is already on its way to the node, N when it has just left it — and
+// "exit: 1 message"; the synchronisation delay is "anywhere from 1 to N
+// message transmissions". An idle node never keeps the token, so the token
+// circulates forever, even when nobody wants it: runs never end in
+// quiescence, and the message count of a run is unbounded.
+//
+// Each node asks for the critical section at most "requests" times (run
+// parameter, default 1); requests = 0 means forever, and the state stays
+// finite then (no counter grows). When the run names initiators, only they
+// ask. The seed assumes no failures. A node
+// that recovers restarts as freshly initialised but without a token: the
+// token it may have held is lost, and a second one would break mutual
+// exclusion by itself.
+package tokenring
+
+import (
+	"fmt"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Phase is a node's standing with the critical section.
+type Phase uint8
+
+const (
+	Released Phase = iota // not asking
+	Wanted                // asked, waiting for the token
+	Held                  // in the critical section: holding the token
+)
+
+func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
+
+// State is one node's state. A node holds the token exactly while Held (or
+// in passing, inside a handler), so the token needs no field of its own.
+type State struct {
+	Phase Phase
+	Asked int // requests made so far; stays 0 when requests = 0 (forever)
+}
+
+func (s State) String() string { return fmt.Sprintf("%v asked=%d", s.Phase, s.Asked) }
+
+// Msg is the token.
+type Msg struct{}
+
+func (Msg) Kind() string   { return "token" }
+func (Msg) String() string { return "token" }
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State {
+	if ctx.Self() == 0 {
+		// node 0 holds the token at start; nobody wants it yet: "pass a
+		// token around"
+		ctx.Send(ctx.Next(), Msg{})
+	}
+	return State{}
+}
+
+// Actions: "request" when released with requests left (and, if the run
+// names initiators, only at those), "exit" when held.
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	switch {
+	case s.Phase == Held:
+		return []model.Action{"exit"}
+	case s.Phase == Released && env.Initiator() && (env.Param("requests", 1) == 0 || s.Asked < env.Param("requests", 1)):
+		return []model.Action{"request"}
+	}
+	return nil
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	switch a {
+	case "request":
+		// wait for the token; an idle node never holds it, so there is no
+		// token to take at once
+		if ctx.Param("requests", 1) > 0 {
+			s.Asked++
+		}
+		s.Phase = Wanted
+		ctx.Observe(model.RequestCS(0))
+	case "exit":
+		// "when leaving the critical section - release the token"
+		s.Phase = Released
+		ctx.Observe(model.ExitCS())
+		ctx.Send(ctx.Next(), Msg{})
+	default:
+		panic(fmt.Sprintf("tokenring: unknown action %q", a))
+	}
+	return s
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, _ Msg) State {
+	if s.Phase == Wanted {
+		// "before entering the critical section - remove the token"
+		s.Phase = Held
+		ctx.Observe(model.EnterCS())
+		return s
+	}
+	// not wanted here: "pass a token around"
+	ctx.Send(ctx.Next(), Msg{})
+	return s
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover restarts a node as freshly initialised, without a token.
+func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{} }
