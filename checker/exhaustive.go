@@ -141,6 +141,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			e.live = append(e.live, p)
 		}
 	}
+	if len(e.live) > 0 {
+		res.Fairness = opt.Fairness.String()
+	}
 	if opt.Messages || len(e.live) > 0 {
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}

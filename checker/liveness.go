@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // Fairness says which infinite runs count against an Eventually property:
@@ -299,12 +300,23 @@ func (e *search) judgeCycles() {
 		if best == nil {
 			continue
 		}
-		prop := e.props[p]
-		what := fmt.Sprintf("obligation %d stays outstanding", bit)
-		if prop.Obligation != nil {
-			what = prop.Obligation(bit)
-		}
 		e.record(violation{prop: p, src: int(best[0]), pos: -1,
-			detail: what + " forever, on a fair cycle", cycle: e.g.fairCycle(best[0], best, f)})
+			detail: cycleDetail(e.props[p], bit, f), cycle: e.g.fairCycle(best[0], best, f)})
 	}
+}
+
+// cycleDetail says what goes wrong on a cycle that keeps obligation bit
+// of p outstanding and is fair under f.
+func cycleDetail(p *properties.Property, bit int, f Fairness) string {
+	what := fmt.Sprintf("obligation %d stays outstanding", bit)
+	if p.Obligation != nil {
+		what = p.Obligation(bit)
+	}
+	switch f {
+	case StrongFairness:
+		return what + " forever, on a strongly fair cycle"
+	case NoFairness:
+		return what + " forever, on a cycle"
+	}
+	return what + " forever, on a fair cycle"
 }

@@ -166,15 +166,14 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	w, initSteps := st.Init()
 	var r walkResult
 	r.sent = sentByKind(initSteps...)
-	judge := func(when properties.When) {
+	// judge judges the invariants, and when the run ends here
+	// (quiescent) the other properties too.
+	judge := func(quiescent bool) {
 		for p, prop := range props {
-			if prop.When != when {
+			if _, ok := r.viol[p]; ok || prop.When != properties.Always && !quiescent {
 				continue
 			}
-			if _, ok := r.viol[p]; ok {
-				continue
-			}
-			if d := prop.Check(properties.View{S: st, W: w}); d != "" {
+			if d := prop.Judge(properties.View{S: st, W: w}, quiescent); d != "" {
 				if r.viol == nil {
 					r.viol = map[int]walkViolation{}
 				}
@@ -182,7 +181,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			}
 		}
 	}
-	judge(properties.Always)
+	judge(false)
 	var evs []model.Event
 	var next model.World
 	keys := map[model.Event]string{}
@@ -194,7 +193,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		if nproto == 0 {
 			r.quiescent++
 			r.complete = true
-			judge(properties.AtQuiescence)
+			judge(true)
 			if len(evs) == 0 || rng.IntN(2) == 0 {
 				break
 			}
@@ -213,13 +212,13 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			}
 			r.sent[k] += x
 		}
-		judge(properties.Always)
+		judge(false)
 	}
 	if len(r.events) == maxDepth && len(r.viol) < len(props) {
 		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {
 			r.quiescent++
 			r.complete = true
-			judge(properties.AtQuiescence)
+			judge(true)
 		}
 	}
 	return r

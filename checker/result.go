@@ -71,7 +71,10 @@ func (r MessageRange) String() string {
 
 // Result is what an engine reports.
 type Result struct {
-	Mode       string           `json:"mode"`
+	Mode string `json:"mode"`
+	// Fairness under which eventually-properties were judged on cycles
+	// (exhaustive search of such properties only).
+	Fairness   string           `json:"fairness,omitempty"`
 	Verdict    Verdict          `json:"verdict"`
 	Properties []PropertyResult `json:"properties"`
 	Stats      Stats            `json:"stats"`

@@ -46,12 +46,12 @@ func shrink(m *model.Machine, prop *properties.Property, events []model.Event, b
 func violates(st *model.Stepper, prop *properties.Property, events []model.Event) (int, string) {
 	w, _ := st.Init()
 	judge := func() string {
-		if prop.When == properties.AtQuiescence {
-			if _, nproto := st.Enabled(w, nil); nproto > 0 {
-				return ""
-			}
+		quiescent := true
+		if prop.When != properties.Always {
+			_, nproto := st.Enabled(w, nil)
+			quiescent = nproto == 0
 		}
-		return prop.Check(properties.View{S: st, W: w})
+		return prop.Judge(properties.View{S: st, W: w}, quiescent)
 	}
 	if d := judge(); d != "" {
 		return 0, d

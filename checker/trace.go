@@ -215,25 +215,14 @@ func Replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 				stuck &= p.Pending(properties.View{S: st, W: cw})
 			}
 			if stuck != 0 {
-				b := bits.TrailingZeros64(stuck)
-				what := fmt.Sprintf("obligation %d stays outstanding", b)
-				if p.Obligation != nil {
-					what = p.Obligation(b)
-				}
-				t.Property, t.Detail = p.Name, what+" forever, on a fair cycle"
+				t.Property, t.Detail = p.Name, cycleDetail(p, bits.TrailingZeros64(stuck), fair)
 				return t, nil
 			}
 		}
 	}
 	view := properties.View{S: st, W: w}
 	for _, p := range props {
-		if p.When != properties.Always && !t.Quiescent {
-			continue
-		}
-		if d := p.Check(view); d != "" {
-			if p.When == properties.Eventually {
-				d = "the run ends while " + d
-			}
+		if d := p.Judge(view, t.Quiescent); d != "" {
 			t.Property, t.Detail = p.Name, d
 			break
 		}

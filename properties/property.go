@@ -64,6 +64,20 @@ type Property struct {
 	Obligation func(b int) string
 }
 
+// Judge returns what is wrong with v for p, or "": an invariant is judged
+// in every world, the others only when the run ends there (quiescent),
+// where an Eventually property's outstanding obligations are the violation.
+func (p *Property) Judge(v View, quiescent bool) string {
+	if p.When != Always && !quiescent {
+		return ""
+	}
+	d := p.Check(v)
+	if d != "" && p.When == Eventually {
+		d = "the run ends while " + d
+	}
+	return d
+}
+
 // View is what a property sees of one World.
 type View struct {
 	S *model.Stepper

@@ -29,6 +29,8 @@ type checkFlags struct {
 	all                                bool
 	scenario                           string
 	n, crashes, recoveries, partitions int
+	requests                           int
+	fairness                           string
 	timing, channels                   string
 	ranks, initiators                  string
 	mode                               string
@@ -55,6 +57,8 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
+	fs.IntVar(&f.requests, "requests", 1, "mutex: times each node asks for the critical section (0: forever, central and tokenring only)")
+	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
 		n, err := strconv.Atoi(val)
@@ -156,12 +160,16 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	fairness, err := checker.ParseFairness(f.fairness)
+	if err != nil {
+		return usageError{err}
+	}
 	ctx := context.Background()
 	var res *checker.Result
 	switch mode {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
-			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true}
+			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness}
 		if !f.json {
 			opt.Progress = stderr
 		}
@@ -237,6 +245,13 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 			maps.Copy(params, f.params)
 			sc.Params = params
 		}},
+		{"requests", func() {
+			sc.Params = maps.Clone(sc.Params)
+			if sc.Params == nil {
+				sc.Params = map[string]int{}
+			}
+			sc.Params["requests"] = f.requests
+		}},
 		{"timing", func() { sc.Timing = f.timing }},
 		{"channels", func() { sc.Channels = f.channels }},
 		{"ranks", func() { sc.Ranks = f.ranks }},
@@ -296,7 +311,15 @@ var cutWords = map[string]string{
 }
 
 func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.Config, r *checker.Result) {
-	fmt.Fprintf(out, "%s [%s] %s, %s search\n", p.Path(), scenario, describeConfig(cfg), r.Mode)
+	fairness := ""
+	switch r.Fairness {
+	case "":
+	case "none":
+		fairness = ", no fairness assumed"
+	default:
+		fairness = ", " + r.Fairness + " fairness"
+	}
+	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), r.Mode, fairness)
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, pr.Verdict)
 		if pr.Detail != "" {
@@ -352,13 +375,14 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		Scenario       string                   `json:"scenario"`
 		Config         model.Config             `json:"config"`
 		Mode           string                   `json:"mode"`
+		Fairness       string                   `json:"fairness,omitempty"`
 		Verdict        checker.Verdict          `json:"verdict"`
 		Cut            string                   `json:"cut,omitempty"`
 		Properties     []checker.PropertyResult `json:"properties"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
-	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Verdict: r.Verdict, Cut: r.Cut,
+	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
 		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}

@@ -42,6 +42,9 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "invitation", "-n", "1", "-partitions", "1"}, "partitions need at least 2 nodes"},
 		{[]string{"check", "emergent", "-param", "pool-min"}, "want name=integer"},
 		{[]string{"check", "bully", "-scenario", "nope"}, "has no scenario"},
+		{[]string{"check", "central", "-fairness", "sometimes"}, `unknown fairness "sometimes"`},
+		{[]string{"check", "central", "-requests", "-1"}, "requests must be at least 0"},
+		{[]string{"check", "ricartagrawala", "-requests", "0"}, "requests must be at least 1 here"},
 		{[]string{"check"}, "needs a protocol name"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", corrupt}, "is not a vigil trace"},
@@ -127,6 +130,35 @@ func TestTraceReplays(t *testing.T) {
 		return s[i : i+j]
 	}
 	require.Equal(t, steps(out), steps(replayed))
+}
+
+// A lasso written by -trace replays to the same cycle; without the
+// fairness it was found under, the cycle is not a counterexample.
+func TestLassoReplays(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "lasso.json")
+	// with no fairness assumed, the server may serve n0 forever
+	code, out, _ := vigil("check", "central", "-n", "2", "-requests", "0", "-fairness", "none", "-props", "no-starvation", "-trace", file)
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, "n1 waits for the critical section forever, on a cycle")
+	require.Contains(t, out, "-- from here the run goes round a cycle forever --")
+	code, replayed, stderr := vigil("replay", file)
+	require.Equal(t, 1, code, stderr)
+	lasso := func(s string) string { return s[strings.Index(s, "counterexample to"):] }
+	require.Equal(t, lasso(out[:strings.Index(out, "verdict:")]), lasso(replayed))
+
+	// under weak fairness the same cycle starves no one: replay rejects it
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	weak := filepath.Join(t.TempDir(), "weak.json")
+	require.NoError(t, os.WriteFile(weak, []byte(strings.Replace(string(b), `"fairness": "none"`, `"fairness": "weak"`, 1)), 0o644))
+	code, _, stderr = vigil("replay", weak)
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "the cycle is not fair (weak fairness)")
+
+	// and a weakly fair check passes
+	code, out, _ = vigil("check", "central", "-n", "2", "-requests", "0", "-props", "no-starvation")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "weak fairness")
 }
 
 func TestCheckAllAndList(t *testing.T) {
