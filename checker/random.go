@@ -24,6 +24,9 @@ type RandomOptions struct {
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
 	Progress func(walks int)
+	// EntryFigures: measure the mutual-exclusion figures of the walks
+	// (Result.Entry).
+	EntryFigures bool
 	// ShrinkTime bounds the time spent shortening each counterexample
 	// (default 2s); the shortened run is replayed, so it is always valid.
 	ShrinkTime time.Duration
@@ -75,7 +78,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 					if i >= hi || ctx.Err() != nil {
 						return
 					}
-					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth)
+					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures)
 				}
 			})
 		}
@@ -104,6 +107,12 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		res.Stats.Transitions += int64(len(o.events))
 		res.Stats.Depth = max(res.Stats.Depth, len(o.events))
 		res.Stats.Quiescent += o.quiescent
+		if o.entry != nil {
+			if res.Entry == nil {
+				res.Entry = &EntryFigures{}
+			}
+			res.Entry.merge(o.entry)
+		}
 		for p, v := range o.viol {
 			if res.Properties[p].Verdict == Fail {
 				continue
@@ -159,13 +168,21 @@ type walkResult struct {
 	sent      []int // messages sent by kind index
 	complete  bool  // ended in a quiescent world
 	quiescent int64
+	entry     *EntryFigures // nil unless asked for and entered
 }
 
-func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int) walkResult {
+func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	w, initSteps := st.Init()
 	var r walkResult
 	r.sent = sentByKind(initSteps...)
+	var clock *entryClock
+	if figures {
+		clock = newEntryClock(len(initSteps))
+		for i, step := range initSteps {
+			clock.step(model.NodeID(i), nil, step)
+		}
+	}
 	// judge judges the invariants, and when the run ends here
 	// (quiescent) the other properties too.
 	judge := func(quiescent bool) {
@@ -206,6 +223,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
 		r.events = append(r.events, ev)
+		if clock != nil {
+			clock.step(ev.Node, &ev, step)
+		}
 		for k, x := range sentByKind(step) {
 			for len(r.sent) <= k {
 				r.sent = append(r.sent, 0)
@@ -220,6 +240,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			r.complete = true
 			judge(true)
 		}
+	}
+	if clock != nil {
+		r.entry = clock.end(r.complete)
 	}
 	return r
 }

@@ -80,6 +80,9 @@ type Result struct {
 	Stats      Stats            `json:"stats"`
 	// Messages is nil when no complete run was explored.
 	Messages []MessageRange `json:"messages"`
+	// Entry holds the mutual-exclusion figures of a random search asked
+	// for them (RandomOptions.EntryFigures), nil if no walk entered.
+	Entry *EntryFigures `json:"entry_figures,omitempty"`
 	// Cut names the bound that stopped the search early ("" if none):
 	// "depth", "states", "time" or "memory".
 	Cut string `json:"cut,omitempty"`

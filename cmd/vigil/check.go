@@ -23,6 +23,9 @@ import (
 const (
 	maxExhaustiveN = 24
 	autoRandomN    = 8 // -mode auto: exhaustive below this N, random from it
+	// An exhaustive check of a mutex protocol times this many random runs
+	// of at most figureDepth steps for its evaluation figures.
+	figureWalks, figureDepth = 500, 1000
 )
 
 type checkFlags struct {
@@ -174,8 +177,15 @@ func check(args []string, stdout, stderr io.Writer) error {
 			opt.Progress = stderr
 		}
 		res = checker.Exhaustive(ctx, m, props, opt)
+		if p.Family == "mutex" && res.Cut == "" {
+			// the figures are timed runs: sample them
+			sample := checker.Random(ctx, m, props, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
+				MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
+			res.Entry = sample.Entry
+		}
 	case "random":
-		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers}
+		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
+			EntryFigures: p.Family == "mutex"}
 		if !f.json {
 			start := time.Now()
 			last := start
@@ -348,6 +358,9 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		}
 		fmt.Fprintf(out, "  messages per complete run: %s\n", strings.Join(parts, ", "))
 	}
+	if r.Entry != nil {
+		fmt.Fprintf(out, "  %s\n", r.Entry)
+	}
 	if r.Cut != "" {
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
@@ -381,9 +394,10 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		Properties     []checker.PropertyResult `json:"properties"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
+		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages}
+		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}

@@ -12,7 +12,10 @@
 // The seed's figures: "enter: O(N) = [0, N]" messages — none when the token
 // is already on its way to the node, N when it has just left it — and
 // "exit: 1 message"; the synchronisation delay is "anywhere from 1 to N
-// message transmissions". An idle node never keeps the token, so the token
+// message transmissions". Measured by vigil check (checker.EntryFigures),
+// the client delay is 1 to N transmissions, the one under way counted, and
+// the synchronisation delay 1 to N-1: the node that leaves is not among
+// those waiting. An idle node never keeps the token, so the token
 // circulates forever, even when nobody wants it: runs never end in
 // quiescence, and the message count of a run is unbounded.
 //
