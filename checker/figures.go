@@ -25,9 +25,9 @@ import (
 // divided by the entries in it: a token that circulates for ever gives
 // none.
 type EntryFigures struct {
-	Entries     int    `json:"entries"`      // entries measured
-	Runs        int    `json:"runs"`         // walks with at least one entry
-	Complete    int    `json:"complete"`     // complete runs with an entry
+	Entries     int    `json:"entries"`  // entries measured
+	Runs        int    `json:"runs"`     // walks with at least one entry
+	Complete    int    `json:"complete"` // complete runs with an entry
 	PerEntry    Ratio  `json:"messages_per_entry"`
 	ClientDelay IntSet `json:"client_delay"`
 	SyncDelay   IntSet `json:"synchronization_delay"`
