@@ -56,10 +56,10 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	}
 	warm := compile()
 	for seed := uint64(100); seed < 160; seed++ {
-		walk(warm.NewStepper(), props, seed, 2000, false)
+		walk(warm.NewStepper(), props, seed, 2000, false, nil)
 	}
 	steps := func(m *model.Machine, seed uint64) []string {
-		r := walk(m.NewStepper(), props, seed, 2000, false)
+		r := walk(m.NewStepper(), props, seed, 2000, false, nil)
 		var out []string
 		for _, s := range buildTrace(m, r.events).Events {
 			out = append(out, s.key())

@@ -3,6 +3,7 @@ package checker
 import (
 	"context"
 	"fmt"
+	"github.com/anishathalye/porcupine"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -27,6 +28,9 @@ type RandomOptions struct {
 	// EntryFigures: measure the mutual-exclusion figures of the walks
 	// (Result.Entry).
 	EntryFigures bool
+	// Object, if set, turns each walk's observations into a client
+	// history and checks it with porcupine (Result.Linearizability).
+	Object *properties.Object
 	// ShrinkTime bounds the time spent shortening each counterexample
 	// (default 2s); the shortened run is replayed, so it is always valid.
 	ShrinkTime time.Duration
@@ -78,7 +82,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 					if i >= hi || ctx.Err() != nil {
 						return
 					}
-					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures)
+					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object)
 				}
 			})
 		}
@@ -98,6 +102,9 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		}
 	}
 	res.Stats.Walks = done
+	if opt.Object != nil {
+		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
+	}
 	ranges := map[string]*MessageRange{}
 	var order []string
 	kinds := m.Kinds()
@@ -107,6 +114,17 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		res.Stats.Transitions += int64(len(o.events))
 		res.Stats.Depth = max(res.Stats.Depth, len(o.events))
 		res.Stats.Quiescent += o.quiescent
+		if l := res.Linearizability; l != nil {
+			l.Histories++
+			l.Operations += o.ops
+			switch {
+			case o.lin == porcupine.Illegal && l.Verdict != Fail:
+				seed := opt.Seed + uint64(i)
+				l.Verdict, l.Seed, l.History = Fail, &seed, o.history
+			case o.lin == porcupine.Unknown && l.Verdict == Pass:
+				l.Verdict = Unknown
+			}
+		}
 		if o.entry != nil {
 			if res.Entry == nil {
 				res.Entry = &EntryFigures{}
@@ -169,9 +187,14 @@ type walkResult struct {
 	complete  bool  // ended in a quiescent world
 	quiescent int64
 	entry     *EntryFigures // nil unless asked for and entered
+	// the client history's verdict and size, and the history itself
+	// when it is not linearizable
+	lin     porcupine.CheckResult
+	ops     int
+	history []porcupine.Operation
 }
 
-func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool) walkResult {
+func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	w, initSteps := st.Init()
 	var r walkResult
@@ -181,6 +204,13 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		clock = newEntryClock(len(initSteps))
 		for i, step := range initSteps {
 			clock.step(model.NodeID(i), nil, step)
+		}
+	}
+	var rec properties.Recorder
+	if obj != nil {
+		rec = obj.NewRecorder(len(initSteps))
+		for i, step := range initSteps {
+			recordStep(rec, nil, model.NodeID(i), step, 0)
 		}
 	}
 	// judge judges the invariants, and when the run ends here
@@ -226,6 +256,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		if clock != nil {
 			clock.step(ev.Node, &ev, step)
 		}
+		if rec != nil {
+			recordStep(rec, &ev, ev.Node, step, len(r.events))
+		}
 		for k, x := range sentByKind(step) {
 			for len(r.sent) <= k {
 				r.sent = append(r.sent, 0)
@@ -243,6 +276,13 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	}
 	if clock != nil {
 		r.entry = clock.end(r.complete)
+	}
+	if rec != nil {
+		h := rec.History()
+		r.ops = len(h)
+		if r.lin = linearize(obj, h); r.lin == porcupine.Illegal {
+			r.history = h
+		}
 	}
 	return r
 }

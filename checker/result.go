@@ -83,6 +83,9 @@ type Result struct {
 	// Entry holds the mutual-exclusion figures of a random search asked
 	// for them (RandomOptions.EntryFigures), nil if no walk entered.
 	Entry *EntryFigures `json:"entry_figures,omitempty"`
+	// Linearizability is the porcupine check of the walks' client
+	// histories, when a random search was asked for it.
+	Linearizability *Linearizability `json:"linearizability,omitempty"`
 	// Cut names the bound that stopped the search early ("" if none):
 	// "depth", "states", "time" or "memory".
 	Cut string `json:"cut,omitempty"`
@@ -132,6 +135,14 @@ func (r *Result) finish(start time.Time) {
 			if r.Verdict == Pass {
 				r.Verdict = Unknown
 			}
+		}
+	}
+	if l := r.Linearizability; l != nil {
+		switch {
+		case l.Verdict == Fail:
+			r.Verdict = Fail
+		case l.Verdict == Unknown && r.Verdict == Pass:
+			r.Verdict = Unknown
 		}
 	}
 }

@@ -46,6 +46,7 @@ type checkFlags struct {
 	props                              string
 	json                               bool
 	trace                              string
+	linHTML                            string
 	params                             map[string]int
 	set                                map[string]bool
 }
@@ -89,6 +90,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
+	fs.StringVar(&f.linHTML, "linearizability-html", "", "random: write porcupine's visualization of the first non-linearizable client history to this file")
 	var protocol string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		protocol, args = args[0], args[1:]
@@ -185,7 +187,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.Family == "mutex"}
+			EntryFigures: p.Family == "mutex", Object: properties.ObjectFor(p.Family)}
 		if !f.json {
 			start := time.Now()
 			last := start
@@ -199,6 +201,11 @@ func check(args []string, stdout, stderr io.Writer) error {
 		res = checker.Random(ctx, m, props, opt)
 	default:
 		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
+	}
+	if l := res.Linearizability; f.linHTML != "" && l != nil && l.Verdict == checker.Fail {
+		if err := l.WriteHTML(f.linHTML); err != nil {
+			return usageError{err}
+		}
 	}
 	if f.trace != "" {
 		if err := writeTrace(f.trace, p, cfg, props, res); err != nil {
@@ -361,6 +368,13 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 	if r.Entry != nil {
 		fmt.Fprintf(out, "  %s\n", r.Entry)
 	}
+	if l := r.Linearizability; l != nil {
+		fmt.Fprintf(out, "  %s client histories (porcupine): %s, %d histories of %d operations", l.Object, l.Verdict, l.Histories, l.Operations)
+		if l.Seed != nil {
+			fmt.Fprintf(out, "; the history of walk -seed %d is not linearizable", *l.Seed)
+		}
+		fmt.Fprintln(out)
+	}
 	if r.Cut != "" {
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
@@ -395,9 +409,10 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
+		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry}
+		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}

@@ -1,0 +1,62 @@
+package checker
+
+import (
+	"os"
+	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Linearizability is the outcome of checking the client histories of a
+// random search's walks with porcupine (RandomOptions.Object).
+type Linearizability struct {
+	Object     string  `json:"object"`
+	Verdict    Verdict `json:"result"` // Unknown: a check timed out, none failed
+	Histories  int     `json:"histories"`
+	Operations int     `json:"operations"`
+	// Seed is the seed of the first walk whose history is not
+	// linearizable, and History that history.
+	Seed    *uint64               `json:"seed,omitempty"`
+	History []porcupine.Operation `json:"-"`
+	object  *properties.Object
+}
+
+// linearizeTimeout bounds porcupine's search on one history.
+const linearizeTimeout = 10 * time.Second
+
+// linearize checks one walk's history: true, false, or Unknown on a
+// timeout.
+func linearize(obj *properties.Object, h []porcupine.Operation) porcupine.CheckResult {
+	return porcupine.CheckOperationsTimeout(obj.Model, h, linearizeTimeout)
+}
+
+// WriteHTML writes porcupine's visualization of the failing history (or,
+// if none failed, of nothing) to path.
+func (l *Linearizability) WriteHTML(path string) error {
+	_, info := porcupine.CheckOperationsVerbose(l.object.Model, l.History, linearizeTimeout)
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := porcupine.Visualize(l.object.Model, info, f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}
+
+// recordStep feeds one step's observations to rec; at is the number of
+// events before it.
+func recordStep(rec properties.Recorder, ev *model.Event, node model.NodeID, step *model.Step, at int) {
+	if ev != nil && ev.Kind == model.Crash {
+		rec.Crash(ev.Node)
+	}
+	if step == nil {
+		return
+	}
+	for _, o := range step.Obs {
+		rec.Observe(node, o, int64(at))
+	}
+}
