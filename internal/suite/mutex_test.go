@@ -226,6 +226,7 @@ func TestLockLinearizability(t *testing.T) {
 	m, props := compileVariant(t, "ricartagrawala", "mutex/ricartagrawala-held-replier", heldReplier{},
 		model.Config{N: 10, Params: map[string]int{"requests": 2}})
 	r := checker.Random(context.Background(), m, props, opt)
+	require.Equal(t, checker.Fail, r.Property("mutual-exclusion").Verdict)
 	l := r.Linearizability
 	require.Equal(t, checker.Fail, l.Verdict, "the broken lock's histories are linearizable")
 	require.Equal(t, checker.Fail, r.Verdict)
@@ -237,4 +238,17 @@ func TestLockLinearizability(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(b), "<html")
 	require.Contains(t, string(b), "acquire")
+}
+
+// The central server serves requests in arrival order, not in (timestamp,
+// id) order, so it does not claim request-order: the checker shows why.
+func TestCentralBreaksRequestOrder(t *testing.T) {
+	r := exhaustiveRun(t, "central", model.Config{N: 3}, []string{"request-order"}, checker.Options{})
+	pr := r.Property("request-order")
+	require.Equal(t, checker.Fail, pr.Verdict)
+	require.Regexp(t, `^n\d entered while n\d, whose request is earlier in \(timestamp, id\) order, waited$`, pr.Detail)
+	m, props := compiled(t, "central", model.Config{N: 3}, []string{"request-order"})
+	back, err := checker.Replay(m, props, pr.Counterexample)
+	require.NoError(t, err)
+	require.Equal(t, pr.Detail, back.Detail)
 }
