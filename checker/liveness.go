@@ -263,6 +263,30 @@ func (g *graph) fairCycle(s uint32, comp []uint32, f Fairness) []uint32 {
 	}
 }
 
+// cyclicStates marks the expanded states that lie on a cycle (a
+// strongly connected component with an inner edge), or returns nil when
+// there is none. A fair cycle keeping an obligation lies inside one, so
+// judgeCycles looks no further; runs of bounded protocols are acyclic and
+// cost this one pass.
+func (g *graph) cyclicStates() []bool {
+	n := g.n()
+	comp, _ := tarjan(n, g.edges, g.to)
+	var cyclic []bool
+	for v := range n {
+		lo, hi := g.edges(v)
+		for _, t := range g.to[lo:hi] {
+			if int(t) < n && comp[t] == comp[v] {
+				if cyclic == nil {
+					cyclic = make([]bool, n)
+				}
+				cyclic[v] = true
+				break
+			}
+		}
+	}
+	return cyclic
+}
+
 // source returns the state edge e leaves.
 func (g *graph) source(e uint32) uint32 {
 	v, _ := slices.BinarySearch(g.start, e+1)
@@ -277,9 +301,15 @@ func (g *graph) source(e uint32) uint32 {
 // cut short is a genuine counterexample too; only its absence says less.
 func (e *search) judgeCycles() {
 	f := e.fair
+	var cyclic []bool // states on some cycle of the whole graph
 	for k, p := range e.live {
 		if e.failed(p) {
 			continue
+		}
+		if cyclic == nil {
+			if cyclic = e.g.cyclicStates(); cyclic == nil {
+				return // the graph is acyclic: every run ends
+			}
 		}
 		pend := e.g.pending[k]
 		var some uint64
@@ -292,7 +322,7 @@ func (e *search) judgeCycles() {
 			if some>>b&1 == 0 {
 				continue
 			}
-			c := e.g.fairComponent(func(v uint32) bool { return pend[v]>>b&1 != 0 }, f)
+			c := e.g.fairComponent(func(v uint32) bool { return cyclic[v] && pend[v]>>b&1 != 0 }, f)
 			if c != nil && (best == nil || c[0] < best[0]) {
 				best, bit = c, b
 			}

@@ -70,3 +70,54 @@ func heapObjects() uint64 {
 	metrics.Read(s)
 	return s[0].Value.Uint64()
 }
+
+// BenchmarkLiveness measures what judging no-starvation on fair cycles
+// costs: the same search with the mutex safety properties alone, and with
+// no-starvation under each fairness.
+//
+//	go test ./internal/suite -run '^$' -bench Liveness -count 5 | benchstat -
+func BenchmarkLiveness(b *testing.B) {
+	cases := []struct {
+		name     string
+		protocol string
+		sc       protocols.Scenario
+	}{
+		{"central-n4-forever", "central", protocols.Scenario{N: 4, Params: map[string]int{"requests": 0}}},
+		{"ricartagrawala-n4", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
+	}
+	safety := []string{"mutual-exclusion", "no-deadlock"}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, v := range []struct {
+			name  string
+			props []string
+			f     checker.Fairness
+		}{
+			{"safety", safety, checker.WeakFairness},
+			{"weak", append(safety, "no-starvation"), checker.WeakFairness},
+			{"strong", append(safety, "no-starvation"), checker.StrongFairness},
+		} {
+			b.Run(c.name+"/"+v.name, func(b *testing.B) {
+				sc := c.sc
+				sc.Props = v.props
+				var r *checker.Result
+				for b.Loop() {
+					runtime.GC()
+					r, err = Exhaustive(context.Background(), p, &sc, checker.Options{Fairness: v.f})
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				if r.Verdict != checker.Pass {
+					b.Fatalf("verdict %s", r.Verdict)
+				}
+				b.ReportMetric(float64(r.Stats.States), "states")
+				b.ReportMetric(float64(r.Stats.States)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+				b.ReportMetric(r.Stats.GraphBytes, "graph-B/state")
+			})
+		}
+	}
+}
