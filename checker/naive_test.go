@@ -361,6 +361,20 @@ func naiveCases(t *testing.T, p *protocols.Protocol) []naiveCase {
 		cs = append(cs, naiveCase{name: "n3-sync-crash1-recovery1", cfg: recovery},
 			// Both properties fail (the sync-recovery scenario at N = 3).
 			naiveCase{name: "n3-sync-crash1-recovery1-safety", cfg: recovery, props: []string{"unique-leader", "agreement"}})
+	case "central", "tokenring", "ricartagrawala", "maekawa":
+		// asking forever (where the state stays finite) makes cycles
+		// for no-starvation; asking twice makes runs that end
+		for n := 2; n <= 3; n++ {
+			for _, req := range []int{0, 1, 2} {
+				if req == 0 && (p.Name == "ricartagrawala" || p.Name == "maekawa") {
+					continue
+				}
+				cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-requests%d", n, req),
+					cfg: model.Config{N: n, Params: map[string]int{"requests": req}}})
+			}
+		}
+		cs = append(cs, naiveCase{name: "n2-unordered-requests2",
+			cfg: model.Config{N: 2, Channels: model.Unordered, Params: map[string]int{"requests": 2}}})
 	default:
 		// A protocol added since: small fault-free rings (skipped below if
 		// they turn out too large).
