@@ -468,10 +468,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 			c.quiet++
 			for p, prop := range e.props {
 				if prop.When != properties.Always && !e.failed(p) {
-					if d := x.check(p, prop, w); d != "" {
-						if prop.When == properties.Eventually {
-							d = "the run ends while " + d
-						}
+					if d := prop.AtEnd(x.check(p, prop, w)); d != "" {
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
 					}
 				}

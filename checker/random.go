@@ -70,7 +70,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	}
 	done := 0
 	failed := map[int]bool{}
-	for done < opt.Walks && len(failed) < len(props) && ctx.Err() == nil {
+	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && ctx.Err() == nil {
 		hi := min(opt.Walks, done+batch)
 		var next atomic.Int64
 		next.Store(int64(done))
@@ -213,14 +213,14 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			recordStep(rec, nil, model.NodeID(i), step, 0)
 		}
 	}
-	// judge judges the invariants, and when the run ends here
-	// (quiescent) the other properties too.
-	judge := func(quiescent bool) {
+	// judge judges the invariants after a step, or, where the run ends
+	// (atEnd), the other properties; the invariants were judged already.
+	judge := func(atEnd bool) {
 		for p, prop := range props {
-			if _, ok := r.viol[p]; ok || prop.When != properties.Always && !quiescent {
+			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
 				continue
 			}
-			if d := prop.Judge(properties.View{S: st, W: w}, quiescent); d != "" {
+			if d := prop.Judge(properties.View{S: st, W: w}, atEnd); d != "" {
 				if r.viol == nil {
 					r.viol = map[int]walkViolation{}
 				}
@@ -229,10 +229,13 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 	}
 	judge(false)
+	// A walk stops once every property has failed; one with none to judge
+	// (for figures or histories) runs to its end.
+	undecided := func() bool { return len(props) == 0 || len(r.viol) < len(props) }
 	var evs []model.Event
 	var next model.World
 	keys := map[model.Event]string{}
-	for len(r.events) < maxDepth && len(r.viol) < len(props) {
+	for len(r.events) < maxDepth && undecided() {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
 		canonical(st.Machine(), evs[:nproto], keys)
@@ -267,7 +270,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 		judge(false)
 	}
-	if len(r.events) == maxDepth && len(r.viol) < len(props) {
+	if len(r.events) == maxDepth && undecided() {
 		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {
 			r.quiescent++
 			r.complete = true

@@ -71,7 +71,12 @@ func (p *Property) Judge(v View, quiescent bool) string {
 	if p.When != Always && !quiescent {
 		return ""
 	}
-	d := p.Check(v)
+	return p.AtEnd(p.Check(v))
+}
+
+// AtEnd words detail d, what Check found wrong where a run ends: for an
+// Eventually property, that the run ends with obligations outstanding.
+func (p *Property) AtEnd(d string) string {
 	if d != "" && p.When == Eventually {
 		d = "the run ends while " + d
 	}

@@ -180,8 +180,9 @@ func check(args []string, stdout, stderr io.Writer) error {
 		}
 		res = checker.Exhaustive(ctx, m, props, opt)
 		if p.Family == "mutex" && res.Cut == "" {
-			// the figures are timed runs: sample them
-			sample := checker.Random(ctx, m, props, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
+			// the figures are timed runs: sample them (the properties
+			// are judged already)
+			sample := checker.Random(ctx, m, nil, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
 				MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
 			res.Entry = sample.Entry
 		}

@@ -27,21 +27,20 @@ import (
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 // The server is node 0.
 const Server model.NodeID = 0
 
-// Phase is a client's standing with the critical section.
-type Phase uint8
+// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+type Phase = mutex.Phase
 
 const (
-	Released Phase = iota // not asking
-	Wanted                // asked, waiting for the grant
-	Held                  // in the critical section, holding the token
+	Released = mutex.Released
+	Wanted   = mutex.Wanted
+	Held     = mutex.Held
 )
-
-func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
 
 // State is one node's state: its client half and, at node 0, the server.
 type State struct {
@@ -91,16 +90,9 @@ func fresh(env *model.Env) State {
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State { return fresh(&ctx.Env) }
 
-// Actions: "request" when released with requests left (and, if the run
-// names initiators, only at those), "exit" when held.
+// Actions: "request" when released with requests left, "exit" when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	switch {
-	case s.Phase == Held:
-		return []model.Action{"exit"}
-	case s.Phase == Released && env.Initiator() && (env.Param("requests", 1) == 0 || s.Asked < env.Param("requests", 1)):
-		return []model.Action{"request"}
-	}
-	return nil
+	return mutex.Actions(env, s.Phase, s.Asked)
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
@@ -108,9 +100,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	case "request":
 		// "request a token from the server", then "wait for a token that
 		// grants access"
-		if ctx.Param("requests", 1) > 0 {
-			s.Asked++
-		}
+		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
 		s.Phase = Wanted
 		ctx.Observe(model.RequestCS(0))
 		ctx.Send(Server, Msg{Request})
@@ -143,21 +133,13 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		// server: the token is back; grant it to the head of the queue
 		if len(s.Queue) > 0 {
 			s.Holder = s.Queue[0]
-			s.Queue = pop(s.Queue)
+			s.Queue = mutex.Dequeue(s.Queue)
 			ctx.Send(s.Holder, Msg{Grant})
 		} else {
 			s.Holder = model.None
 		}
 	}
 	return s
-}
-
-// pop returns q without its head, as a new slice (nil when empty).
-func pop(q []model.NodeID) []model.NodeID {
-	if len(q) <= 1 {
-		return nil
-	}
-	return slices.Clone(q[1:])
 }
 
 func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }

@@ -36,6 +36,7 @@ import (
 	"slices"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 // Width is the width of the grid of N nodes: ⌈√N⌉.
@@ -65,16 +66,14 @@ func VotingSet(n, i int) []model.NodeID {
 	return v
 }
 
-// Phase is the seed's state: RELEASED, WANTED or HELD.
-type Phase uint8
+// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+type Phase = mutex.Phase
 
 const (
-	Released Phase = iota
-	Wanted
-	Held
+	Released = mutex.Released
+	Wanted   = mutex.Wanted
+	Held     = mutex.Held
 )
-
-func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
 
 // State is one node's state.
 type State struct {
@@ -114,16 +113,9 @@ type Protocol struct{}
 // Init — "On initialization: state := RELEASED; voted := FALSE;".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
 
-// Actions: "request" when released with requests left (and, if the run
-// names initiators, only at those), "exit" when held.
+// Actions: "request" when released with requests left, "exit" when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	switch {
-	case s.Phase == Held:
-		return []model.Action{"exit"}
-	case s.Phase == Released && env.Initiator() && s.Asked < env.Param("requests", 1):
-		return []model.Action{"request"}
-	}
-	return nil
+	return mutex.Actions(env, s.Phase, s.Asked)
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
@@ -134,7 +126,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		//   state := WANTED;
 		//   multicast request to all processes in Vi;
 		//   wait until (number of replies received = K);
-		s.Asked++
+		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
 		s.Phase = Wanted
 		s.Replies = 0
 		ctx.Observe(model.RequestCS(0))
@@ -183,7 +175,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		//   else voted := FALSE;
 		if len(s.Queue) > 0 {
 			pk := s.Queue[0]
-			s.Queue = pop(s.Queue)
+			s.Queue = mutex.Dequeue(s.Queue)
 			ctx.Send(pk, Msg{Reply})
 			s.Voted = true
 		} else {
@@ -191,14 +183,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		}
 	}
 	return s
-}
-
-// pop returns q without its head, as a new slice (nil when empty).
-func pop(q []model.NodeID) []model.NodeID {
-	if len(q) <= 1 {
-		return nil
-	}
-	return slices.Clone(q[1:])
 }
 
 func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }

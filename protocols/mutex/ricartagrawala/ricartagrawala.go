@@ -39,18 +39,17 @@ import (
 	"fmt"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is the seed's state: RELEASED, WANTED or HELD.
-type Phase uint8
+// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+type Phase = mutex.Phase
 
 const (
-	Released Phase = iota
-	Wanted
-	Held
+	Released = mutex.Released
+	Wanted   = mutex.Wanted
+	Held     = mutex.Held
 )
-
-func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
 
 // State is one node's state.
 type State struct {
@@ -102,16 +101,9 @@ type Protocol struct{}
 // Init — "On initialization: state := RELEASED".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
 
-// Actions: "request" when released with requests left (and, if the run
-// names initiators, only at those), "exit" when held.
+// Actions: "request" when released with requests left, "exit" when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	switch {
-	case s.Phase == Held:
-		return []model.Action{"exit"}
-	case s.Phase == Released && env.Initiator() && s.Asked < env.Param("requests", 1):
-		return []model.Action{"request"}
-	}
-	return nil
+	return mutex.Actions(env, s.Phase, s.Asked)
 }
 
 func all(model.NodeID) bool { return true }
@@ -123,7 +115,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		//   state := WANTED;
 		//   multicast request to all processes;
 		//   T := request's timestamp;
-		s.Asked++
+		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
 		s.Phase = Wanted
 		s.Clock++
 		s.T = s.Clock

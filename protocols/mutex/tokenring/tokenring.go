@@ -32,18 +32,17 @@ import (
 	"fmt"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is a node's standing with the critical section.
-type Phase uint8
+// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+type Phase = mutex.Phase
 
 const (
-	Released Phase = iota // not asking
-	Wanted                // asked, waiting for the token
-	Held                  // in the critical section: holding the token
+	Released = mutex.Released
+	Wanted   = mutex.Wanted
+	Held     = mutex.Held
 )
-
-func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
 
 // State is one node's state. A node holds the token exactly while Held (or
 // in passing, inside a handler), so the token needs no field of its own.
@@ -72,16 +71,9 @@ func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 	return State{}
 }
 
-// Actions: "request" when released with requests left (and, if the run
-// names initiators, only at those), "exit" when held.
+// Actions: "request" when released with requests left, "exit" when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	switch {
-	case s.Phase == Held:
-		return []model.Action{"exit"}
-	case s.Phase == Released && env.Initiator() && (env.Param("requests", 1) == 0 || s.Asked < env.Param("requests", 1)):
-		return []model.Action{"request"}
-	}
-	return nil
+	return mutex.Actions(env, s.Phase, s.Asked)
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
@@ -89,9 +81,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	case "request":
 		// wait for the token; an idle node never holds it, so there is no
 		// token to take at once
-		if ctx.Param("requests", 1) > 0 {
-			s.Asked++
-		}
+		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
 		s.Phase = Wanted
 		ctx.Observe(model.RequestCS(0))
 	case "exit":

@@ -1,0 +1,58 @@
+// Package mutex holds what the mutual-exclusion protocols of seed
+// 003_13e890ff57525d54.txt share: the seed's RELEASED / WANTED / HELD, the
+// client's two local actions, and how many times a node asks.
+//
+// Each node asks for the critical section "requests" times (run parameter,
+// default 1), or forever when it is 0; when the run names initiators, only
+// they ask.
+package mutex
+
+import (
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Phase is a node's standing with the critical section, as the seed
+// names it.
+type Phase uint8
+
+const (
+	Released Phase = iota // not asking
+	Wanted                // asked, waiting to enter
+	Held                  // in the critical section
+)
+
+func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
+
+// Actions are a client's local actions: "request" when released with
+// requests left (at an initiator), "exit" when held.
+func Actions(env *model.Env, p Phase, asked int) []model.Action {
+	switch {
+	case p == Held:
+		return []model.Action{"exit"}
+	case p == Released && env.Initiator() && (forever(env) || asked < env.Param("requests", 1)):
+		return []model.Action{"request"}
+	}
+	return nil
+}
+
+// Asked counts one more request; a node that asks forever does not count,
+// so that its state stays finite.
+func Asked(env *model.Env, asked int) int {
+	if forever(env) {
+		return asked
+	}
+	return asked + 1
+}
+
+func forever(env *model.Env) bool { return env.Param("requests", 1) == 0 }
+
+// Dequeue returns q without its head, as a new slice (nil when empty):
+// handlers never change the slices of their input state.
+func Dequeue(q []model.NodeID) []model.NodeID {
+	if len(q) <= 1 {
+		return nil
+	}
+	return slices.Clone(q[1:])
+}
