@@ -5,6 +5,7 @@ import (
 	"io"
 	"math/bits"
 	"slices"
+	"strings"
 
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -41,6 +42,9 @@ type TraceStep struct {
 	Timer   string      `json:"timer,omitempty"`
 	Action  string      `json:"action,omitempty"`
 	Changes []NodeState `json:"changes,omitempty"`
+	// Observed: what the acting node reported to the properties in this
+	// step (a delivery, an election, an entry), as text.
+	Observed []string `json:"observed,omitempty"`
 }
 
 // NodeState is a node's state as text.
@@ -112,7 +116,13 @@ func buildTrace(m *model.Machine, events []model.Event) *Trace {
 	var next model.World
 	for _, ev := range events {
 		s := describe(st, w, ev)
-		next, _ = st.Apply(w, ev, next)
+		var step *model.Step
+		next, step = st.Apply(w, ev, next)
+		if step != nil {
+			for _, o := range step.Obs {
+				s.Observed = append(s.Observed, o.String())
+			}
+		}
 		before, after := st.Nodes(w), st.Nodes(next)
 		for i := range after {
 			if before[i] != after[i] {
@@ -285,7 +295,7 @@ func Render(out io.Writer, t *Trace) {
 			fmt.Fprintf(out, "  -- from here the run goes round a cycle forever --\n")
 		}
 		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
-		if len(s.Changes) == 0 {
+		if len(s.Changes) == 0 && len(s.Observed) == 0 {
 			fmt.Fprintf(out, "      (no node changed)\n")
 		}
 		for _, n := range s.Changes {
@@ -294,6 +304,9 @@ func Render(out io.Writer, t *Trace) {
 				state = "CRASHED " + state
 			}
 			fmt.Fprintf(out, "      n%d %s\n", n.Node, state)
+		}
+		if len(s.Observed) > 0 {
+			fmt.Fprintf(out, "      n%d observed: %s\n", s.Node, strings.Join(s.Observed, ", "))
 		}
 	}
 	end := "  (violation in the last world)"
