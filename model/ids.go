@@ -46,6 +46,15 @@ const (
 	// ObsEnter and ObsExit: the node enters or leaves the critical section.
 	ObsEnter
 	ObsExit
+	// ObsMulticast: the node multicasts the message Arg (a packed MsgID);
+	// ObsDeliver: the node delivers it to its application.
+	ObsMulticast
+	ObsDeliver
+	// ObsReadCall and ObsReadReturn: a client of a replicated register
+	// starts a read, and the read returns the value Arg (a packed MsgID:
+	// the write that value comes from; 0, the initial value).
+	ObsReadCall
+	ObsReadReturn
 )
 
 // Obs is an observation: a protocol-neutral fact a handler reports.
@@ -79,6 +88,50 @@ func EnterCS() Obs { return Obs{Kind: ObsEnter} }
 // ExitCS is the observation "this node leaves the critical section".
 func ExitCS() Obs { return Obs{Kind: ObsExit} }
 
+// MsgID names a multicast message by its sender and the sender's own
+// count, from 1: every message a run multicasts has its own id.
+type MsgID struct {
+	Sender NodeID
+	Seq    int
+}
+
+// maxSeq bounds MsgID.Seq, so that an id packs into an Obs argument.
+const maxSeq = 1 << 16
+
+// pack encodes m as an observation argument; the zero MsgID packs to 0.
+func (m MsgID) pack() int {
+	if m.Seq < 0 || m.Seq >= maxSeq {
+		panic("message sequence number out of range: " + strconv.Itoa(m.Seq))
+	}
+	return int(m.Sender)<<16 | m.Seq
+}
+
+func unpackMsg(arg int) MsgID { return MsgID{Sender: NodeID(arg >> 16), Seq: arg & (maxSeq - 1)} }
+
+func (m MsgID) String() string {
+	if m == (MsgID{}) {
+		return "initial"
+	}
+	return m.Sender.String() + "#" + strconv.Itoa(m.Seq)
+}
+
+// Multicast is the observation "this node multicasts message m".
+func Multicast(m MsgID) Obs { return Obs{Kind: ObsMulticast, Arg: m.pack()} }
+
+// Delivered is the observation "this node delivers message m" (Deliver is
+// the event of a message's arrival, which is not yet its delivery).
+func Delivered(m MsgID) Obs { return Obs{Kind: ObsDeliver, Arg: m.pack()} }
+
+// ReadCall is the observation "this node's client starts a read".
+func ReadCall() Obs { return Obs{Kind: ObsReadCall} }
+
+// ReadReturn is the observation "this node's read returns the value
+// written by m" (the zero MsgID: the initial value).
+func ReadReturn(m MsgID) Obs { return Obs{Kind: ObsReadReturn, Arg: m.pack()} }
+
+// Msg is the message of a Multicast, Deliver or ReadReturn observation.
+func (o Obs) Msg() MsgID { return unpackMsg(o.Arg) }
+
 func (o Obs) String() string {
 	switch o.Kind {
 	case ObsLeader:
@@ -100,6 +153,14 @@ func (o Obs) String() string {
 		return "enter"
 	case ObsExit:
 		return "exit"
+	case ObsMulticast:
+		return "multicast " + o.Msg().String()
+	case ObsDeliver:
+		return "deliver " + o.Msg().String()
+	case ObsReadCall:
+		return "read"
+	case ObsReadReturn:
+		return "read=" + o.Msg().String()
 	}
 	return "obs(" + strconv.Itoa(int(o.Kind)) + "," + strconv.Itoa(o.Arg) + ")"
 }

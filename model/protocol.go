@@ -54,6 +54,10 @@ func (e *Env) Next() NodeID { return NodeID((int(e.self) + 1) % e.cfg.N) }
 // Initiator reports whether this node starts the algorithm on its own.
 func (e *Env) Initiator() bool { return e.cfg.Initiator(e.self) }
 
+// Crashes is how many crashes the run allows: a protocol whose steps only
+// a crash could interrupt may take them whole when it is 0.
+func (e *Env) Crashes() int { return e.cfg.Crashes }
+
 // Param returns a protocol parameter, or def when the run does not set it.
 func (e *Env) Param(name string, def int) int { return e.cfg.Param(name, def) }
 

@@ -175,7 +175,7 @@ func TestElectionFamily(t *testing.T) {
 		names = append(names, p.Name)
 		require.Equal(t, "election", p.Family)
 		require.NotEmpty(t, p.Doc)
-		got, err := properties.Lookup(p.Name)
+		got, err := properties.Lookup("election", p.Name)
 		require.NoError(t, err)
 		require.Same(t, p, got)
 	}
@@ -193,8 +193,8 @@ func TestElectionFamily(t *testing.T) {
 	four := []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader, properties.Termination}
 	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(four), "one monitor for the four")
 
-	_, err := properties.Lookup("leader")
-	require.ErrorContains(t, err, `unknown property "leader" (known: `)
+	_, err := properties.Lookup("election", "leader")
+	require.ErrorContains(t, err, `unknown property "leader" (known for election: `)
 	require.ErrorContains(t, err, "unique-leader")
 }
 

@@ -2,6 +2,7 @@ package properties
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/vigil-check/vigil/model"
@@ -118,10 +119,112 @@ func (r *lockRecorder) Crash(i model.NodeID) { r.called[i] = -1 }
 
 func (r *lockRecorder) History() []porcupine.Operation { return r.ops }
 
+// RegisterOp is an operation on the register.
+type RegisterOp uint8
+
+const (
+	Write RegisterOp = iota
+	Read
+)
+
+func (o RegisterOp) String() string { return [...]string{"write", "read"}[o] }
+
+type registerInput struct {
+	Client model.NodeID
+	Op     RegisterOp
+	Value  model.MsgID // Write: the value written (its message's id)
+}
+
+// Register is a register replicated on every node over total-order
+// multicast: a write is the multicast of a value, called at the multicast
+// (model.Multicast) and returning when its writer delivers it
+// (model.Delivered); a read is called at model.ReadCall and returns at
+// model.ReadReturn, with the value of the last write its replica
+// delivered. Its sequential model: a register that starts with the zero
+// MsgID (initial) and holds the last value written.
+var Register = &Object{
+	Name:   "register",
+	Doc:    "write = multicast a value until the writer delivers it; read = the reader's replica's value; checked against a sequential register",
+	Family: "multicast",
+	Model: porcupine.Model{
+		Init: func() any { return model.MsgID{} },
+		Step: func(state, input, output any) (bool, any) {
+			op := input.(registerInput)
+			if op.Op == Write {
+				return true, op.Value
+			}
+			return output.(model.MsgID) == state.(model.MsgID), state
+		},
+		DescribeOperation: func(input, output any) string {
+			op := input.(registerInput)
+			if op.Op == Write {
+				return fmt.Sprintf("%v write %v", op.Client, op.Value)
+			}
+			return fmt.Sprintf("%v read %v", op.Client, output)
+		},
+		DescribeState: func(state any) string { return state.(model.MsgID).String() },
+	},
+	NewRecorder: func(n int) Recorder { return &registerRecorder{pending: make([]pendingCall, n)} },
+}
+
+type pendingCall struct {
+	at    int64 // the step of the call
+	op    RegisterOp
+	value model.MsgID
+	open  bool
+}
+
+type registerRecorder struct {
+	pending []pendingCall // per node: its client's call in progress
+	ops     []porcupine.Operation
+	last    int64
+}
+
+func (r *registerRecorder) Observe(i model.NodeID, o model.Obs, at int64) {
+	r.last = max(r.last, at)
+	c := &r.pending[i]
+	switch o.Kind {
+	case model.ObsMulticast:
+		*c = pendingCall{at: at, op: Write, value: o.Msg(), open: true}
+	case model.ObsReadCall:
+		*c = pendingCall{at: at, op: Read, open: true}
+	case model.ObsDeliver:
+		if c.open && c.op == Write && c.value == o.Msg() {
+			r.ops = append(r.ops, porcupine.Operation{ClientId: int(i), Input: registerInput{i, Write, c.value}, Call: c.at, Return: at})
+			c.open = false
+		}
+	case model.ObsReadReturn:
+		if c.open && c.op == Read {
+			r.ops = append(r.ops, porcupine.Operation{ClientId: int(i), Input: registerInput{Client: i, Op: Read}, Call: c.at, Output: o.Msg(), Return: at})
+			c.open = false
+		}
+	}
+}
+
+// Crash leaves the node's call pending: a write may still take effect
+// through the others (History keeps it open), a read returns nothing.
+func (r *registerRecorder) Crash(model.NodeID) {}
+
+// History returns the operations that returned, and the writes still
+// pending, as returning after the run: a write may have reached the
+// others before its writer crashed or the run stopped.
+func (r *registerRecorder) History() []porcupine.Operation {
+	h := slices.Clone(r.ops)
+	for i, c := range r.pending {
+		if c.open && c.op == Write {
+			id := model.NodeID(i)
+			h = append(h, porcupine.Operation{ClientId: i, Input: registerInput{id, Write, c.value}, Call: c.at, Return: r.last + 1})
+		}
+	}
+	return h
+}
+
 // ObjectFor returns the object built on protocols of the family, or nil.
 func ObjectFor(family string) *Object {
-	if family == Lock.Family {
-		return Lock
+	for _, o := range []*Object{Lock, Register} {
+		if o.Family == family {
+			return o
+		}
 	}
 	return nil
 }

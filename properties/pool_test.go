@@ -86,7 +86,7 @@ func TestPoolSize(t *testing.T) {
 		}
 		require.Equal(t, c.want, properties.PoolSize.Check(properties.View{S: st, W: w}), c.name)
 	}
-	p, err := properties.Lookup("pool-size")
+	p, err := properties.Lookup("election", "pool-size")
 	require.NoError(t, err)
 	require.Same(t, properties.PoolSize, p)
 	require.Equal(t, properties.AtQuiescence, p.When)

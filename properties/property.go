@@ -113,29 +113,39 @@ func (v View) Monitor(mon model.Monitor) any {
 	return v.S.MonitorValue(v.W, k)
 }
 
-var registry = map[string]*Property{}
+// registry holds every property by family, then name: families may use
+// the same word ("agreement" of leaders, and of deliveries).
+var registry = map[string]map[string]*Property{}
 
 func register(ps ...*Property) {
 	for _, p := range ps {
-		if registry[p.Name] != nil {
-			panic("property registered twice: " + p.Name)
+		if registry[p.Family] == nil {
+			registry[p.Family] = map[string]*Property{}
 		}
-		registry[p.Name] = p
+		if registry[p.Family][p.Name] != nil {
+			panic("property registered twice: " + p.Family + "/" + p.Name)
+		}
+		registry[p.Family][p.Name] = p
 	}
 }
 
-// Lookup returns the property of that name.
-func Lookup(name string) (*Property, error) {
-	if p := registry[name]; p != nil {
+// Lookup returns the property of that name in the family.
+func Lookup(family, name string) (*Property, error) {
+	if p := registry[family][name]; p != nil {
 		return p, nil
 	}
-	return nil, fmt.Errorf("unknown property %q (known: %s)", name, strings.Join(Names(), ", "))
+	for f, ps := range registry {
+		if ps[name] != nil {
+			return nil, fmt.Errorf("property %s speaks of the %s family, not of %s", name, f, family)
+		}
+	}
+	return nil, fmt.Errorf("unknown property %q (known for %s: %s)", name, family, strings.Join(Names(family), ", "))
 }
 
-// Names lists every property name, sorted.
-func Names() []string {
+// Names lists the names of a family's properties, sorted.
+func Names(family string) []string {
 	var ns []string
-	for n := range registry {
+	for n := range registry[family] {
 		ns = append(ns, n)
 	}
 	sort.Strings(ns)
@@ -145,10 +155,8 @@ func Names() []string {
 // Family lists the properties of a family, sorted by name.
 func Family(f string) []*Property {
 	var ps []*Property
-	for _, n := range Names() {
-		if registry[n].Family == f {
-			ps = append(ps, registry[n])
-		}
+	for _, n := range Names(f) {
+		ps = append(ps, registry[f][n])
 	}
 	return ps
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // Protocol describes one shipped protocol.
@@ -39,6 +40,17 @@ func (p *Protocol) ClaimsFor(cfg model.Config) []string {
 		}
 	}
 	return p.Claims
+}
+
+// Object returns the client-visible object built on the protocol under
+// cfg, whose histories porcupine checks in random runs, or nil: the lock
+// on mutual exclusion; the register on total-order multicast when the run
+// has reads.
+func (p *Protocol) Object(cfg model.Config) *properties.Object {
+	if p.Family == "multicast" && cfg.Param("reads", 0) == 0 {
+		return nil
+	}
+	return properties.ObjectFor(p.Family)
 }
 
 // Path is the protocol's family/name.

@@ -17,6 +17,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/multicast"
 )
 
 // Exhaustive search beyond this many nodes is hopeless; say so up front.
@@ -32,7 +33,8 @@ type checkFlags struct {
 	all                                bool
 	scenario                           string
 	n, crashes, recoveries, partitions int
-	requests                           int
+	requests, msgs                     int
+	reads                              string
 	fairness                           string
 	timing, channels                   string
 	ranks, initiators                  string
@@ -62,6 +64,8 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
 	fs.IntVar(&f.requests, "requests", 1, "mutex: times each node asks for the critical section (0: forever, central and tokenring only)")
+	fs.IntVar(&f.msgs, "msgs", 1, "multicast: operations each node issues (values multicast, or register writes and reads)")
+	fs.StringVar(&f.reads, "reads", "none", "multicast/sequencer and isis: a replicated register whose reads are local or ordered (none: no register)")
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
@@ -188,7 +192,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.Family == "mutex", Object: properties.ObjectFor(p.Family)}
+			EntryFigures: p.Family == "mutex", Object: p.Object(cfg)}
 		if !f.json {
 			start := time.Now()
 			last := start
@@ -246,6 +250,10 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 			return sc, badInput("%s has no scenario %q (it has: %s)", p.Path(), f.scenario, strings.Join(names, ", "))
 		}
 	}
+	reads, err := multicast.ParseReads(f.reads)
+	if err != nil {
+		return sc, badInput("%v", err)
+	}
 	// the flags that change the run; the scenario's name says so
 	overrides := []struct {
 		flag  string
@@ -263,13 +271,9 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 			maps.Copy(params, f.params)
 			sc.Params = params
 		}},
-		{"requests", func() {
-			sc.Params = maps.Clone(sc.Params)
-			if sc.Params == nil {
-				sc.Params = map[string]int{}
-			}
-			sc.Params["requests"] = f.requests
-		}},
+		{"requests", func() { sc.Params = withParam(sc.Params, "requests", f.requests) }},
+		{"msgs", func() { sc.Params = withParam(sc.Params, "msgs", f.msgs) }},
+		{"reads", func() { sc.Params = withParam(sc.Params, "reads", int(reads)) }},
 		{"timing", func() { sc.Timing = f.timing }},
 		{"channels", func() { sc.Channels = f.channels }},
 		{"ranks", func() { sc.Ranks = f.ranks }},
@@ -293,6 +297,16 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 		return sc, badInput("n must be between 1 and %d, not %d", model.MaxNodes, sc.N)
 	}
 	return sc, nil
+}
+
+// withParam returns params, copied, with name set to v.
+func withParam(params map[string]int, name string, v int) map[string]int {
+	params = maps.Clone(params)
+	if params == nil {
+		params = map[string]int{}
+	}
+	params[name] = v
+	return params
 }
 
 func describeConfig(cfg model.Config) string {

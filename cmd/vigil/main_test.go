@@ -35,7 +35,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-n", "30", "-mode", "exhaustive"}, "too large for an exhaustive search"},
 		{[]string{"check", "bully", "-timing", "sometimes"}, "timing must be sync or async"},
 		{[]string{"check", "bully", "-ranks", "1,1,2,3"}, "distinct"},
-		{[]string{"check", "bully", "-props", "mutual-exclusion"}, "speaks of the mutex family, not of election/bully"},
+		{[]string{"check", "bully", "-props", "mutual-exclusion"}, "speaks of the mutex family, not of election"},
 		{[]string{"check", "bully", "-props", "no-such-property"}, `unknown property "no-such-property"`},
 		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
 		{[]string{"check", "invitation", "-partitions", "8"}, "partitions must be between 0 and 7"},

@@ -83,6 +83,31 @@ func goldenCases() []struct {
 		}
 		cases = append(cases, c{"ricartagrawala", protocols.Scenario{Name: "sweep", N: n, Params: two, Expect: "pass"}})
 	}
+	// group communication at N = 3 on unordered channels, 1 or 2
+	// messages per sender, with and without a crash: every node sends
+	// where the state space allows, else two senders or one
+	type mc struct {
+		protocol, init string
+		msgs, crashes  int
+		expect, shows  string
+	}
+	for _, m := range []mc{
+		{"basic", "all", 1, 0, "pass", ""}, {"basic", "all", 2, 0, "pass", ""},
+		{"basic", "all", 1, 1, "fail", "agreement"}, {"basic", "0,1", 2, 1, "fail", "agreement"},
+		{"reliable", "0", 1, 0, "pass", ""}, {"reliable", "0", 2, 0, "pass", ""}, {"reliable", "0,1", 1, 0, "pass", ""},
+		{"reliable", "0", 1, 1, "pass", ""}, {"reliable", "0", 2, 1, "pass", ""}, {"reliable", "0,1", 1, 1, "pass", ""},
+		{"fifo", "all", 1, 0, "pass", ""}, {"fifo", "all", 2, 0, "pass", ""},
+		{"fifo", "all", 1, 1, "pass", ""}, {"fifo", "0,1", 2, 1, "pass", ""},
+		{"causal", "all", 1, 0, "pass", ""}, {"causal", "all", 2, 0, "pass", ""},
+		{"causal", "all", 1, 1, "pass", ""}, {"causal", "0,1", 2, 1, "pass", ""},
+		{"sequencer", "all", 1, 0, "pass", ""}, {"sequencer", "1", 2, 0, "pass", ""},
+		{"sequencer", "0,1", 1, 1, "fail", "validity"}, {"sequencer", "1", 2, 1, "fail", "validity"},
+		{"isis", "all", 1, 0, "pass", ""}, {"isis", "0", 2, 0, "pass", ""},
+		{"isis", "0,1", 1, 1, "fail", "validity"}, {"isis", "1", 2, 1, "fail", "validity"},
+	} {
+		cases = append(cases, c{m.protocol, protocols.Scenario{Name: "sweep", N: 3, Channels: "unordered", Crashes: m.crashes,
+			Initiators: m.init, Params: map[string]int{"msgs": m.msgs}, Expect: m.expect, Shows: m.shows}})
+	}
 	return cases
 }
 

@@ -24,12 +24,9 @@ func Props(p *protocols.Protocol, names []string) ([]*properties.Property, error
 	}
 	var out []*properties.Property
 	for _, n := range names {
-		prop, err := properties.Lookup(n)
+		prop, err := properties.Lookup(p.Family, n)
 		if err != nil {
 			return nil, err
-		}
-		if prop.Family != p.Family {
-			return nil, fmt.Errorf("property %s speaks of the %s family, not of %s", n, prop.Family, p.Path())
 		}
 		out = append(out, prop)
 	}

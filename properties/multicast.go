@@ -1,0 +1,463 @@
+package properties
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// The group-communication properties of seed 003_13e890ff57525d54.txt,
+// read from model.Multicast and model.Delivered observations and from
+// crashes. The seed quantifies them over *correct* processes, those that
+// never fail; here a process is correct unless it has crashed so far.
+// That is exact for the invariants (validity aside, all but agreement are
+// about order): a bad delivery by a process that has not crashed is a
+// violation on the run that goes on without its crash. Agreement and
+// validity are judged where a run ends, when it is known who crashed.
+//
+// Messages are named by model.MsgID: each node multicasts at most "msgs"
+// messages (run parameter, default 1), numbered 1..msgs, so a run has at
+// most M = N·msgs messages and a set of them is M bits. A delivery of any
+// other id is a forgery.
+//
+// Each property reads the smallest monitor that decides it, and its state
+// is part of the World, so that merging equal worlds never hides a
+// violation (and a check of one property does not pay for the others):
+//
+//   - Deliveries (validity, integrity, agreement, uniform-agreement): the
+//     messages multicast, those delivered anywhere, and per node whether it
+//     crashed and what it delivered: (N + 2)·M bits and N flags.
+//   - FIFOLog (fifo-order): per node what it delivered: N·M bits.
+//   - CausalLog (causal-order): per message its causal past, per node its
+//     causal past and what it delivered: (M + 2N)·M bits.
+//   - DeliveryOrder (total-order): per node the sequence of its
+//     deliveries: at most N·M message numbers, and the distinct orders
+//     multiply the state space by as many as (M!)^N where the protocol
+//     does not itself keep its delivery order.
+//
+// Once a monitor has seen a violation it keeps the first one (a few ids),
+// so the check stays true in every later world.
+
+// msgSet is a set of messages, bit i for the message of number i (see
+// msgNumber). Sets only grow, and a word is added only for a bit set in
+// it, so equal sets are equal slices.
+type msgSet []uint64
+
+func (s msgSet) has(i int) bool { return i>>6 < len(s) && s[i>>6]>>(i&63)&1 != 0 }
+
+func (s msgSet) with(i int) msgSet {
+	out := make(msgSet, max(len(s), i>>6+1))
+	copy(out, s)
+	out[i>>6] |= 1 << (i & 63)
+	return out
+}
+
+func (s msgSet) union(t msgSet) msgSet {
+	if len(t) > len(s) {
+		s, t = t, s
+	}
+	out := slices.Clone(s)
+	for i, w := range t {
+		out[i] |= w
+	}
+	return out
+}
+
+// members lists the set's message numbers, in order.
+func (s msgSet) members() []int {
+	var out []int
+	for i := range len(s) * 64 {
+		if s.has(i) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// msgNumber numbers message m of a run under cfg: sender·msgs + seq - 1,
+// or false when no node of the run multicasts such a message.
+func msgNumber(cfg *model.Config, m model.MsgID) (int, bool) {
+	k := cfg.Param("msgs", 1)
+	if m.Sender < 0 || int(m.Sender) >= cfg.N || m.Seq < 1 || m.Seq > k {
+		return 0, false
+	}
+	return int(m.Sender)*k + m.Seq - 1, true
+}
+
+func msgOf(cfg *model.Config, i int) model.MsgID {
+	k := cfg.Param("msgs", 1)
+	return model.MsgID{Sender: model.NodeID(i / k), Seq: i%k + 1}
+}
+
+// badDelivery is the first violation a monitor saw: Node delivered Msg,
+// and Other is the message it concerns; for total order, Peer is the node
+// it disagrees with, and Mine says Node delivered Other before Msg (else
+// Peer did).
+type badDelivery struct {
+	Node  model.NodeID // model.None: no violation yet
+	Msg   model.MsgID
+	Other model.MsgID
+	Peer  model.NodeID
+	Mine  bool
+}
+
+var noViolation = badDelivery{Node: model.None, Peer: model.None}
+
+func (b badDelivery) seen() bool { return b.Node != model.None }
+
+// DeliveryState is the Deliveries monitor's state.
+type DeliveryState struct {
+	Multicast msgSet   // messages multicast so far
+	Anywhere  msgSet   // messages delivered by some process, crashed or not
+	Delivered []msgSet // per node, in its current incarnation
+	Crashed   []bool   // per node: it crashed at some point (it is not correct)
+	// Twice: the first message delivered twice by one incarnation of a
+	// node; Forged: the first message delivered that was never multicast.
+	Twice, Forged badDelivery
+}
+
+// Deliveries is the monitor of validity, integrity and (uniform)
+// agreement: which messages were multicast and which each node delivered.
+// A node that recovers starts a new incarnation, which delivers afresh.
+var Deliveries model.Monitor = deliveriesMonitor{}
+
+type deliveriesMonitor struct{}
+
+func (deliveriesMonitor) Name() string { return "deliveries" }
+
+func (deliveriesMonitor) Start(cfg *model.Config) any {
+	return DeliveryState{Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Twice: noViolation, Forged: noViolation}
+}
+
+func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	s := st.(DeliveryState)
+	switch o.Kind {
+	case model.ObsMulticast:
+		if i, ok := msgNumber(cfg, o.Msg()); ok && !s.Multicast.has(i) {
+			s.Multicast = s.Multicast.with(i)
+		}
+	case model.ObsDeliver:
+		i, ok := msgNumber(cfg, o.Msg())
+		switch {
+		case !ok || !s.Multicast.has(i):
+			if !s.Forged.seen() {
+				s.Forged = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
+			}
+			return s
+		case s.Delivered[node].has(i):
+			if !s.Twice.seen() {
+				s.Twice = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
+			}
+			return s
+		}
+		s.Delivered = slices.Clone(s.Delivered)
+		s.Delivered[node] = s.Delivered[node].with(i)
+		s.Anywhere = s.Anywhere.with(i)
+	case model.ObsCrash:
+		if !s.Crashed[node] {
+			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed[node] = true
+		}
+	case model.ObsRecover:
+		s.Delivered = slices.Clone(s.Delivered)
+		s.Delivered[node] = nil
+	}
+	return s
+}
+
+func deliveries(v View) DeliveryState { return v.Monitor(Deliveries).(DeliveryState) }
+
+// Validity: a correct process delivers every message it multicasts.
+var Validity = &Property{
+	Name: "validity", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
+	Doc: "where a run ends, every correct process has delivered each message it multicast",
+	Check: func(v View) string {
+		s, cfg := deliveries(v), v.S.Machine().Config()
+		for _, i := range s.Multicast.members() {
+			m := msgOf(cfg, i)
+			if !s.Crashed[m.Sender] && !s.Delivered[m.Sender].has(i) {
+				return fmt.Sprintf("the run is over and %v, correct, never delivered its own %v", m.Sender, m)
+			}
+		}
+		return ""
+	},
+}
+
+// Integrity: a message is delivered at most once by each incarnation of a
+// process, and only if it was multicast.
+var Integrity = &Property{
+	Name: "integrity", Family: "multicast", When: Always, Monitor: Deliveries, MonitorOnly: true,
+	Doc: "no process delivers a message twice, nor one that no process multicast",
+	Check: func(v View) string {
+		s := deliveries(v)
+		if b := s.Forged; b.seen() {
+			return fmt.Sprintf("%v delivered %v, which no process multicast", b.Node, b.Msg)
+		}
+		if b := s.Twice; b.seen() {
+			return fmt.Sprintf("%v delivered %v twice", b.Node, b.Msg)
+		}
+		return ""
+	},
+}
+
+// agreementOn checks that every correct process delivered the messages
+// of set, which the processes of whom delivered.
+func agreementOn(v View, set msgSet, whom string) string {
+	s, cfg := deliveries(v), v.S.Machine().Config()
+	for _, i := range set.members() {
+		for q := range model.NodeID(v.N()) {
+			if !s.Crashed[q] && !s.Delivered[q].has(i) {
+				return fmt.Sprintf("the run is over, %s delivered %v and %v, correct, never did", whom, msgOf(cfg, i), q)
+			}
+		}
+	}
+	return ""
+}
+
+// DeliveryAgreement (agreement): if a correct process delivers m, every
+// correct process does.
+var DeliveryAgreement = &Property{
+	Name: "agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
+	Doc: "where a run ends, a message delivered by a correct process has been delivered by every correct process",
+	Check: func(v View) string {
+		s := deliveries(v)
+		var correct msgSet
+		for q, d := range s.Delivered {
+			if !s.Crashed[q] {
+				correct = correct.union(d)
+			}
+		}
+		return agreementOn(v, correct, "a correct process")
+	},
+}
+
+// UniformAgreement: if any process, correct or not, delivers m, every
+// correct process does.
+var UniformAgreement = &Property{
+	Name: "uniform-agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
+	Doc: "where a run ends, a message delivered by any process, even one that crashed, has been delivered by every correct process",
+	Check: func(v View) string {
+		return agreementOn(v, deliveries(v).Anywhere, "some process")
+	},
+}
+
+// OrderLog is the state of the FIFO and causal monitors: per node what it
+// delivered and whether it crashed, the first violation, and for causal
+// order the causal pasts.
+type OrderLog struct {
+	Multicast msgSet
+	Delivered []msgSet
+	Crashed   []bool
+	Bad       badDelivery
+	// Causal order only: Past[i], the messages that happened before
+	// message i was multicast; Knows[q], those that happened before node
+	// q's next event (its multicasts, its deliveries and their pasts).
+	Past  []msgSet
+	Knows []msgSet
+}
+
+type orderMonitor struct {
+	name   string
+	causal bool
+}
+
+// FIFOLog is the monitor of FIFO order; CausalLog that of causal order.
+var (
+	FIFOLog   model.Monitor = orderMonitor{name: "fifo"}
+	CausalLog model.Monitor = orderMonitor{name: "causal", causal: true}
+)
+
+func (m orderMonitor) Name() string { return m.name }
+
+func (m orderMonitor) Start(cfg *model.Config) any {
+	s := OrderLog{Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
+	if m.causal {
+		s.Past = make([]msgSet, cfg.N*cfg.Param("msgs", 1))
+		s.Knows = make([]msgSet, cfg.N)
+	}
+	return s
+}
+
+func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	s := st.(OrderLog)
+	switch o.Kind {
+	case model.ObsMulticast:
+		i, ok := msgNumber(cfg, o.Msg())
+		if !ok || s.Multicast.has(i) {
+			return s
+		}
+		s.Multicast = s.Multicast.with(i)
+		if m.causal {
+			// multicast(m) happens after everything node knows of
+			s.Past = slices.Clone(s.Past)
+			s.Past[i] = s.Knows[node]
+			s.Knows = slices.Clone(s.Knows)
+			s.Knows[node] = s.Knows[node].with(i)
+		}
+	case model.ObsDeliver:
+		i, ok := msgNumber(cfg, o.Msg())
+		if !ok || !s.Multicast.has(i) {
+			return s // integrity's business
+		}
+		if !s.Bad.seen() && !s.Crashed[node] {
+			if missing, ok := m.missing(cfg, s, node, i); ok {
+				s.Bad = badDelivery{Node: node, Msg: o.Msg(), Other: missing, Peer: model.None}
+			}
+		}
+		s.Delivered = slices.Clone(s.Delivered)
+		s.Delivered[node] = s.Delivered[node].with(i)
+		if m.causal {
+			s.Knows = slices.Clone(s.Knows)
+			s.Knows[node] = s.Knows[node].union(s.Past[i]).with(i)
+		}
+	case model.ObsCrash:
+		if !s.Crashed[node] {
+			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed[node] = true
+		}
+	}
+	return s
+}
+
+// missing returns a message that node should have delivered before
+// message i and has not.
+func (m orderMonitor) missing(cfg *model.Config, s OrderLog, node model.NodeID, i int) (model.MsgID, bool) {
+	mi := msgOf(cfg, i)
+	if m.causal {
+		for _, j := range s.Past[i].members() {
+			if !s.Delivered[node].has(j) {
+				return msgOf(cfg, j), true
+			}
+		}
+		return model.MsgID{}, false
+	}
+	if s.Crashed[mi.Sender] {
+		return model.MsgID{}, false // FIFO order binds correct senders only
+	}
+	for seq := 1; seq < mi.Seq; seq++ {
+		earlier := model.MsgID{Sender: mi.Sender, Seq: seq}
+		if j, _ := msgNumber(cfg, earlier); s.Multicast.has(j) && !s.Delivered[node].has(j) {
+			return earlier, true
+		}
+	}
+	return model.MsgID{}, false
+}
+
+// FIFOOrder: if a correct process multicasts m and then m', every correct
+// process that delivers m' has delivered m before.
+var FIFOOrder = &Property{
+	Name: "fifo-order", Family: "multicast", When: Always, Monitor: FIFOLog, MonitorOnly: true,
+	Doc: "a correct process that delivers a message of a correct sender has delivered every message that sender multicast before it",
+	Check: func(v View) string {
+		if b := v.Monitor(FIFOLog).(OrderLog).Bad; b.seen() {
+			return fmt.Sprintf("%v delivered %v before %v, which %v multicast first", b.Node, b.Msg, b.Other, b.Msg.Sender)
+		}
+		return ""
+	},
+}
+
+// CausalOrder: if multicast(m) happened before multicast(m'), every
+// correct process that delivers m' has delivered m before.
+var CausalOrder = &Property{
+	Name: "causal-order", Family: "multicast", When: Always, Monitor: CausalLog, MonitorOnly: true,
+	Doc: "a correct process that delivers a message has delivered every message whose multicast happened before its multicast",
+	Check: func(v View) string {
+		if b := v.Monitor(CausalLog).(OrderLog).Bad; b.seen() {
+			return fmt.Sprintf("%v delivered %v before %v, whose multicast happened before", b.Node, b.Msg, b.Other)
+		}
+		return ""
+	},
+}
+
+// SequenceLog is the total-order monitor's state: each node's deliveries
+// in order (message numbers), which nodes crashed, the first violation.
+type SequenceLog struct {
+	Seq     [][]uint16
+	Crashed []bool
+	Bad     badDelivery
+}
+
+// DeliveryOrder is the monitor of total order.
+var DeliveryOrder model.Monitor = sequenceMonitor{}
+
+type sequenceMonitor struct{}
+
+func (sequenceMonitor) Name() string { return "delivery-order" }
+
+func (sequenceMonitor) Start(cfg *model.Config) any {
+	return SequenceLog{Seq: make([][]uint16, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
+}
+
+func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	s := st.(SequenceLog)
+	switch o.Kind {
+	case model.ObsDeliver:
+		i, ok := msgNumber(cfg, o.Msg())
+		if !ok || s.Crashed[node] {
+			return s // a process that crashed is no longer bound
+		}
+		x := uint16(i)
+		if !s.Bad.seen() {
+			s.Bad = s.conflict(cfg, node, x)
+		}
+		s.Seq = slices.Clone(s.Seq)
+		s.Seq[node] = append(slices.Clip(s.Seq[node]), x)
+	case model.ObsCrash:
+		if !s.Crashed[node] {
+			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed[node] = true
+		}
+	}
+	return s
+}
+
+// conflict looks for the first violation that node's delivery of x makes:
+// a correct process j delivered some m before x while node has not
+// delivered m; or node delivered some m before x while j delivered x
+// without m before it. Either way the two disagree on m and x for good.
+func (s SequenceLog) conflict(cfg *model.Config, node model.NodeID, x uint16) badDelivery {
+	mine := s.Seq[node]
+	for j, seq := range s.Seq {
+		peer := model.NodeID(j)
+		if peer == node || s.Crashed[j] {
+			continue
+		}
+		at := slices.Index(seq, x)
+		if at < 0 {
+			continue
+		}
+		for _, m := range seq[:at] {
+			if !slices.Contains(mine, m) {
+				return badDelivery{Node: node, Msg: msgOf(cfg, int(x)), Other: msgOf(cfg, int(m)), Peer: peer}
+			}
+		}
+		for _, m := range mine {
+			if !slices.Contains(seq[:at], m) {
+				return badDelivery{Node: node, Msg: msgOf(cfg, int(x)), Other: msgOf(cfg, int(m)), Peer: peer, Mine: true}
+			}
+		}
+	}
+	return noViolation
+}
+
+// TotalOrder: if a correct process delivers m before m', any other correct
+// process that delivers m' has delivered m before.
+var TotalOrder = &Property{
+	Name: "total-order", Family: "multicast", When: Always, Monitor: DeliveryOrder, MonitorOnly: true,
+	Doc: "two correct processes deliver the messages they both deliver in the same order, and neither skips one the other delivered earlier",
+	Check: func(v View) string {
+		b := v.Monitor(DeliveryOrder).(SequenceLog).Bad
+		switch {
+		case !b.seen():
+			return ""
+		case b.Mine:
+			return fmt.Sprintf("%v delivered %v before %v, %v delivered %v without %v before it", b.Node, b.Other, b.Msg, b.Peer, b.Msg, b.Other)
+		}
+		return fmt.Sprintf("%v delivered %v without %v, which %v delivered before it", b.Node, b.Msg, b.Other, b.Peer)
+	},
+}
+
+func init() {
+	register(Validity, Integrity, DeliveryAgreement, UniformAgreement, FIFOOrder, CausalOrder, TotalOrder)
+}

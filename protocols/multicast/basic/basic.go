@@ -1,0 +1,65 @@
+// Package basic is B-multicast, the basic multicast of seed
+// 003_13e890ff57525d54.txt: "A multicast is a for loop of send", and "a
+// received message is delivered".
+//
+// The seed's guarantee: "a correct process will eventually deliver the
+// message as long as the multicaster does not crash". A sender that
+// crashes in the middle of its loop leaves some nodes with the message and
+// some without, so agreement fails; and on unordered channels two
+// messages of one sender may arrive, and be delivered, in either order,
+// so FIFO order fails too.
+//
+// Messages per multicast: N, one to every node, the sender included.
+// A node that recovers restarts with nothing to do and issues no more
+// operations than it had.
+package basic
+
+import (
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/multicast"
+)
+
+// Msg carries the multicast value.
+type Msg struct{ Value multicast.Value }
+
+func (Msg) Kind() string     { return "msg" }
+func (m Msg) String() string { return "msg " + m.Value.String() }
+
+// State is a node's state: nothing beyond the process's own.
+type State struct{ multicast.Process[Msg] }
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
+
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	return multicast.Actions(env, s.Process)
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	if s.Busy() {
+		s.Process = multicast.Step(ctx, s.Process)
+		return s
+	}
+	p, v, ok := multicast.Issue(ctx, s.Process, a)
+	if ok {
+		// B-multicast(g, m): for each q in g, send(q, m)
+		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{v})
+	}
+	s.Process = p
+	return s
+}
+
+// Receive: "a received message is delivered".
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
+	s.Process = s.Deliver(ctx, m.Value)
+	return s
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover: the node's pending work is lost with it.
+func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
+	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
+}

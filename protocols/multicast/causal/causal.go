@@ -1,0 +1,118 @@
+// Package causal is causally ordered multicast with vector timestamps,
+// after seed 003_13e890ff57525d54.txt ("causal: in a happened-before
+// order"), in the classic form over B-multicast:
+//
+//	CO-multicast(g, m) at p_i: V_i[i] := V_i[i] + 1; B-multicast(g, <V_i, m>)
+//	On B-deliver(<V_j, m>) from p_j (j ≠ i):
+//	    place <V_j, m> in the hold-back queue
+//	    wait until V_j[j] = V_i[j] + 1 and V_j[k] ≤ V_i[k] (k ≠ j)
+//	    CO-deliver m; V_i[j] := V_i[j] + 1
+//
+// A process CO-delivers its own message at once, when it multicasts it,
+// and so sends it only to the others (the copy to itself would be
+// discarded by the rule's j ≠ i). V_i[j] counts the messages of p_j that
+// p_i delivered, so the wait holds a message back until everything its
+// sender had delivered when it multicast has been delivered here too.
+// Causal order implies FIFO order; neither implies agreement.
+//
+// Messages per multicast: N-1. A node that recovers has lost V and its
+// hold-back queue; it keeps count of the operations it issued.
+package causal
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/multicast"
+)
+
+// Msg carries the multicast value and its sender's vector timestamp.
+type Msg struct {
+	Value multicast.Value
+	V     []int
+}
+
+func (Msg) Kind() string     { return "msg" }
+func (m Msg) String() string { return fmt.Sprintf("msg %v V=%v", m.Value, m.V) }
+
+// State is a node's state: its vector V and the hold-back queue, in
+// arrival order.
+type State struct {
+	multicast.Process[Msg]
+	V        []int
+	HoldBack []Msg
+}
+
+func (s State) String() string {
+	out := fmt.Sprintf("%v V=%v", s.Process, s.V)
+	if len(s.HoldBack) > 0 {
+		out += fmt.Sprintf(" held=%v", s.HoldBack)
+	}
+	return out
+}
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State { return State{V: make([]int, ctx.N())} }
+
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	return multicast.Actions(env, s.Process)
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	if s.Busy() {
+		s.Process = multicast.Step(ctx, s.Process)
+		return s
+	}
+	p, v, ok := multicast.Issue(ctx, s.Process, a)
+	if ok {
+		i := ctx.Self()
+		s.V = slices.Clone(s.V)
+		s.V[i]++                                                                         // V_i[i] := V_i[i] + 1
+		p = p.Deliver(ctx, v)                                                            // its own message, at once
+		p = p.Send(ctx, multicast.Others(&ctx.Env), Msg{Value: v, V: slices.Clone(s.V)}) // B-multicast(g, <V_i, m>)
+	}
+	s.Process = p
+	return s
+}
+
+// Receive holds the message back, then delivers every message of the
+// queue whose wait is over, until none is.
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+	s.HoldBack = append(slices.Clip(s.HoldBack), m)
+	for {
+		k := slices.IndexFunc(s.HoldBack, func(h Msg) bool { return deliverable(s.V, h) })
+		if k < 0 {
+			return s
+		}
+		h := s.HoldBack[k]
+		s.HoldBack = slices.Delete(slices.Clone(s.HoldBack), k, k+1)
+		if len(s.HoldBack) == 0 {
+			s.HoldBack = nil
+		}
+		s.Process = s.Deliver(ctx, h.Value) // CO-deliver m
+		s.V = slices.Clone(s.V)
+		s.V[h.Value.ID.Sender]++ // V_i[j] := V_i[j] + 1
+	}
+}
+
+// deliverable is the seed's wait: V_j[j] = V_i[j] + 1 and V_j[k] ≤ V_i[k]
+// for k ≠ j.
+func deliverable(v []int, h Msg) bool {
+	j := h.Value.ID.Sender
+	for k := range v {
+		if model.NodeID(k) == j && h.V[k] != v[k]+1 || model.NodeID(k) != j && h.V[k] > v[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover: V, the hold-back queue and the pending work are lost.
+func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State {
+	return State{Process: multicast.Process[Msg]{Issued: s.Issued}, V: make([]int, ctx.N())}
+}

@@ -1,0 +1,108 @@
+// Package reliable is R-multicast over B-multicast, the reliable multicast
+// algorithm of seed 003_13e890ff57525d54.txt:
+//
+//	On initialization: Received := {}
+//	For process p to R-multicast message m to group g:
+//	    B-multicast(g, m)          // p in g is included as a destination
+//	On B-deliver(m) at process q with g = group(m):
+//	    if m does not belong to Received then
+//	        Received := Received ∪ {m}
+//	        if q ≠ p then B-multicast(g, m) end if
+//	        R-deliver m
+//	    end if
+//
+// A node relays a message before it delivers it, each B-multicast being
+// a loop of sends a crash may interrupt (see package multicast): so a
+// node that delivers has sent the message to everyone, and every correct
+// node delivers it too, even when the deliverer crashes right after.
+// That is the seed's uniform agreement: "if any node, correct or
+// incorrect, delivers a message, then all correct nodes will deliver the
+// message". The sender itself delivers its own message when it arrives
+// back, behind its loop.
+//
+// Messages per multicast: N², the sender's N and N from each of the N-1
+// others, every one of which relays; duplicates are dropped.
+//
+// A node that recovers has lost Received and its pending work; it keeps
+// count of the operations it issued.
+package reliable
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/multicast"
+)
+
+// Msg carries the multicast value.
+type Msg struct{ Value multicast.Value }
+
+func (Msg) Kind() string     { return "msg" }
+func (m Msg) String() string { return "msg " + m.Value.String() }
+
+// State is a node's state: the messages received, sorted, and the
+// process's own.
+type State struct {
+	multicast.Process[Msg]
+	Received []multicast.Value
+}
+
+func (s State) String() string {
+	return fmt.Sprintf("%v received=%v", s.Process, s.Received)
+}
+
+// Seen reports whether v was received.
+func (s State) Seen(v multicast.Value) bool {
+	_, ok := slices.BinarySearchFunc(s.Received, v, multicast.Compare)
+	return ok
+}
+
+// WithReceived returns s with v added to Received.
+func (s State) WithReceived(v multicast.Value) State {
+	i, _ := slices.BinarySearchFunc(s.Received, v, multicast.Compare)
+	s.Received = slices.Insert(slices.Clone(s.Received), i, v)
+	return s
+}
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
+
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	return multicast.Actions(env, s.Process)
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	if s.Busy() {
+		s.Process = multicast.Step(ctx, s.Process)
+		return s
+	}
+	p, v, ok := multicast.Issue(ctx, s.Process, a)
+	if ok {
+		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{v}) // B-multicast(g, m)
+	}
+	s.Process = p
+	return s
+}
+
+// Receive is the seed's "On B-deliver(m)": relay, then deliver.
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
+	if s.Seen(m.Value) {
+		return s
+	}
+	s = s.WithReceived(m.Value)
+	if m.Value.ID.Sender != ctx.Self() {
+		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), m)
+	}
+	s.Process = s.Deliver(ctx, m.Value)
+	return s
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover: Received and the pending work are lost.
+func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
+	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
+}

@@ -1,0 +1,158 @@
+// Package sequencer is totally ordered multicast through a sequencer, after
+// seed 003_13e890ff57525d54.txt ("Sequencer": multicast the message to
+// all nodes, place in a hold-back queue, multicast a sequence number to all
+// nodes, deliver in total order), in the classic form:
+//
+//	Member, on initialization: r_g := 0
+//	TO-multicast(g, m) at p_i: B-multicast(g ∪ {sequencer(g)}, <m, i>)
+//	On B-deliver(<m, i>): place <m, i> in the hold-back queue
+//	On B-deliver(<"order", i, S>): wait until <m, i> is in the hold-back
+//	    queue and S = r_g; TO-deliver m; r_g := S + 1
+//	Sequencer, on initialization: s_g := 0
+//	On B-deliver(<m, i>): B-multicast(g, <"order", i, s_g>); s_g := s_g + 1
+//
+// Node 0 is the sequencer and a member too. Every member delivers in the
+// order of the sequence numbers, so any two deliver common messages in the
+// same order. The sequencer "is a critical point of failure" (seed 003):
+// when it crashes, messages it has not ordered are never delivered, and
+// an order it sent to some members only leaves the others behind.
+//
+// With the run parameter "reads" (see package multicast) the nodes
+// replicate a register whose writes, and ordered reads, go through the
+// sequencer.
+//
+// Messages per multicast: 2N, the message to every node and the order
+// from the sequencer to every node. A node that recovers has lost its
+// queues and counters; it keeps count of the operations it issued.
+package sequencer
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/multicast"
+)
+
+// The sequencer is node 0.
+const Sequencer model.NodeID = 0
+
+// Msg is a data message <m, i> (Order false) or an order <"order", i, S>.
+type Msg struct {
+	Order bool
+	Value multicast.Value
+	S     int
+}
+
+func (m Msg) Kind() string {
+	if m.Order {
+		return "order"
+	}
+	return "msg"
+}
+
+func (m Msg) String() string {
+	if m.Order {
+		return fmt.Sprintf("order %v S=%d", m.Value, m.S)
+	}
+	return "msg " + m.Value.String()
+}
+
+// Order is an order received and not yet used: message Value is number S.
+type Order struct {
+	S     int
+	Value multicast.Value
+}
+
+// State is a node's state: r_g, the hold-back queue (sorted), the orders
+// received ahead of their turn or of their message (sorted by S), and at
+// the sequencer s_g.
+type State struct {
+	multicast.Process[Msg]
+	Next     int // r_g
+	HoldBack []multicast.Value
+	Orders   []Order
+	Seq      int // s_g, at the sequencer
+}
+
+func (s State) String() string {
+	out := fmt.Sprintf("%v r=%d", s.Process, s.Next)
+	if len(s.HoldBack) > 0 {
+		out += fmt.Sprintf(" held=%v", s.HoldBack)
+	}
+	if len(s.Orders) > 0 {
+		out += fmt.Sprintf(" orders=%v", s.Orders)
+	}
+	if s.Seq > 0 {
+		out += fmt.Sprintf(" | s=%d", s.Seq)
+	}
+	return out
+}
+
+// Protocol implements model.Protocol and model.Actor.
+type Protocol struct{}
+
+func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
+
+func (Protocol) Actions(env *model.Env, s State) []model.Action {
+	return multicast.Actions(env, s.Process)
+}
+
+func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
+	if s.Busy() {
+		s.Process = multicast.Step(ctx, s.Process)
+		return s
+	}
+	p, v, ok := multicast.Issue(ctx, s.Process, a)
+	if ok {
+		// B-multicast(g ∪ {sequencer(g)}, <m, i>): the sequencer is in g
+		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
+	}
+	s.Process = p
+	return s
+}
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
+	if m.Order {
+		i, _ := slices.BinarySearchFunc(s.Orders, m.S, func(o Order, S int) int { return o.S - S })
+		s.Orders = slices.Insert(slices.Clone(s.Orders), i, Order{S: m.S, Value: m.Value})
+		return deliverInOrder(ctx, s)
+	}
+	if ctx.Self() == Sequencer {
+		// the sequencer: B-multicast(g, <"order", i, s_g>); s_g := s_g + 1
+		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), Msg{Order: true, Value: m.Value, S: s.Seq})
+		s.Seq++
+	}
+	i, _ := slices.BinarySearchFunc(s.HoldBack, m.Value, multicast.Compare)
+	s.HoldBack = slices.Insert(slices.Clone(s.HoldBack), i, m.Value)
+	return deliverInOrder(ctx, s)
+}
+
+// deliverInOrder TO-delivers while the order numbered r_g and its message
+// are both here.
+func deliverInOrder(ctx *model.Ctx[Msg], s State) State {
+	for len(s.Orders) > 0 && s.Orders[0].S == s.Next {
+		k, ok := slices.BinarySearchFunc(s.HoldBack, s.Orders[0].Value, multicast.Compare)
+		if !ok {
+			break
+		}
+		s.Process = s.Deliver(ctx, s.Orders[0].Value)
+		s.HoldBack = slices.Delete(slices.Clone(s.HoldBack), k, k+1)
+		s.Orders = slices.Clone(s.Orders[1:])
+		s.Next++
+	}
+	if len(s.HoldBack) == 0 {
+		s.HoldBack = nil
+	}
+	if len(s.Orders) == 0 {
+		s.Orders = nil
+	}
+	return s
+}
+
+func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
+
+// Recover: the queues, counters and pending work are lost.
+func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
+	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
+}
