@@ -1,0 +1,222 @@
+package suite
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/multicast"
+	"github.com/vigil-check/vigil/protocols/multicast/reliable"
+)
+
+// The messages of one multicast, as each package doc states them, over
+// every interleaving of a run where one node multicasts once: exactly that
+// many, by kind, for N = 2..4.
+func TestMulticastMessagesPerMulticast(t *testing.T) {
+	cases := []struct {
+		protocol string
+		kinds    func(n int) map[string]int
+	}{
+		{"basic", func(n int) map[string]int { return map[string]int{"msg": n} }},
+		{"reliable", func(n int) map[string]int { return map[string]int{"msg": n * n} }},
+		{"fifo", func(n int) map[string]int { return map[string]int{"msg": n} }},
+		{"causal", func(n int) map[string]int { return map[string]int{"msg": n - 1} }},
+		{"sequencer", func(n int) map[string]int { return map[string]int{"msg": n, "order": n} }},
+		{"isis", func(n int) map[string]int { return map[string]int{"msg": n, "propose": n, "agreed": n} }},
+	}
+	for _, c := range cases {
+		for n := 2; n <= 4; n++ {
+			for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+				cfg := model.Config{N: n, Channels: ch, Initiators: initiators(n, n-1)}
+				r := exhaustiveRun(t, c.protocol, cfg, nil, checker.Options{Messages: true})
+				require.Equal(t, checker.Pass, r.Verdict, "%s n=%d %v", c.protocol, n, ch)
+				total := 0
+				for kind, want := range c.kinds(n) {
+					m := messages(t, r, kind)
+					require.Equal(t, [2]int{want, want}, [2]int{m.Min, m.Max}, "%s n=%d %v: %s", c.protocol, n, ch, kind)
+					total += want
+				}
+				m := messages(t, r, "total")
+				require.Equal(t, [2]int{total, total}, [2]int{m.Min, m.Max}, "%s n=%d %v", c.protocol, n, ch)
+			}
+		}
+	}
+}
+
+// deliverFirst is R-multicast that delivers a message when it arrives and
+// relays it afterwards (seed 003, "Uniform agreement": "assume we first
+// deliver a received message before we forward it"): a node that crashes
+// between the two has delivered a message no one else will.
+type deliverFirst struct{ reliable.Protocol }
+
+func (deliverFirst) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ model.NodeID, m reliable.Msg) reliable.State {
+	if s.Seen(m.Value) {
+		return s
+	}
+	s = s.WithReceived(m.Value)
+	ctx.Observe(model.Delivered(m.Value.ID)) // R-deliver m, at once
+	if m.Value.ID.Sender != ctx.Self() {
+		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), m)
+	}
+	return s
+}
+
+// The deliver-before-relay variant breaks uniform agreement with one
+// crash, and only uniform agreement: the counterexample replays, its node
+// delivers and crashes before anyone else has the message. The shipped
+// R-multicast keeps it in the same runs (the golden sweeps check it with two
+// senders too).
+func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
+	cfg := model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
+	m, props := compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
+	r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
+	require.Equal(t, []string{"uniform-agreement"}, names(r.Failed()))
+	pr := r.Property("uniform-agreement")
+	require.Regexp(t, `^the run is over, some process delivered n0#1 and n\d, correct, never did$`, pr.Detail)
+	cx := pr.Counterexample
+	require.Equal(t, "crash", cx.Events[len(cx.Events)-1].Kind, "the deliverer crashes last")
+	back, err := checker.Replay(m, props, cx)
+	require.NoError(t, err)
+	require.Equal(t, pr.Detail, back.Detail)
+
+	r = exhaustiveRun(t, "reliable", cfg, nil, checker.Options{})
+	require.Equal(t, checker.Pass, r.Verdict, "%v", r.Failed())
+}
+
+// A replicated register over total order: with reads answered locally a
+// reader sees a value older than a write that has returned, and porcupine
+// finds the stale read and draws it; with reads through the total order
+// every history is linearizable. Random runs of 10 nodes, two operations
+// each.
+func TestRegisterLinearizability(t *testing.T) {
+	opt := checker.RandomOptions{Walks: 300, Seed: 1, Object: properties.Register}
+	for _, name := range []string{"sequencer", "isis"} {
+		cfg := model.Config{N: 10, Channels: model.Unordered, Params: map[string]int{"msgs": 2, "reads": int(multicast.OrderedReads)}}
+		r := randomRun(t, name, cfg, nil, opt)
+		require.Equal(t, checker.Pass, r.Verdict, "%s, ordered reads: %v", name, r.Failed())
+		l := r.Linearizability
+		require.Equal(t, checker.Pass, l.Verdict, "%s, ordered reads", name)
+		require.Equal(t, 300, l.Histories)
+		require.Equal(t, 300*10*2, l.Operations, "%s: every operation returns", name)
+
+		cfg.Params = map[string]int{"msgs": 2, "reads": int(multicast.LocalReads)}
+		r = randomRun(t, name, cfg, nil, opt)
+		require.Empty(t, r.Failed(), "%s, local reads: the multicast properties still hold", name)
+		l = r.Linearizability
+		require.Equal(t, checker.Fail, l.Verdict, "%s: no stale local read in 300 walks", name)
+		require.Equal(t, checker.Fail, r.Verdict)
+		require.NotNil(t, l.Seed)
+		require.False(t, porcupine.CheckOperations(properties.Register.Model, l.History))
+		html := filepath.Join(t.TempDir(), name+".html")
+		require.NoError(t, l.WriteHTML(html))
+		b, err := os.ReadFile(html)
+		require.NoError(t, err)
+		require.Contains(t, string(b), "<html")
+		require.Contains(t, string(b), " read ")
+
+		// the walk that failed fails again from its seed alone
+		one := randomRun(t, name, cfg, nil, checker.RandomOptions{Walks: 1, Seed: *l.Seed, Object: properties.Register})
+		require.Equal(t, checker.Fail, one.Linearizability.Verdict, "%s: seed %d does not replay", name, *l.Seed)
+	}
+}
+
+// The register's sequential model, on histories whose answer is known.
+func TestRegisterModel(t *testing.T) {
+	w := func(c int, v model.MsgID, call, ret int64) porcupine.Operation {
+		rec := properties.Register.NewRecorder(3)
+		rec.Observe(model.NodeID(c), model.Multicast(v), call)
+		rec.Observe(model.NodeID(c), model.Delivered(v), ret)
+		return rec.History()[0]
+	}
+	rd := func(c int, v model.MsgID, call, ret int64) porcupine.Operation {
+		rec := properties.Register.NewRecorder(3)
+		rec.Observe(model.NodeID(c), model.ReadCall(), call)
+		rec.Observe(model.NodeID(c), model.ReadReturn(v), ret)
+		return rec.History()[0]
+	}
+	a, b := model.MsgID{Sender: 0, Seq: 1}, model.MsgID{Sender: 1, Seq: 1}
+	cases := []struct {
+		name string
+		h    []porcupine.Operation
+		ok   bool
+	}{
+		{"read the initial value", []porcupine.Operation{rd(2, model.MsgID{}, 0, 1)}, true},
+		{"read a write that returned", []porcupine.Operation{w(0, a, 0, 1), rd(2, a, 2, 3)}, true},
+		{"stale read after a write returned", []porcupine.Operation{w(0, a, 0, 1), rd(2, model.MsgID{}, 2, 3)}, false},
+		{"read during a write: either value", []porcupine.Operation{w(0, a, 0, 5), rd(2, model.MsgID{}, 1, 2), rd(1, a, 3, 4)}, true},
+		{"new then old value", []porcupine.Operation{w(0, a, 0, 5), rd(2, a, 1, 2), rd(1, model.MsgID{}, 3, 4)}, false},
+		{"two writes seen in two orders", []porcupine.Operation{w(0, a, 0, 1), w(1, b, 0, 1), rd(2, a, 2, 3), rd(2, b, 4, 5), rd(1, a, 6, 7)}, false},
+	}
+	for _, c := range cases {
+		require.Equal(t, c.ok, porcupine.CheckOperations(properties.Register.Model, c.h), c.name)
+	}
+
+	// a write whose writer crashed is kept open: it may have taken effect
+	rec := properties.Register.NewRecorder(2)
+	rec.Observe(0, model.Multicast(a), 0)
+	rec.Crash(0)
+	rec.Observe(1, model.ReadCall(), 3)
+	rec.Observe(1, model.ReadReturn(a), 4)
+	h := rec.History()
+	require.Len(t, h, 2)
+	require.True(t, porcupine.CheckOperations(properties.Register.Model, h))
+}
+
+// Random mode at N = 30 gives no false alarm: every claim of every
+// protocol holds without crashes (R-multicast, whose N² messages a
+// multicast make a walk long, at N = 12), and the crash-tolerant claims
+// with crashes.
+func TestRandomMulticastLarge(t *testing.T) {
+	for _, p := range protocols.All() {
+		if p.Family != "multicast" {
+			continue
+		}
+		n := 30
+		if p.Name == "reliable" {
+			n = 12
+		}
+		cfg := model.Config{N: n, Channels: model.Unordered}
+		r := randomRun(t, p.Name, cfg, nil, checker.RandomOptions{Walks: 20, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, "%s: %v", p.Name, r.Failed())
+		require.Len(t, r.Properties, len(p.Claims))
+	}
+	// crashes: R-multicast keeps every claim; FIFO and causal order keep
+	// their order (not agreement: ordering is not reliability)
+	crashy := model.Config{N: 12, Channels: model.Unordered, Crashes: 3, Params: map[string]int{"msgs": 2}}
+	for name, props := range map[string][]string{
+		"reliable": nil,
+		"fifo":     {"integrity", "fifo-order", "validity"},
+		"causal":   {"integrity", "fifo-order", "causal-order", "validity"},
+	} {
+		r := randomRun(t, name, crashy, props, checker.RandomOptions{Walks: 100, Seed: 1})
+		require.Equal(t, checker.Pass, r.Verdict, "%s with crashes: %v", name, r.Failed())
+	}
+	// and B-multicast's lost agreement is found at this size too
+	r := randomRun(t, "basic", crashy, []string{"agreement"}, checker.RandomOptions{Walks: 100, Seed: 1})
+	require.Equal(t, checker.Fail, r.Property("agreement").Verdict)
+}
+
+// Bad parameters are errors, not runs.
+func TestMulticastParameters(t *testing.T) {
+	for _, c := range []struct {
+		protocol string
+		params   map[string]int
+		want     string
+	}{
+		{"basic", map[string]int{"msgs": 0}, "msgs must be between 1 and 65535, not 0"},
+		{"reliable", map[string]int{"reads": 1}, "a replicated register needs a total order"},
+		{"sequencer", map[string]int{"reads": 3}, "reads must be 0 (none), 1 (local) or 2 (ordered), not 3"},
+	} {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		_, err = p.Compile(model.Config{N: 3, Params: c.params})
+		require.ErrorContains(t, err, c.want)
+	}
+}
