@@ -45,6 +45,10 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "central", "-fairness", "sometimes"}, `unknown fairness "sometimes"`},
 		{[]string{"check", "central", "-requests", "-1"}, "requests must be at least 0"},
 		{[]string{"check", "ricartagrawala", "-requests", "0"}, "requests must be at least 1 here"},
+		{[]string{"check", "basic", "-msgs", "0"}, "msgs must be between 1 and 65535, not 0"},
+		{[]string{"check", "sequencer", "-reads", "often"}, `reads must be none, local or ordered, not "often"`},
+		{[]string{"check", "fifo", "-reads", "local"}, "a replicated register needs a total order"},
+		{[]string{"check", "basic", "-props", "agreement,no-deadlock"}, "speaks of the mutex family, not of multicast"},
 		{[]string{"check"}, "needs a protocol name"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", corrupt}, "is not a vigil trace"},
@@ -59,6 +63,22 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		require.Equal(t, 1, strings.Count(stderr, "\n"), "%v: one line, got %q", c.args, stderr)
 		require.NotContains(t, stderr, "panic")
 	}
+}
+
+// The register over total order, from the command line: stale local
+// reads fail (exit 1) with porcupine's drawing written; ordered reads pass.
+func TestRegisterFromTheCommandLine(t *testing.T) {
+	html := filepath.Join(t.TempDir(), "register.html")
+	code, out, _ := vigil("check", "isis", "-n", "8", "-initiators", "all", "-msgs", "2", "-reads", "local", "-walks", "100", "-linearizability-html", html)
+	require.Equal(t, 1, code, out)
+	require.Regexp(t, `register client histories \(porcupine\): fail, 100 histories of \d+ operations; the history of walk -seed \d+ is not linearizable`, out)
+	b, err := os.ReadFile(html)
+	require.NoError(t, err)
+	require.Contains(t, string(b), "<html")
+
+	code, out, _ = vigil("check", "isis", "-n", "8", "-initiators", "all", "-msgs", "2", "-reads", "ordered", "-walks", "100")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "register client histories (porcupine): pass, 100 histories of 1600 operations")
 }
 
 func TestVerdictExitCodes(t *testing.T) {
