@@ -375,6 +375,17 @@ func naiveCases(t *testing.T, p *protocols.Protocol) []naiveCase {
 		}
 		cs = append(cs, naiveCase{name: "n2-unordered-requests2",
 			cfg: model.Config{N: 2, Channels: model.Unordered, Params: map[string]int{"requests": 2}}})
+	case "basic", "reliable", "fifo", "causal", "sequencer", "isis":
+		// one or two senders, a crash mid-loop, unordered channels
+		for _, c := range []struct {
+			n, msgs, crashes int
+			init             string
+		}{{2, 1, 0, "all"}, {2, 1, 1, "all"}, {2, 2, 0, "1"}, {3, 1, 0, "0,1"}, {3, 1, 1, "0"}, {3, 2, 0, "1"}} {
+			init, err := model.ParseInitiators(c.init, c.n)
+			require.NoError(t, err)
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-msgs%d-crash%d-init%s", c.n, c.msgs, c.crashes, c.init),
+				cfg: model.Config{N: c.n, Channels: model.Unordered, Crashes: c.crashes, Initiators: init, Params: map[string]int{"msgs": c.msgs}}})
+		}
 	default:
 		// A protocol added since: small fault-free rings (skipped below if
 		// they turn out too large).
