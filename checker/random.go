@@ -308,13 +308,26 @@ func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string)
 		}
 		return k
 	}
+	type keyed struct {
+		key string
+		ev  model.Event
+	}
+	var run []keyed
 	for i := 0; i < len(evs); {
 		j := i + 1
 		for j < len(evs) && same(evs[i], evs[j]) {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(evs[i:j], func(a, b model.Event) int { return strings.Compare(key(a), key(b)) })
+			// one key lookup per event, not one per comparison
+			run = run[:0]
+			for _, e := range evs[i:j] {
+				run = append(run, keyed{key(e), e})
+			}
+			slices.SortFunc(run, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+			for k, r := range run {
+				evs[i+k] = r.ev
+			}
 		}
 		i = j
 	}
