@@ -109,6 +109,13 @@ func (v Value) String() string {
 	return v.ID.String()
 }
 
+// Data is the message of the protocols that send nothing but the value
+// multicast.
+type Data struct{ Value Value }
+
+func (Data) Kind() string     { return "msg" }
+func (d Data) String() string { return "msg " + d.Value.String() }
+
 // Item is an entry of a process's work: a send of Msg to To, or, when To
 // is model.None, the delivery of Value.
 type Item[M any] struct {
@@ -200,6 +207,20 @@ func Actions[M any](env *model.Env, p Process[M]) []model.Action {
 // Busy reports whether p's next step is from its work rather than a new
 // operation.
 func (p Process[M]) Busy() bool { return len(p.Work) > 0 }
+
+// Do performs action a: the send at the head of p's work, or the
+// application's next operation, whose value, if it is to be multicast,
+// goes to mcast, the protocol's own multicast(g, m).
+func Do[M any](ctx *model.Ctx[M], p Process[M], a model.Action, mcast func(Process[M], Value) Process[M]) Process[M] {
+	if p.Busy() {
+		return Step(ctx, p)
+	}
+	p, v, ok := Issue(ctx, p, a)
+	if ok {
+		p = mcast(p, v)
+	}
+	return p
+}
 
 // Step sends the head of p's work, then delivers what waited only for it.
 func Step[M any](ctx *model.Ctx[M], p Process[M]) Process[M] {

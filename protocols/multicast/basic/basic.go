@@ -20,10 +20,7 @@ import (
 )
 
 // Msg carries the multicast value.
-type Msg struct{ Value multicast.Value }
-
-func (Msg) Kind() string     { return "msg" }
-func (m Msg) String() string { return "msg " + m.Value.String() }
+type Msg = multicast.Data
 
 // State is a node's state: nothing beyond the process's own.
 type State struct{ multicast.Process[Msg] }
@@ -38,16 +35,9 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a)
-	if ok {
-		// B-multicast(g, m): for each q in g, send(q, m)
-		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{v})
-	}
-	s.Process = p
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
+		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v}) // B-multicast(g, m): for each q in g, send(q, m)
+	})
 	return s
 }
 

@@ -62,19 +62,12 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a)
-	if ok {
-		i := ctx.Self()
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
 		s.V = slices.Clone(s.V)
-		s.V[i]++                                                                         // V_i[i] := V_i[i] + 1
-		p = p.Deliver(ctx, v)                                                            // its own message, at once
-		p = p.Send(ctx, multicast.Others(&ctx.Env), Msg{Value: v, V: slices.Clone(s.V)}) // B-multicast(g, <V_i, m>)
-	}
-	s.Process = p
+		s.V[ctx.Self()]++                                                                   // V_i[i] := V_i[i] + 1
+		p = p.Deliver(ctx, v)                                                               // its own message, at once
+		return p.Send(ctx, multicast.Others(&ctx.Env), Msg{Value: v, V: slices.Clone(s.V)}) // B-multicast(g, <V_i, m>)
+	})
 	return s
 }
 

@@ -29,10 +29,7 @@ import (
 )
 
 // Msg carries the multicast value; its id's Seq is the sender's S.
-type Msg struct{ Value multicast.Value }
-
-func (Msg) Kind() string     { return "msg" }
-func (m Msg) String() string { return "msg " + m.Value.String() }
+type Msg = multicast.Data
 
 // State is a node's state: R, the sequence number last delivered from
 // each sender, and the hold-back queue, sorted.
@@ -59,16 +56,11 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	return multicast.Actions(env, s.Process)
 }
 
+// Do: Issue counts S_p := S_p + 1, then B-multicast(g, <m, S_p>).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a) // S_p := S_p + 1
-	if ok {
-		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{v}) // B-multicast(g, <m, S_p>)
-	}
-	s.Process = p
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
+		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
+	})
 	return s
 }
 

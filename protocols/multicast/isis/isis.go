@@ -136,17 +136,11 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a)
-	if ok {
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
 		// 1. multicast <m, i> to the group
 		s.Collects = append(slices.Clip(s.Collects), Collect{Value: v})
-		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{Type: Data, Value: v})
-	}
-	s.Process = p
+		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Type: Data, Value: v})
+	})
 	return s
 }
 

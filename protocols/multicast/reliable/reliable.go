@@ -36,10 +36,7 @@ import (
 )
 
 // Msg carries the multicast value.
-type Msg struct{ Value multicast.Value }
-
-func (Msg) Kind() string     { return "msg" }
-func (m Msg) String() string { return "msg " + m.Value.String() }
+type Msg = multicast.Data
 
 // State is a node's state: the messages received, sorted, and the
 // process's own.
@@ -75,15 +72,9 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a)
-	if ok {
-		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{v}) // B-multicast(g, m)
-	}
-	s.Process = p
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
+		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v}) // R-multicast(g, m) is B-multicast(g, m)
+	})
 	return s
 }
 

@@ -99,16 +99,10 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	if s.Busy() {
-		s.Process = multicast.Step(ctx, s.Process)
-		return s
-	}
-	p, v, ok := multicast.Issue(ctx, s.Process, a)
-	if ok {
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
 		// B-multicast(g ∪ {sequencer(g)}, <m, i>): the sequencer is in g
-		p = p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
-	}
-	s.Process = p
+		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
+	})
 	return s
 }
 
