@@ -31,6 +31,10 @@ func BenchmarkExhaustive(b *testing.B) {
 		// a step that loses a message to a cut expires timers: its
 		// successor is built, not fingerprinted incrementally
 		{"invitation-n3-crash-partition", "invitation", protocols.Scenario{N: 3, Crashes: 1, Partitions: 1}},
+		// every delivery feeds the ordering monitors, whose states are
+		// part of the world
+		{"causal-n3-msgs2", "causal", protocols.Scenario{N: 3, Channels: "unordered", Params: map[string]int{"msgs": 2}}},
+		{"isis-n3", "isis", protocols.Scenario{N: 3, Channels: "unordered"}},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)
