@@ -112,8 +112,9 @@ type DeliveryState struct {
 	Anywhere  msgSet   // messages delivered by some process, crashed or not
 	Delivered []msgSet // per node, in its current incarnation
 	Crashed   []bool   // per node: it crashed at some point (it is not correct)
-	// Twice: the first message delivered twice by one incarnation of a
-	// node; Forged: the first message delivered that was never multicast.
+	// The first violation of integrity, one of the two: Twice, a message
+	// delivered twice by one incarnation of a node; or Forged, a message
+	// delivered that was never multicast.
 	Twice, Forged badDelivery
 }
 
@@ -141,12 +142,12 @@ func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o
 		i, ok := msgNumber(cfg, o.Msg())
 		switch {
 		case !ok || !s.Multicast.has(i):
-			if !s.Forged.seen() {
+			if !s.Forged.seen() && !s.Twice.seen() {
 				s.Forged = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
 			}
 			return s
 		case s.Delivered[node].has(i):
-			if !s.Twice.seen() {
+			if !s.Forged.seen() && !s.Twice.seen() {
 				s.Twice = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
 			}
 			return s
