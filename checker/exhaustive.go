@@ -31,6 +31,9 @@ type Options struct {
 	// Fairness is the fairness under which Eventually properties are
 	// judged on cycles (exhaustive only).
 	Fairness Fairness
+	// Sweep keeps only the level being expanded and the next one, for
+	// state spaces whose runs all end: see Exhaustive.
+	Sweep bool
 }
 
 // chunk is a run of one BFS level's states expanded by one worker, and its
@@ -101,6 +104,10 @@ type violation struct {
 
 const chunkSize = 256
 
+// waveChunks is how many chunks are expanded before they are merged: about
+// a quarter of a million states, whose candidates take tens of MB.
+const waveChunks = 1024
+
 type search struct {
 	m       *model.Machine
 	props   []*properties.Property
@@ -115,6 +122,17 @@ type search struct {
 	monIdx  []int  // per property: its monitor's slot, or -1
 	live    []int  // the Eventually properties
 	fair    Fairness
+	// skip[p]: p had a counterexample when the level began. Expansion
+	// reads this, not first, so that a level's violations do not depend on
+	// how its waves fall.
+	skip []bool
+	// Sweep mode: the visited set holds the next level only; paths carries
+	// message figures from level to level; peakVisited is the largest the
+	// visited set grew.
+	sweep       bool
+	paths       *pathMessages
+	peakVisited int64
+	levelLo     int // number of the frontier's first state
 }
 
 // Exhaustive explores every world reachable from m's initial world, breadth
@@ -126,6 +144,21 @@ type search struct {
 // and counterexample lengths do not depend on Workers. The events of a
 // counterexample can, rarely: messages are numbered in the order workers
 // first meet them, and unordered channels list deliveries by number.
+//
+// A sweep (Options.Sweep) keeps in memory only the level it expands and the
+// one it builds, with each state's parent for counterexamples: the
+// visited set holds the next level alone, and no state graph is kept. It is
+// the sweep-line method with the search depth as its progress measure, and
+// is meant for state spaces whose runs all end (a bounded number of
+// requests, messages or faults). Dropping old levels has two costs: a
+// state reached at two depths is expanded, and counted, at each (where
+// every edge goes one depth down, the usual case when each step consumes
+// a message or a bounded action, the counts are exact); and a state space
+// with a cycle has paths of every length, so its sweep never ends: it is
+// cut by a bound, and verdicts it could not back stay unknown. A sweep that
+// ends has thereby shown that every run ends, so an Eventually property
+// is judged exactly where runs end, as quiescence properties are, with no
+// fairness to assume; message figures are carried from level to level.
 func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := workerCount(opt.Workers)
@@ -134,20 +167,25 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
 	res := newResult("exhaustive", props)
-	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness}
+	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
+		skip: make([]bool, len(props)), sweep: opt.Sweep}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
 			e.live = append(e.live, p)
 		}
 	}
-	if len(e.live) > 0 {
+	res.Sweep = opt.Sweep
+	if len(e.live) > 0 && !opt.Sweep {
 		res.Fairness = opt.Fairness.String()
 	}
-	if opt.Messages || len(e.live) > 0 {
+	switch {
+	case e.sweep && opt.Messages:
+		e.paths = newPathMessages()
+	case !e.sweep && (opt.Messages || len(e.live) > 0):
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
-	e.vis = newVisited(e.g != nil)
+	e.vis = newVisited(e.g != nil || e.paths != nil)
 	xs := make([]*expander, workers)
 	for i := range xs {
 		xs[i] = &expander{e: e, st: m.NewStepper()}
@@ -164,22 +202,47 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			}
 		}
 	}
-	frontier := append([]uint64(nil), w0...)
-	foff := []int32{0, int32(len(w0))}
-	ffp := []uint64{fp0} // the frontier's fingerprints
-	var next []uint64
+	cur := level{words: append([]uint64(nil), w0...), off: []int32{0, int32(len(w0))}, fps: []uint64{fp0}}
+	var next level
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	lastProgress := time.Now()
-	for depth := 0; len(foff) > 1 && !e.allFailed(); depth++ {
+	for depth := 0; cur.len() > 0 && !e.allFailed(); depth++ {
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
-		n := len(foff) - 1
+		n := cur.len()
+		e.levelLo = lo
 		nchunks := (n + chunkSize - 1) / chunkSize
-		for len(pool) < nchunks {
-			pool = append(pool, &chunk{})
+		for p := range e.skip {
+			e.skip[p] = e.failed(p)
 		}
-		chunks := pool[:nchunks]
-		if !e.expandLevel(ctx, xs, chunks, level{frontier, foff, ffp}, lo, depth, judgeOnly) {
+		if e.sweep {
+			e.vis = newVisited(e.paths != nil)
+		}
+		next = level{words: next.words[:0], off: append(next.off[:0], 0), fps: next.fps[:0]}
+		if e.paths != nil {
+			e.paths.startLevel()
+		}
+		// Expand the level a wave of chunks at a time, merging each wave
+		// before the next: the candidates held at once stay bounded however
+		// wide the level, and later waves find the states earlier ones
+		// added already visited.
+		complete := true
+		for c0 := 0; c0 < nchunks && complete; c0 += waveChunks {
+			k := min(waveChunks, nchunks-c0)
+			for len(pool) < k {
+				pool = append(pool, &chunk{})
+			}
+			chunks := pool[:k]
+			if complete = e.expandWave(ctx, xs, chunks, cur, lo, c0, depth, judgeOnly); !complete {
+				break
+			}
+			e.merge(chunks, &next, res)
+			words := int(next.off[len(next.off)-1])
+			next.words = slices.Grow(next.words, words-len(next.words))[:words]
+			e.rebuild(xs, chunks, cur, lo, next.words)
+			e.peakVisited = max(e.peakVisited, e.vis.bytes()+e.vis.numberBytes())
+		}
+		if !complete {
 			if overMemory.Load() {
 				e.cut("memory")
 			} else {
@@ -187,64 +250,6 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			}
 			break
 		}
-		// Merge, sequentially and in order: number the new states and lay
-		// out the next frontier.
-		noff := make([]int32, 1, n)
-		nfp := make([]uint64, 0, n)
-		for _, c := range chunks {
-			res.Stats.Transitions += c.trans
-			e.quiet += int64(c.quiet)
-			for k := range c.cand {
-				if k%16 == 0 {
-					e.sink ^= e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
-				}
-				cd := &c.cand[k]
-				num, fresh := e.vis.insert(cd.fp)
-				cd.dst = -1
-				if fresh {
-					nfp = append(nfp, cd.fp)
-				}
-				if e.g != nil {
-					cd.fp = uint64(num)
-				}
-				if fresh {
-					e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
-					e.via = append(e.via, uint32(cd.pos))
-					cd.dst = noff[len(noff)-1]
-					noff = append(noff, cd.dst+cd.wlen)
-				}
-			}
-			if e.g != nil {
-				k := 0
-				for i, ns := range c.nsucc {
-					e.g.startNode(c.qs[i])
-					for range ns {
-						t := c.succ[k]
-						if t < 0 {
-							t = int64(c.cand[-1-t].fp)
-						}
-						e.g.addEdge(uint32(t), c.steps[k])
-						if len(e.live) > 0 {
-							e.g.addLabel(c.ids[k])
-						}
-						k++
-					}
-				}
-				for j, x := range c.pend {
-					e.g.pending[j%len(e.live)] = append(e.g.pending[j%len(e.live)], x)
-				}
-			}
-			for _, v := range c.viol {
-				e.record(v)
-			}
-		}
-		// Rebuild the new worlds, in parallel.
-		words := int(noff[len(noff)-1])
-		if cap(next) < words {
-			next = make([]uint64, words)
-		}
-		next = next[:words]
-		e.rebuild(xs, chunks, level{frontier, foff, ffp}, lo, next)
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
 				e.cut("depth")
@@ -252,10 +257,12 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			break
 		}
 		lo += n
-		frontier, next = next, frontier
-		foff, ffp = noff, nfp
-		res.Stats.States = int64(e.vis.len())
-		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && len(foff) > 1 {
+		cur, next = next, cur
+		if e.paths != nil {
+			e.paths.endLevel()
+		}
+		res.Stats.States = int64(len(e.parent))
+		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && cur.len() > 0 {
 			e.cut("states")
 			break
 		}
@@ -263,26 +270,30 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			e.cut("memory")
 			break
 		}
-		if len(foff) > 1 {
+		if cur.len() > 0 {
 			res.Stats.Depth = depth + 1
 		}
 		if opt.Progress != nil && time.Since(lastProgress) > time.Second {
 			lastProgress = time.Now()
 			fmt.Fprintf(opt.Progress, "vigil: depth %d, %d states (%.0f/s), %d in frontier\n",
-				depth+1, res.Stats.States, float64(res.Stats.States)/time.Since(start).Seconds(), len(foff)-1)
+				depth+1, res.Stats.States, float64(res.Stats.States)/time.Since(start).Seconds(), cur.len())
 		}
 	}
 	res.Cut = e.stopped
 	res.Stopped = e.allFailed() && res.Cut == ""
-	res.Stats.States = int64(e.vis.len())
+	res.Stats.States = int64(len(e.parent))
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
-	res.Stats.VisitedBytes = float64(e.vis.bytes()) / max(1, s)
+	if e.sweep {
+		res.Stats.VisitedBytes = float64(e.peakVisited) / max(1, s)
+	} else {
+		res.Stats.VisitedBytes = float64(e.vis.bytes()) / max(1, s)
+	}
 	if e.g != nil {
 		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
+		e.judgeCycles()
 	}
-	e.judgeCycles()
 	for p := range props {
 		if v, ok := e.first[p]; ok {
 			res.Properties[p].Verdict = Fail
@@ -290,11 +301,87 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			res.Properties[p].Counterexample = e.trace(v, props[p])
 		}
 	}
-	if opt.Messages && res.Cut == "" && e.g.n() == e.vis.len() {
-		res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
+	if opt.Messages && res.Cut == "" {
+		switch {
+		case e.paths != nil:
+			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
+		case e.g != nil && e.g.n() == e.vis.len():
+			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
+		}
 	}
 	res.finish(start)
 	return res
+}
+
+// merge takes in a wave's chunks, sequentially and in order: it numbers
+// their new states, appends them to the next level (fingerprints, and
+// offsets of the worlds that rebuild writes), and records their edges and
+// violations.
+func (e *search) merge(chunks []*chunk, next *level, res *Result) {
+	for _, c := range chunks {
+		res.Stats.Transitions += c.trans
+		e.quiet += int64(c.quiet)
+		for k := range c.cand {
+			if k%16 == 0 {
+				e.sink ^= e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
+			}
+			cd := &c.cand[k]
+			num, fresh := e.vis.insert(cd.fp)
+			cd.dst = -1
+			if fresh {
+				next.fps = append(next.fps, cd.fp)
+				e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
+				e.via = append(e.via, uint32(cd.pos))
+				cd.dst = next.off[len(next.off)-1]
+				next.off = append(next.off, cd.dst+cd.wlen)
+				if e.paths != nil {
+					e.paths.add()
+				}
+			}
+			if e.vis.numbered {
+				cd.fp = uint64(num)
+			}
+		}
+		if e.g != nil || e.paths != nil {
+			e.edges(c)
+		}
+		for _, v := range c.viol {
+			e.record(v)
+		}
+	}
+}
+
+// edges records the edges out of c's states: into the state graph, or
+// into the message figures of the paths that reach the next level.
+func (e *search) edges(c *chunk) {
+	k := 0
+	for i, ns := range c.nsucc {
+		if e.g != nil {
+			e.g.startNode(c.qs[i])
+		} else if c.qs[i] {
+			e.paths.end(c.lo - e.levelLo + i)
+		}
+		for range ns {
+			t := c.succ[k]
+			if t < 0 {
+				t = int64(c.cand[-1-t].fp)
+			}
+			if e.g != nil {
+				e.g.addEdge(uint32(t), c.steps[k])
+				if len(e.live) > 0 {
+					e.g.addLabel(c.ids[k])
+				}
+			} else {
+				e.paths.edge(c.lo-e.levelLo+i, int(t), c.steps[k])
+			}
+			k++
+		}
+	}
+	if e.g != nil {
+		for j, x := range c.pend {
+			e.g.pending[j%len(e.live)] = append(e.g.pending[j%len(e.live)], x)
+		}
+	}
 }
 
 // workerCount is n, or one worker per core when n <= 0.
@@ -364,8 +451,6 @@ func (e *search) failed(p int) bool { _, ok := e.first[p]; return ok }
 
 func (e *search) allFailed() bool { return len(e.props) > 0 && len(e.first) == len(e.props) }
 
-// expandLevel expands the frontier's chunks in parallel. The visited set is
-// only read during this phase. It returns false when ctx ran out.
 // level is a BFS frontier: state i's world is words[off[i]:off[i+1]] and
 // its fingerprint fps[i].
 type level struct {
@@ -375,6 +460,8 @@ type level struct {
 }
 
 func (l level) world(i int) model.World { return l.words[l.off[i]:l.off[i+1]] }
+
+func (l level) len() int { return len(l.off) - 1 }
 
 // eachChunk runs do(x, i) for every chunk i, the chunks shared out among
 // the expanders, each on its own goroutine. It stops handing out chunks
@@ -402,10 +489,13 @@ func eachChunk(ctx context.Context, xs []*expander, nchunks int, do func(x *expa
 	return !cancelled.Load()
 }
 
-func (e *search) expandLevel(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, depth int, judgeOnly bool) bool {
-	n := len(lv.off) - 1
+// expandWave expands chunks, numbered from c0 in the level, in parallel.
+// The visited set is only read meanwhile. It returns false when ctx ran
+// out.
+func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, c0, depth int, judgeOnly bool) bool {
+	n := lv.len()
 	return eachChunk(ctx, xs, len(chunks), func(x *expander, ci int) {
-		a, b := ci*chunkSize, min(n, (ci+1)*chunkSize)
+		a, b := (c0+ci)*chunkSize, min(n, (c0+ci+1)*chunkSize)
 		c := chunks[ci]
 		c.reset(lo+a, lo+b)
 		x.expand(c, lv, a, depth, judgeOnly)
@@ -467,7 +557,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		if quiet {
 			c.quiet++
 			for p, prop := range e.props {
-				if prop.When != properties.Always && !e.failed(p) {
+				if prop.When != properties.Always && !e.skip[p] {
 					if d := prop.AtEnd(x.check(p, prop, w)); d != "" {
 						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
 					}
@@ -477,9 +567,12 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		if judgeOnly {
 			continue
 		}
-		if e.g != nil {
+		edges := e.g != nil || e.paths != nil
+		if edges {
 			c.qs = append(c.qs, quiet)
 			c.nsucc = append(c.nsucc, int32(len(x.evs)))
+		}
+		if e.g != nil {
 			for _, p := range e.live {
 				c.pend = append(c.pend, e.props[p].Pending(properties.View{S: x.st, W: w}))
 			}
@@ -497,9 +590,9 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		x.sink ^= e.vis.touch(x.fps)
 		for pos := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
-			if e.g != nil {
+			if edges {
 				c.steps = append(c.steps, x.succs[pos].Step)
-				if len(e.live) > 0 {
+				if e.g != nil && len(e.live) > 0 {
 					c.ids = append(c.ids, x.st.Identity(w, x.evs[pos]))
 				}
 				if seen {
@@ -518,7 +611,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 			same := ev.Kind != model.Crash && ev.Kind != model.Recover && !x.succs[pos].MonitorsChanged
 			built := false
 			for p, prop := range e.props {
-				if prop.When != properties.Always || e.failed(p) || (same && prop.MonitorOnly) {
+				if prop.When != properties.Always || e.skip[p] || (same && prop.MonitorOnly) {
 					continue
 				}
 				if !built {

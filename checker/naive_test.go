@@ -27,6 +27,9 @@ type naiveResult struct {
 	// fair cycle rather than a run that ends.
 	cycle     map[string]bool
 	truncated bool // more than limit worlds
+	// acyclic: every run ends; graded: moreover every edge goes from one
+	// depth to the next, so each world is reached at one depth only.
+	acyclic, graded bool
 }
 
 func worldKey(w model.World) string {
@@ -100,6 +103,7 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 		level = next
 	}
 	res.states = int64(len(seen))
+	res.acyclic, res.graded = naiveShape(all)
 	k := 0
 	for _, p := range props {
 		if p.When != properties.Eventually {
@@ -113,6 +117,38 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 		k++
 	}
 	return res
+}
+
+// naiveShape says whether the worlds' edges make an acyclic graph (Kahn's
+// algorithm: peel worlds without predecessors until none is left) and
+// whether every edge goes one depth down.
+func naiveShape(all []naiveWorld) (acyclic, graded bool) {
+	graded = true
+	preds := make([]int, len(all))
+	for _, w := range all {
+		for _, j := range w.succ {
+			preds[j]++
+			graded = graded && all[j].depth == w.depth+1
+		}
+	}
+	var free []int
+	for i, n := range preds {
+		if n == 0 {
+			free = append(free, i)
+		}
+	}
+	peeled := 0
+	for len(free) > 0 {
+		i := free[len(free)-1]
+		free = free[:len(free)-1]
+		peeled++
+		for _, j := range all[i].succ {
+			if preds[j]--; preds[j] == 0 {
+				free = append(free, j)
+			}
+		}
+	}
+	return peeled == len(all), graded
 }
 
 // naiveWorld is a world of the naive enumeration: its depth, its
@@ -414,9 +450,11 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 	const limit = 300_000
 	require.NotEmpty(t, protocols.All())
 	lassos := 0 // lasso counterexamples compared: some must be
+	sweeps := 0 // sweeps that ran to the end
 	defer func() {
 		if !t.Failed() {
 			require.Positive(t, lassos, "no configuration had a fair cycle to compare")
+			require.Positive(t, sweeps, "no configuration was swept to the end")
 		}
 	}()
 	for _, p := range protocols.All() {
@@ -529,7 +567,69 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.Equal(t, a, b, "%s differs from the run without the state graph", what)
 					}
 				}
+				sweeps += compareSweep(t, compile, props, naive, byMessages[true])
 			})
 		}
 	}
+}
+
+// compareSweep checks a sweep (Options.Sweep), with one worker and with
+// two, against the naive enumeration and the full search with messages.
+// Where every run ends, it must reach the same verdicts, counterexamples as
+// short and the same message figures; the same worlds and transitions when
+// each world lies at one depth only, at least as many otherwise (it meets a
+// world once per depth). Where runs do not end it must not claim a verdict
+// it cannot back: it is cut, or it stops because everything failed, and
+// what it says fails does fail. It returns the number of sweeps that ran to
+// the end.
+func compareSweep(t *testing.T, compile func() *model.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) int {
+	ended := 0
+	var first *checker.Result
+	for _, workers := range []int{1, 2} {
+		what := fmt.Sprintf("sweep workers=%d", workers)
+		r := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: workers, Sweep: true,
+			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
+		require.True(t, r.Sweep, what)
+		for i, pr := range r.Properties {
+			if pr.Verdict == checker.Fail {
+				require.Equal(t, checker.Fail, full.Properties[i].Verdict, "%s: %s fails in the sweep only", what, pr.Name)
+			}
+		}
+		if first != nil {
+			require.Equal(t, comparableResult(first), comparableResult(r), "%s differs from workers=1", what)
+		}
+		first = r
+		if !naive.acyclic {
+			require.True(t, r.Cut != "" || r.Stopped, "%s: a sweep of runs that do not end ended", what)
+			continue
+		}
+		require.Empty(t, r.Cut, what)
+		ended++
+		t.Logf("%s: %d states (naive %d), depth %d (naive %d), graded %v", what, r.Stats.States, naive.states, r.Stats.Depth, naive.depth, naive.graded)
+		allFail := len(naive.failDepth) == len(props)
+		switch {
+		case allFail:
+			require.LessOrEqual(t, r.Stats.Depth, naive.depth, what)
+		case naive.graded:
+			require.Equal(t, naive.states, r.Stats.States, "%s: states", what)
+			require.Equal(t, naive.transitions, r.Stats.Transitions, "%s: transitions", what)
+			require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
+			require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
+		default:
+			require.Greater(t, r.Stats.States, naive.states, "%s: states of a graph that is not graded", what)
+			require.GreaterOrEqual(t, r.Stats.Depth, naive.depth, "%s: depth", what)
+		}
+		for i, pr := range r.Properties {
+			want := full.Properties[i]
+			require.Equal(t, want.Verdict, pr.Verdict, "%s: %s", what, pr.Name)
+			if want.Verdict == checker.Fail {
+				require.Equal(t, want.Detail, pr.Detail, "%s: %s", what, pr.Name)
+				require.Len(t, pr.Counterexample.Events, len(want.Counterexample.Events), "%s: %s", what, pr.Name)
+			}
+		}
+		if !allFail {
+			require.Equal(t, full.Messages, r.Messages, "%s: message figures", what)
+		}
+	}
+	return ended
 }

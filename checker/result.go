@@ -89,6 +89,9 @@ type Result struct {
 	// Cut names the bound that stopped the search early ("" if none):
 	// "depth", "states", "time" or "memory".
 	Cut string `json:"cut,omitempty"`
+	// Sweep: an exhaustive search that kept two levels in memory
+	// (Options.Sweep).
+	Sweep bool `json:"sweep,omitempty"`
 	// Stopped: the search ended early because every property already had
 	// a counterexample; the stats cover what was explored until then.
 	Stopped bool `json:"stopped_early,omitempty"`

@@ -71,6 +71,7 @@ type Scenario struct {
 	Initiators string         // see model.ParseInitiators; default "all"
 	Props      []string       // nil: the protocol's claims
 	MaxDepth   int            // 0: unbounded; needed where the state space is not finite
+	Sweep      bool           // search two levels at a time (checker.Options.Sweep): runs that all end, too many states to keep
 	Params     map[string]int // protocol parameters (model.Config.Params)
 	// Expect is "pass", or "fail" when the run shows a counterexample: then
 	// Shows names the property that must fail, and Violates the others

@@ -36,6 +36,7 @@ type checkFlags struct {
 	requests, msgs                     int
 	reads                              string
 	fairness                           string
+	sweep                              bool
 	timing, channels                   string
 	ranks, initiators                  string
 	mode                               string
@@ -67,6 +68,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.msgs, "msgs", 1, "multicast: operations each node issues (values multicast, or register writes and reads)")
 	fs.StringVar(&f.reads, "reads", "none", "multicast/sequencer and isis: a replicated register whose reads are local or ordered (none: no register)")
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
+	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
 		n, err := strconv.Atoi(val)
@@ -162,6 +164,9 @@ func check(args []string, stdout, stderr io.Writer) error {
 			mode = "random"
 		}
 	}
+	if f.sweep && mode != "exhaustive" {
+		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
+	}
 	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
 		return badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
 	}
@@ -178,7 +183,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	switch mode {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
-			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness}
+			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep}
 		if !f.json {
 			opt.Progress = stderr
 		}
@@ -351,7 +356,11 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 	default:
 		fairness = ", " + r.Fairness + " fairness"
 	}
-	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), r.Mode, fairness)
+	mode := r.Mode
+	if r.Sweep {
+		mode += " (sweep)"
+	}
+	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), mode, fairness)
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, pr.Verdict)
 		if pr.Detail != "" {

@@ -59,6 +59,7 @@ func Exhaustive(ctx context.Context, p *protocols.Protocol, s *protocols.Scenari
 	if opt.MaxDepth == 0 {
 		opt.MaxDepth = s.MaxDepth
 	}
+	opt.Sweep = opt.Sweep || s.Sweep
 	return checker.Exhaustive(ctx, m, props, opt), nil
 }
 
