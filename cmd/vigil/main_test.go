@@ -33,6 +33,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-n", "0"}, "n must be between 1"},
 		{[]string{"check", "bully", "-n", "100000", "-mode", "exhaustive"}, "n must be between 1"},
 		{[]string{"check", "bully", "-n", "30", "-mode", "exhaustive"}, "too large for an exhaustive search"},
+		{[]string{"check", "bully", "-n", "12", "-sweep"}, "-sweep is a way of searching exhaustively; it does not apply to -mode random"},
 		{[]string{"check", "bully", "-timing", "sometimes"}, "timing must be sync or async"},
 		{[]string{"check", "bully", "-ranks", "1,1,2,3"}, "distinct"},
 		{[]string{"check", "bully", "-props", "mutual-exclusion"}, "speaks of the mutex family, not of election"},
@@ -90,6 +91,22 @@ func TestVerdictExitCodes(t *testing.T) {
 	require.Equal(t, 1, code, out)
 	require.Contains(t, out, "counterexample to unique-leader")
 	require.Contains(t, out, "timeout answer")
+}
+
+// A sweep of runs that end gives the full search's verdicts and counts; a
+// sweep of a token that circulates forever cannot end, and says so.
+func TestSweep(t *testing.T) {
+	code, out, _ := vigil("check", "ricartagrawala", "-n", "3", "-requests", "2", "-sweep")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "exhaustive (sweep) search\n")
+	require.Contains(t, out, "  no-starvation    pass\n")
+	require.Contains(t, out, "  42085 states, 112734 transitions, depth 36")
+	require.Contains(t, out, "messages per complete run: total 24, request 12, reply 12\n")
+
+	code, out, _ = vigil("check", "tokenring", "-n", "3", "-requests", "0", "-sweep", "-depth", "60")
+	require.Equal(t, 2, code, out)
+	require.Contains(t, out, "  no-starvation    unknown\n")
+	require.Contains(t, out, "search cut by the depth bound (-depth)")
 }
 
 func TestCutSearchSaysSoAndExits2(t *testing.T) {
