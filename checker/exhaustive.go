@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
@@ -35,6 +36,10 @@ type Options struct {
 	// Sweep keeps only the level being expanded and the next one, for
 	// state spaces whose runs all end: see Exhaustive.
 	Sweep bool
+	// Window is how many levels' visited sets a sweep keeps, the next
+	// level's included (0 or 1: that one only): a state met again within
+	// the window is not expanded again.
+	Window int
 }
 
 // chunk is a run of one BFS level's states expanded by one worker, and its
@@ -48,6 +53,8 @@ type chunk struct {
 	viol  []violation
 	trans int64
 	quiet int
+	// revisits: successors found in a sweep's window of earlier levels
+	revisits int64
 	// For the state graph only: per successor, in order, the state's number
 	// if known (>= 0) or -1-k for candidate k; the step taken; the number of
 	// successors and quiescence of each state.
@@ -105,6 +112,10 @@ type violation struct {
 
 const chunkSize = 256
 
+// revisit marks, among a chunk's successors, an edge to a state of an
+// earlier level (a sweep's window only).
+const revisit = math.MinInt64
+
 // waveChunks is how many chunks are expanded before they are merged: about
 // a quarter of a million states, whose candidates take tens of MB.
 const waveChunks = 1024
@@ -134,6 +145,32 @@ type search struct {
 	paths       *pathMessages
 	peakVisited int64
 	levelLo     int // number of the frontier's first state
+	// window: the visited sets of the levels before the next one that a
+	// sweep keeps (Options.Window), oldest first; revisits: the edges into
+	// them.
+	window     []*visited
+	windowSize int
+	revisits   int64
+}
+
+// windowBytes is the memory of a sweep's visited sets.
+func (e *search) windowBytes() int64 {
+	b := e.vis.bytes() + e.vis.numberBytes()
+	for _, v := range e.window {
+		b += v.bytes() + v.numberBytes()
+	}
+	return b
+}
+
+// inWindow reports whether fp is a state of one of the earlier levels a
+// sweep keeps.
+func (e *search) inWindow(fp uint64) bool {
+	for _, v := range e.window {
+		if _, ok := v.lookup(fp); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Exhaustive explores every world reachable from m's initial world, breadth
@@ -160,6 +197,14 @@ type search struct {
 // ends has thereby shown that every run ends, so an Eventually property
 // is judged exactly where runs end, as quiescence properties are, with no
 // fairness to assume; message figures are carried from level to level.
+// A window (Options.Window) keeps the visited sets of a few earlier levels
+// too, and does not expand again a state met in them: far fewer
+// duplicates where paths of different lengths meet, as when a fault can
+// fall at many points, at the price of the proof that runs end, a cycle
+// shorter than the window being cut short like any revisit. Invariants
+// and quiescence properties keep their verdicts; an Eventually property
+// that did not fail is unknown once a revisit happened, and message
+// figures are not given.
 func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := workerCount(opt.Workers)
@@ -169,7 +214,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
-		skip: make([]bool, len(props)), sweep: opt.Sweep}
+		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
@@ -217,6 +262,12 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			e.skip[p] = e.failed(p)
 		}
 		if e.sweep {
+			if e.windowSize > 1 {
+				e.window = append(e.window, e.vis)
+				if len(e.window) > e.windowSize-1 {
+					e.window = slices.Delete(e.window, 0, 1)
+				}
+			}
 			e.vis = newVisited(e.paths != nil)
 		}
 		next = level{words: next.words[:0], off: append(next.off[:0], 0), fps: next.fps[:0]}
@@ -241,7 +292,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			words := int(next.off[len(next.off)-1])
 			next.words = slices.Grow(next.words, words-len(next.words))[:words]
 			e.rebuild(xs, chunks, cur, lo, next.words)
-			e.peakVisited = max(e.peakVisited, e.vis.bytes()+e.vis.numberBytes())
+			e.peakVisited = max(e.peakVisited, e.windowBytes())
 		}
 		if !complete {
 			if overMemory.Load() {
@@ -295,14 +346,18 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
 		e.judgeCycles()
 	}
+	res.Stats.Revisits = e.revisits
 	for p := range props {
 		if v, ok := e.first[p]; ok {
 			res.Properties[p].Verdict = Fail
 			res.Properties[p].Detail = v.detail
 			res.Properties[p].Counterexample = e.trace(v, props[p])
+		} else if e.revisits > 0 && props[p].When == properties.Eventually {
+			res.Properties[p].Verdict = Unknown
+			res.Properties[p].Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
 		}
 	}
-	if opt.Messages && res.Cut == "" {
+	if opt.Messages && res.Cut == "" && e.revisits == 0 {
 		switch {
 		case e.paths != nil:
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
@@ -322,6 +377,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 	for _, c := range chunks {
 		res.Stats.Transitions += c.trans
 		e.quiet += int64(c.quiet)
+		e.revisits += c.revisits
 		for k := range c.cand {
 			if k%16 == 0 {
 				e.sink ^= e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
@@ -364,6 +420,10 @@ func (e *search) edges(c *chunk) {
 		}
 		for range ns {
 			t := c.succ[k]
+			if t == revisit {
+				k++
+				continue
+			}
 			if t < 0 {
 				t = int64(c.cand[-1-t].fp)
 			}
@@ -600,6 +660,15 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		x.sink ^= e.vis.touch(x.fps)
 		for pos := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
+			if !seen && e.inWindow(x.fps[pos]) {
+				// a state of an earlier level, expanded there already
+				c.revisits++
+				if edges {
+					c.steps = append(c.steps, x.succs[pos].Step)
+					c.succ = append(c.succ, revisit)
+				}
+				continue
+			}
 			if edges {
 				c.steps = append(c.steps, x.succs[pos].Step)
 				if e.g != nil && len(e.live) > 0 {

@@ -568,6 +568,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 					}
 				}
 				sweeps += compareSweep(t, compile, props, naive, byMessages[true])
+				compareWindow(t, compile, props, naive, byMessages[true])
 			})
 		}
 	}
@@ -632,4 +633,62 @@ func compareSweep(t *testing.T, compile func() *model.Machine, props []*properti
 		}
 	}
 	return ended
+}
+
+// compareWindow checks sweeps that keep earlier levels (Options.Window).
+// A window deeper than the search keeps every level, so it must explore
+// exactly the naive enumeration's worlds and transitions, whatever the
+// shape of the state graph, and agree with the full search on every
+// invariant and quiescence property; an Eventually property keeps its
+// verdict when nothing was met again (every run ends), else it may only
+// fail where the full search fails, or stay unknown. A window of three
+// levels lies between the plain sweep and the full search.
+func compareWindow(t *testing.T, compile func() *model.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) {
+	allFail := len(naive.failDepth) == len(props)
+	var states []int64
+	for _, window := range []int{3, naive.depth + 2} {
+		what := fmt.Sprintf("sweep window=%d", window)
+		r := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: 2, Sweep: true, Window: window,
+			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
+		if window == 3 {
+			if !naive.acyclic && r.Cut != "" {
+				continue // a cycle longer than the window: the sweep cannot end
+			}
+			require.Empty(t, r.Cut, what)
+			states = append(states, r.Stats.States)
+			continue
+		}
+		require.Empty(t, r.Cut, what)
+		if !allFail {
+			require.Equal(t, naive.states, r.Stats.States, "%s: states", what)
+			require.Equal(t, naive.transitions, r.Stats.Transitions, "%s: transitions", what)
+			require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
+			require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
+			require.Equal(t, naive.graded && naive.acyclic, r.Stats.Revisits == 0, "%s: revisits %d", what, r.Stats.Revisits)
+			for _, s := range states {
+				require.GreaterOrEqual(t, s, naive.states, "%s: a narrower window found fewer states", what)
+			}
+		}
+		for i, pr := range r.Properties {
+			want := full.Properties[i]
+			if props[i].When == properties.Eventually && r.Stats.Revisits > 0 {
+				if pr.Verdict == checker.Fail {
+					require.Equal(t, checker.Fail, want.Verdict, "%s: %s fails in the sweep only", what, pr.Name)
+				} else {
+					require.Equal(t, checker.Unknown, pr.Verdict, "%s: %s", what, pr.Name)
+				}
+				continue
+			}
+			require.Equal(t, want.Verdict, pr.Verdict, "%s: %s", what, pr.Name)
+			if want.Verdict == checker.Fail {
+				require.Equal(t, want.Detail, pr.Detail, "%s: %s", what, pr.Name)
+				require.Len(t, pr.Counterexample.Events, len(want.Counterexample.Events), "%s: %s", what, pr.Name)
+			}
+		}
+		if r.Stats.Revisits == 0 && !allFail {
+			require.Equal(t, full.Messages, r.Messages, "%s: message figures", what)
+		} else {
+			require.Nil(t, r.Messages, what)
+		}
+	}
 }

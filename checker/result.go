@@ -43,6 +43,9 @@ type Stats struct {
 	Collision float64 `json:"fingerprint_collision_probability"`
 	// VisitedBytes is the visited set's memory per state (exhaustive only).
 	VisitedBytes float64 `json:"visited_bytes_per_state,omitempty"`
+	// Revisits counts the edges of a sweep into the earlier levels it kept
+	// (Options.Window): with any, it cannot show that every run ends.
+	Revisits int64 `json:"sweep_revisits,omitempty"`
 	// GraphBytes is the state graph's memory per state, when it is kept
 	// for message figures: state numbering, edges and their weights.
 	GraphBytes float64 `json:"graph_bytes_per_state,omitempty"`

@@ -72,6 +72,7 @@ type Scenario struct {
 	Props      []string       // nil: the protocol's claims
 	MaxDepth   int            // 0: unbounded; needed where the state space is not finite
 	Sweep      bool           // search two levels at a time (checker.Options.Sweep): runs that all end, too many states to keep
+	Window     int            // levels of visited states a sweep keeps (checker.Options.Window)
 	Params     map[string]int // protocol parameters (model.Config.Params)
 	// Expect is "pass", or "fail" when the run shows a counterexample: then
 	// Shows names the property that must fail, and Violates the others

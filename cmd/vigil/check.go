@@ -37,6 +37,7 @@ type checkFlags struct {
 	reads                              string
 	fairness                           string
 	sweep                              bool
+	window                             int
 	timing, channels                   string
 	ranks, initiators                  string
 	mode                               string
@@ -69,6 +70,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.StringVar(&f.reads, "reads", "none", "multicast/sequencer and isis: a replicated register whose reads are local or ordered (none: no register)")
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
+	fs.IntVar(&f.window, "window", 0, "with -sweep: levels of visited states kept, so that a state met again within them is not expanded again")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
 		n, err := strconv.Atoi(val)
@@ -164,6 +166,12 @@ func check(args []string, stdout, stderr io.Writer) error {
 			mode = "random"
 		}
 	}
+	if f.window != 0 && !f.sweep && !sc.Sweep {
+		return badInput("-window sets the levels a sweep keeps: give -sweep too")
+	}
+	if f.window < 0 {
+		return badInput("-window must be at least 1, not %d", f.window)
+	}
 	if f.sweep && mode != "exhaustive" {
 		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
 	}
@@ -183,7 +191,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	switch mode {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
-			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep}
+			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window)}
 		if !f.json {
 			opt.Progress = stderr
 		}

@@ -60,6 +60,7 @@ func Exhaustive(ctx context.Context, p *protocols.Protocol, s *protocols.Scenari
 		opt.MaxDepth = s.MaxDepth
 	}
 	opt.Sweep = opt.Sweep || s.Sweep
+	opt.Window = max(opt.Window, s.Window)
 	return checker.Exhaustive(ctx, m, props, opt), nil
 }
 
