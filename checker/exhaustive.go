@@ -40,6 +40,9 @@ type Options struct {
 	// level's included (0 or 1: that one only): a state met again within
 	// the window is not expanded again.
 	Window int
+	// traced: a sweep keeps each state's parent, for counterexamples
+	// (Exhaustive sweeps again with it when it found any).
+	traced bool
 }
 
 // chunk is a run of one BFS level's states expanded by one worker, and its
@@ -151,6 +154,10 @@ type search struct {
 	window     []*visited
 	windowSize int
 	revisits   int64
+	// parents: parent and via are kept (not in a sweep's first pass);
+	// count is the number of states.
+	parents bool
+	count   int64
 }
 
 // windowBytes is the memory of a sweep's visited sets.
@@ -214,7 +221,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
-		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window}
+		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window, parents: !opt.Sweep || opt.traced}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
@@ -240,7 +247,10 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	w0, initSteps := xs[0].st.Init()
 	fp0 := xs[0].st.Fingerprint(w0)
 	e.vis.insert(fp0)
-	e.parent, e.via = append(e.parent, 0), append(e.via, 0)
+	e.count = 1
+	if e.parents {
+		e.parent, e.via = append(e.parent, 0), append(e.via, 0)
+	}
 	for p, prop := range props {
 		if prop.When == properties.Always {
 			if d := prop.Check(properties.View{S: xs[0].st, W: w0}); d != "" {
@@ -313,7 +323,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		if e.paths != nil {
 			e.paths.endLevel()
 		}
-		res.Stats.States = int64(len(e.parent))
+		res.Stats.States = e.count
 		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && cur.len() > 0 {
 			e.cut("states")
 			break
@@ -333,7 +343,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	res.Cut = e.stopped
 	res.Stopped = e.allFailed() && res.Cut == ""
-	res.Stats.States = int64(len(e.parent))
+	res.Stats.States = e.count
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
@@ -347,11 +357,19 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		e.judgeCycles()
 	}
 	res.Stats.Revisits = e.revisits
+	var traced *Result
+	if !e.parents && len(e.first) > 0 {
+		traced = e.sweepForTraces(m, props, opt)
+	}
 	for p := range props {
 		if v, ok := e.first[p]; ok {
 			res.Properties[p].Verdict = Fail
 			res.Properties[p].Detail = v.detail
-			res.Properties[p].Counterexample = e.trace(v, props[p])
+			if traced != nil {
+				res.Properties[p].Counterexample = traced.Properties[p].Counterexample
+			} else {
+				res.Properties[p].Counterexample = e.trace(v, props[p])
+			}
 		} else if e.revisits > 0 && props[p].When == properties.Eventually {
 			res.Properties[p].Verdict = Unknown
 			res.Properties[p].Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
@@ -367,6 +385,25 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	res.finish(start)
 	return res
+}
+
+// sweepForTraces sweeps again, keeping parents this time, down to the
+// deepest of the first violations: a sweep does not keep them on its first
+// pass, which in a passing run would cost 8 bytes a state for nothing. The
+// search is deterministic, so it meets the same first violations.
+func (e *search) sweepForTraces(m *model.Machine, props []*properties.Property, opt Options) *Result {
+	deepest := 0
+	for _, v := range e.first {
+		deepest = max(deepest, v.depth)
+	}
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, deepest, false, nil, 0
+	again := Exhaustive(context.Background(), m, props, opt)
+	for p, v := range e.first {
+		if pr := again.Properties[p]; pr.Counterexample == nil || pr.Detail != v.detail {
+			panic(fmt.Sprintf("checker: the sweep for traces did not meet the violation of %s again", props[p].Name))
+		}
+	}
+	return again
 }
 
 // merge takes in a wave's chunks, sequentially and in order: it numbers
@@ -387,8 +424,11 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 			cd.dst = -1
 			if fresh {
 				next.fps = append(next.fps, cd.fp)
-				e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
-				e.via = append(e.via, uint32(cd.pos))
+				e.count++
+				if e.parents {
+					e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
+					e.via = append(e.via, uint32(cd.pos))
+				}
 				cd.dst = next.off[len(next.off)-1]
 				next.off = append(next.off, cd.dst+cd.wlen)
 				if e.paths != nil {
