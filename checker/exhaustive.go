@@ -158,6 +158,9 @@ type search struct {
 	// count is the number of states.
 	parents bool
 	count   int64
+	// pairs: a sweep's pairs of states that shared a visited set, the
+	// only ones whose fingerprints could be confused
+	pairs float64
 }
 
 // windowBytes is the memory of a sweep's visited sets.
@@ -312,6 +315,13 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			}
 			break
 		}
+		if e.sweep {
+			l, w := float64(next.len()), 0.0
+			for _, v := range e.window {
+				w += float64(v.len())
+			}
+			e.pairs += l*l/2 + l*w
+		}
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
 				e.cut("depth")
@@ -347,6 +357,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
+	if e.sweep {
+		res.Stats.Collision = min(1, e.pairs/(1<<64))
+	}
 	if e.sweep {
 		res.Stats.VisitedBytes = float64(e.peakVisited) / max(1, s)
 	} else {
