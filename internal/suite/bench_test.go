@@ -35,6 +35,13 @@ func BenchmarkExhaustive(b *testing.B) {
 		// part of the world
 		{"causal-n3-msgs2", "causal", protocols.Scenario{N: 3, Channels: "unordered", Params: map[string]int{"msgs": 2}}},
 		{"isis-n3", "isis", protocols.Scenario{N: 3, Channels: "unordered"}},
+		// the full search against a sweep (every edge goes one level
+		// down: the same states), and a sweep with a window where paths
+		// of different lengths meet
+		{"ricartagrawala-n4", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
+		{"ricartagrawala-n4-sweep", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}, Sweep: true}},
+		{"invitation-n3-partition", "invitation", protocols.Scenario{N: 3, Partitions: 1}},
+		{"invitation-n3-partition-sweep-window4", "invitation", protocols.Scenario{N: 3, Partitions: 1, Sweep: true, Window: 4}},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)

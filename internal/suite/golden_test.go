@@ -122,24 +122,26 @@ func longGoldenCases() []goldenCase {
 }
 
 func TestGoldenVerdicts(t *testing.T) {
-	golden(t, "verdicts.golden", verdicts(t, goldenCases()))
+	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}))
 }
 
 func TestGoldenVerdictsLong(t *testing.T) {
 	if !*long {
 		t.Skip("minutes of search: run with -long")
 	}
-	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases()))
+	// 313 million states in about 11 GiB at the peak: more room than half
+	// of a 24 GiB machine, the default bound, leaves
+	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}))
 }
 
 // verdicts runs each case's exhaustive search, requires the verdict it
 // expects, and returns the verdicts, counts and figures as golden lines.
-func verdicts(t *testing.T, cases []goldenCase) []byte {
+func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 	var out bytes.Buffer
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
 		require.NoError(t, err)
-		r, err := Exhaustive(context.Background(), p, &gc.sc, checker.Options{Messages: true})
+		r, err := Exhaustive(context.Background(), p, &gc.sc, opt)
 		require.NoError(t, err)
 		require.Empty(t, Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
 		cfg, _ := gc.sc.Config()
@@ -152,6 +154,9 @@ func verdicts(t *testing.T, cases []goldenCase) []byte {
 		}
 		if gc.sc.Sweep {
 			parts += " sweep"
+		}
+		if gc.sc.Window > 1 {
+			parts += fmt.Sprintf(" window=%d", gc.sc.Window)
 		}
 		fmt.Fprintf(&out, "%s %s n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s depth≤%d\n",
 			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts,

@@ -21,7 +21,9 @@
 // not advance the clock past t, as Lamport's clocks do for every event:
 // the next request's clock+1 already exceeds every timestamp that happened
 // before it. That keeps clocks small: at N = 3 with two requests each the
-// run has 42,085 states, against 1,717,415 when every receipt ticks.
+// run has 42,085 states, against 1,717,415 when every receipt ticks. At
+// N = 4 with two requests each it has 313,435,472, every run 64 steps long:
+// a sweep (checker.Options.Sweep) checks it in about seven minutes.
 //
 // The seed gives no message figure for this algorithm; its pseudo-code
 // costs N-1 requests and N-1 replies: 2(N-1) messages per entry. The seed
