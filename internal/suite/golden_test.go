@@ -129,8 +129,8 @@ func TestGoldenVerdictsLong(t *testing.T) {
 	if !*long {
 		t.Skip("minutes of search: run with -long")
 	}
-	// 313 million states in about 11 GiB at the peak: more room than half
-	// of a 24 GiB machine, the default bound, leaves
+	// 313 million states, about 6 GiB live at the widest levels; the bound
+	// leaves the collector room (the default is half of the machine)
 	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}))
 }
 
