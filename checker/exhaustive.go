@@ -241,7 +241,7 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	case !e.sweep && (opt.Messages || len(e.live) > 0):
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
-	e.vis = newVisited(e.g != nil || e.paths != nil)
+	e.vis = newVisited(e.keepsEdges())
 	xs := make([]*expander, workers)
 	for i := range xs {
 		xs[i] = &expander{e: e, st: m.NewStepper()}
@@ -452,7 +452,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 				cd.fp = uint64(num)
 			}
 		}
-		if e.g != nil || e.paths != nil {
+		if e.keepsEdges() {
 			e.edges(c)
 		}
 		for _, v := range c.viol {
@@ -460,6 +460,10 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 		}
 	}
 }
+
+// keepsEdges: the edges of each level are wanted, by the state graph or by
+// a sweep's message figures, and the visited set numbers states for them.
+func (e *search) keepsEdges() bool { return e.g != nil || e.paths != nil }
 
 // edges records the edges out of c's states: into the state graph, or
 // into the message figures of the paths that reach the next level.
@@ -690,7 +694,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		if judgeOnly {
 			continue
 		}
-		edges := e.g != nil || e.paths != nil
+		edges := e.keepsEdges()
 		if edges {
 			c.qs = append(c.qs, quiet)
 			c.nsucc = append(c.nsucc, int32(len(x.evs)))
