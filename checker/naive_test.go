@@ -284,11 +284,11 @@ func replayTrace(t *testing.T, m *model.Machine, tr *checker.Trace) (*model.Step
 					continue
 				}
 			case model.Timeout:
-				if string(m.TimerName(ev.Arg)) != step.Timer {
+				if fmt.Sprint(m.TimerName(ev.Arg)) != step.Timer {
 					continue
 				}
 			case model.Act:
-				if string(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg)) != step.Action {
+				if fmt.Sprint(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg)) != step.Action {
 					continue
 				}
 			}

@@ -83,9 +83,9 @@ func describe(st *model.Stepper, w model.World, ev model.Event) TraceStep {
 	case model.Deliver:
 		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
 	case model.Timeout:
-		s.Timer = string(m.TimerName(ev.Arg))
+		s.Timer = fmt.Sprint(m.TimerName(ev.Arg))
 	case model.Act:
-		s.Action = string(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg))
+		s.Action = fmt.Sprint(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg))
 	case model.Partition:
 		s.From = int(ev.From)
 		next, _ := st.Apply(w, ev, nil)

@@ -16,12 +16,16 @@ func (id NodeID) String() string {
 	return "n" + strconv.Itoa(int(id))
 }
 
-// Timer names a timer of one node. A node has at most one armed timer of each
-// name; arming it again replaces the earlier one.
-type Timer string
+// Timer names a timer of one node. It is any plain comparable value: a
+// small integer type with named constants for a protocol's fixed timers, a
+// type over NodeID for a timer per peer. A node has at most one armed timer
+// of each value; arming it again replaces the earlier one. Traces print
+// timers with %v, so give the type a String method.
+type Timer any
 
-// Action names a local action of one node (see Actor).
-type Action string
+// Action names a local action of one node (see Actor). Like a Timer, it is
+// any plain comparable value, printed with %v.
+type Action any
 
 // ObsKind is the kind of an observation.
 type ObsKind uint8

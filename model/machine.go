@@ -3,6 +3,7 @@ package model
 import (
 	"encoding/binary"
 	"fmt"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -29,7 +30,8 @@ type Machine struct {
 	impl      compiled
 	steps     map[stepKey]*Step
 	actions   map[actKey][]Action
-	timerName []Timer
+	timerVal  []Timer
+	timerKey  []string // content keys, for EventKey
 	timerIdx  map[Timer]uint32
 	actionIdx map[Action]uint32 // action names, for Stepper.Identity
 	waitSets  [][]NodeID
@@ -43,7 +45,7 @@ type Machine struct {
 }
 
 type timerEntry struct {
-	timer uint32 // index into timerName
+	timer uint32 // index into timerVal
 	wait  uint32 // index into waitSets
 }
 
@@ -123,13 +125,38 @@ func (m *Machine) internKind(k string) uint8 {
 }
 
 func (m *Machine) internTimer(t Timer) uint32 {
+	if err := checkPlainComparable(t); err != nil {
+		panic(fmt.Sprintf("protocol %s: timer %v: %v", m.Name, t, err))
+	}
 	if i, ok := m.timerIdx[t]; ok {
 		return i
 	}
-	i := uint32(len(m.timerName))
-	m.timerName = append(m.timerName, t)
+	i := uint32(len(m.timerVal))
+	m.timerVal = append(m.timerVal, t)
+	m.timerKey = append(m.timerKey, contentKey(t))
 	m.timerIdx[t] = i
 	return i
+}
+
+// checkPlainComparable reports why v cannot name a timer or an action: it
+// must be a plain value (see CheckKeyable) that Go can compare, so that it
+// keys a map by content.
+func checkPlainComparable(v any) error {
+	if v == nil {
+		return fmt.Errorf("nil cannot name a timer or an action")
+	}
+	t := reflect.TypeOf(v)
+	if !t.Comparable() {
+		return fmt.Errorf("type %v is not comparable", t)
+	}
+	return CheckKeyable(t)
+}
+
+// contentKey orders timers and actions by content, not by the order a
+// Machine met them: their text first, then their encoding to break ties.
+// The text ends with a 0 byte, so a prefix sorts first as in plain text.
+func contentKey(v any) string {
+	return string(AppendKey(append([]byte(fmt.Sprint(v)), 0), v))
 }
 
 func (m *Machine) internWaitSet(ws []NodeID) uint32 {
@@ -229,7 +256,7 @@ func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
 	case inTimeout:
 		// A timer that fires is no longer armed; the handler may re-arm it.
 		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == arg })
-		r = m.impl.timeout(node, state, m.timerName[arg])
+		r = m.impl.timeout(node, state, m.timerVal[arg])
 	case inRecover:
 		timers = nil
 		r = m.impl.recoverFrom(node, state)
@@ -259,6 +286,11 @@ func (m *Machine) actionsLocked(node NodeID, state uint32) []Action {
 		return as
 	}
 	as := m.impl.actions(node, state)
+	for _, a := range as {
+		if err := checkPlainComparable(a); err != nil {
+			panic(fmt.Sprintf("protocol %s: action %v: %v", m.Name, a, err))
+		}
+	}
 	m.actions[k] = as
 	return as
 }
@@ -310,16 +342,16 @@ func (m *Machine) EventKey(e Event) string {
 	case Deliver:
 		return m.impl.msgKeyOf(e.Arg)
 	case Timeout:
-		return string(m.timerName[e.Arg])
+		return m.timerKey[e.Arg]
 	}
 	return ""
 }
 
-// TimerName returns the name of timer index t.
+// TimerName returns timer index t.
 func (m *Machine) TimerName(t uint32) Timer {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.timerName[t]
+	return m.timerVal[t]
 }
 
 // ActionName returns the name of action index a of node in state s.
@@ -339,7 +371,7 @@ func (m *Machine) FormatTimers(rec uint64) string {
 	}
 	parts := make([]string, len(es))
 	for i, e := range es {
-		parts[i] = string(m.timerName[e.timer])
+		parts[i] = fmt.Sprint(m.timerVal[e.timer])
 		if ws := m.waitSets[e.wait]; len(ws) > 0 {
 			parts[i] += fmt.Sprint(ws)
 		}

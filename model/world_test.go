@@ -52,7 +52,7 @@ func (p script) Timeout(ctx *model.Ctx[tmsg], s tstate, t model.Timer) tstate {
 	if p.timeout != nil {
 		return p.timeout(ctx, s, t)
 	}
-	s.Fired = append(s.Fired, string(t))
+	s.Fired = append(s.Fired, t.(string))
 	return s
 }
 
@@ -86,9 +86,9 @@ func (h harness) describe(w model.World, ev model.Event) string {
 	case model.Deliver:
 		return fmt.Sprintf("deliver %v→%v %s", ev.From, ev.Node, h.m.FormatMsg(ev.Arg))
 	case model.Timeout:
-		return fmt.Sprintf("timeout %v %s", ev.Node, h.m.TimerName(ev.Arg))
+		return fmt.Sprintf("timeout %v %v", ev.Node, h.m.TimerName(ev.Arg))
 	case model.Act:
-		return fmt.Sprintf("action %v %s", ev.Node, h.m.ActionName(ev.Node, h.st.NodeState(w, ev.Node), ev.Arg))
+		return fmt.Sprintf("action %v %v", ev.Node, h.m.ActionName(ev.Node, h.st.NodeState(w, ev.Node), ev.Arg))
 	case model.Partition:
 		return fmt.Sprintf("partition %v..%v", ev.Node, ev.From)
 	case model.Heal:
@@ -350,7 +350,7 @@ var crashProtocol = script{
 		if ctx.Self() != 0 {
 			ctx.Send(0, tmsg{20})
 		}
-		s.Fired = append(s.Fired, string(tm))
+		s.Fired = append(s.Fired, tm.(string))
 		return s
 	},
 	recover: func(ctx *model.Ctx[tmsg], s tstate) tstate {
@@ -681,7 +681,7 @@ func TestPartitions(t *testing.T) {
 		},
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			ctx.SendAll([]model.NodeID{1, 2, 3}, tmsg{2})
-			s.Fired = append(s.Fired, string(tm))
+			s.Fired = append(s.Fired, tm.(string))
 			return s
 		},
 	}
@@ -812,4 +812,51 @@ func TestRetryIntoACutStutters(t *testing.T) {
 	require.Empty(t, proto, "asking again changes nothing: the timer expired already")
 	w = h.do(t, w, "heal")
 	require.Equal(t, []string{"timeout n0 ask"}, h.timeouts(w), "the expired timer may fire after the heal")
+}
+
+// Timers are typed values compared by type and content: two timer types
+// with the same underlying value are two timers, and a timer per peer needs
+// no name built from strings.
+type (
+	heartbeat int
+	ackWait   int
+)
+
+func (h heartbeat) String() string { return fmt.Sprintf("heartbeat-%d", int(h)) }
+
+func TestTypedTimers(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.SetTimer(heartbeat(1))
+				ctx.SetTimer(ackWait(1))
+				ctx.SetTimer(heartbeat(2))
+				ctx.SetTimer(heartbeat(2)) // re-armed: still one timer
+			}
+			return tstate{}
+		},
+		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+			if hb, ok := tm.(heartbeat); ok {
+				s.Fired = append(s.Fired, fmt.Sprint("peer ", int(hb)))
+			}
+			return s
+		},
+	}
+	h, w := compile(t, p, model.Config{N: 2})
+	require.ElementsMatch(t, []string{"timeout n0 heartbeat-1", "timeout n0 1", "timeout n0 heartbeat-2"}, h.timeouts(w))
+	w = h.do(t, w, "timeout n0 heartbeat-2")
+	require.Equal(t, []string{"peer 2"}, h.state(w, 0).Fired)
+	require.ElementsMatch(t, []string{"timeout n0 heartbeat-1", "timeout n0 1"}, h.timeouts(w))
+}
+
+// A timer or an action must be a plain comparable value: one that is not
+// is reported with the protocol's name, not met as a runtime hash panic.
+func TestTimerMustBeComparable(t *testing.T) {
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		ctx.SetTimer([]int{1})
+		return tstate{}
+	}}
+	m, err := model.Compile("test", p, model.Config{N: 1})
+	require.NoError(t, err)
+	require.PanicsWithValue(t, "protocol test: timer [1]: type []int is not comparable", func() { m.NewStepper().Init() })
 }

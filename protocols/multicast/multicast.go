@@ -189,19 +189,36 @@ func Others(env *model.Env) []model.NodeID {
 	return env.Nodes(func(model.NodeID) bool { return true })
 }
 
+// SendNext is the action "send the head of the work to this node": one
+// send of a multicast's loop, which a crash may interrupt.
+type SendNext model.NodeID
+
+func (a SendNext) String() string { return "send " + model.NodeID(a).String() }
+
+// Op is an operation of the application above the multicast.
+type Op uint8
+
+const (
+	MulticastOp Op = iota + 1 // multicast a new value
+	WriteOp                   // write the replicated register
+	ReadOp                    // read it
+)
+
+func (o Op) String() string { return [...]string{"", "multicast", "write", "read"}[o] }
+
 // Actions lists what p may do next: the send at the head of its work, if
 // any; else, at an initiator with operations left, the application's next
-// operation: "multicast", or "write" and "read" for a register.
+// operation: MulticastOp, or WriteOp and ReadOp for a register.
 func Actions[M any](env *model.Env, p Process[M]) []model.Action {
 	switch {
 	case len(p.Work) > 0:
-		return []model.Action{model.Action("send " + p.Work[0].To.String())}
+		return []model.Action{SendNext(p.Work[0].To)}
 	case p.Waiting || !env.Initiator() || p.Issued >= env.Param("msgs", 1):
 		return nil
 	case ReadsOf(env) == NoReads:
-		return []model.Action{"multicast"}
+		return []model.Action{MulticastOp}
 	}
-	return []model.Action{"write", "read"}
+	return []model.Action{WriteOp, ReadOp}
 }
 
 // Busy reports whether p's next step is from its work rather than a new
@@ -244,14 +261,11 @@ func Issue[M any](ctx *model.Ctx[M], p Process[M], a model.Action) (Process[M], 
 	p.Issued++
 	v := Value{ID: model.MsgID{Sender: ctx.Self(), Seq: p.Issued}}
 	switch a {
-	case "multicast":
-		ctx.Observe(model.Multicast(v.ID))
-		return p, v, true
-	case "write":
+	case WriteOp:
 		ctx.Observe(model.Multicast(v.ID))
 		p.Waiting = true
 		return p, v, true
-	case "read":
+	case ReadOp:
 		ctx.Observe(model.ReadCall())
 		if ReadsOf(&ctx.Env) == LocalReads {
 			ctx.Observe(model.ReadReturn(p.Register))
@@ -259,8 +273,10 @@ func Issue[M any](ctx *model.Ctx[M], p Process[M], a model.Action) (Process[M], 
 		}
 		v.Read, p.Waiting = true, true
 		return p, v, true
+	default: // MulticastOp
+		ctx.Observe(model.Multicast(v.ID))
+		return p, v, true
 	}
-	panic(fmt.Sprintf("multicast: unknown action %q", a))
 }
 
 // CheckParams rejects runs whose parameters the protocol name cannot

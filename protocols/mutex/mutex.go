@@ -25,14 +25,24 @@ const (
 
 func (p Phase) String() string { return [...]string{"released", "wanted", "held"}[p] }
 
-// Actions are a client's local actions: "request" when released with
-// requests left (at an initiator), "exit" when held.
+// Action is a client's local action.
+type Action uint8
+
+const (
+	Request Action = iota + 1 // ask for the critical section
+	Exit                      // leave it
+)
+
+func (a Action) String() string { return [...]string{"", "request", "exit"}[a] }
+
+// Actions are a client's local actions: Request when released with
+// requests left (at an initiator), Exit when held.
 func Actions(env *model.Env, p Phase, asked int) []model.Action {
 	switch {
 	case p == Held:
-		return []model.Action{"exit"}
+		return []model.Action{Exit}
 	case p == Released && env.Initiator() && (forever(env) || asked < env.Param("requests", 1)):
-		return []model.Action{"request"}
+		return []model.Action{Request}
 	}
 	return nil
 }

@@ -74,12 +74,16 @@ type Msg struct{ K Kind }
 func (m Msg) Kind() string   { return [...]string{"election", "answer", "coordinator"}[m.K] }
 func (m Msg) String() string { return m.Kind() }
 
-// The timers.
+// Timer names the bully algorithm's timers.
+type Timer uint8
+
 const (
-	AnswerTimer      model.Timer = "answer"       // T: waiting for an answer
-	CoordinatorTimer model.Timer = "coordinator"  // T': waiting for the coordinator
-	LeaderCheck      model.Timer = "leader-check" // the current leader's failure
+	AnswerTimer      Timer = iota + 1 // T: waiting for an answer
+	CoordinatorTimer                  // T': waiting for the coordinator
+	LeaderCheck                       // the current leader's failure
 )
+
+func (t Timer) String() string { return [...]string{"", "answer", "coordinator", "leader-check"}[t] }
 
 // Protocol implements model.Protocol.
 type Protocol struct{}

@@ -136,7 +136,6 @@ package emergent
 import (
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
@@ -236,15 +235,21 @@ func (m Msg) String() string {
 	return m.Kind()
 }
 
-// The timers.
+// Timer names a node's own timers.
+type Timer uint8
+
 const (
-	MasterTimer  model.Timer = "master"  // the master's heartbeat
-	PromoteTimer model.Timer = "promote" // an idle node's staggered promotion
-	JoinTimer    model.Timer = "join"    // the nodes yet to acknowledge a hello
+	MasterTimer  Timer = iota + 1 // the master's heartbeat
+	PromoteTimer                  // an idle node's staggered promotion
+	JoinTimer                     // the nodes yet to acknowledge a hello
 )
 
-// SlaveTimer is the timer watching slave j's heartbeat.
-func SlaveTimer(j model.NodeID) model.Timer { return model.Timer("slave-" + j.String()) }
+func (t Timer) String() string { return [...]string{"", "master", "promote", "join"}[t] }
+
+// SlaveTimer is the master's timer watching slave j's heartbeat.
+type SlaveTimer model.NodeID
+
+func (t SlaveTimer) String() string { return "slave-" + model.NodeID(t).String() }
 
 // Protocol implements model.Protocol.
 type Protocol struct{}
@@ -536,6 +541,16 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 }
 
 func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
+	switch t := t.(type) {
+	case Timer:
+		return timeout(ctx, s, t)
+	case SlaveTimer:
+		return settle(ctx, leave(ctx, s, model.NodeID(t)))
+	}
+	return s
+}
+
+func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {
 	switch t {
 	case MasterTimer:
 		if s.Role == Slave && len(s.Joining) == 0 && s.Master != model.None {
@@ -548,12 +563,6 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case JoinTimer:
 		if len(s.Joining) > 0 {
 			return settle(ctx, joined(ctx, s))
-		}
-	default:
-		if rest, ok := strings.CutPrefix(string(t), "slave-n"); ok {
-			if j, err := strconv.Atoi(rest); err == nil {
-				return settle(ctx, leave(ctx, s, model.NodeID(j)))
-			}
 		}
 	}
 	return s

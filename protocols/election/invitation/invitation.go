@@ -148,15 +148,24 @@ func (m Msg) String() string {
 	return m.Kind()
 }
 
-// The timers.
+// Timer names a node's own timers.
+type Timer uint8
+
 const (
-	MergeTimer       model.Timer = "merge"       // the delay before merging
-	CoordinatorTimer model.Timer = "coordinator" // the coordinator's failure
+	MergeTimer       Timer = iota + 1 // the delay before merging
+	CoordinatorTimer                  // the coordinator's failure
 )
 
-// pollTimer waits for j's answer; memberTimer watches member j.
-func pollTimer(j model.NodeID) model.Timer   { return model.Timer(fmt.Sprintf("poll-%d", j)) }
-func memberTimer(j model.NodeID) model.Timer { return model.Timer(fmt.Sprintf("member-%d", j)) }
+func (t Timer) String() string { return [...]string{"", "merge", "coordinator"}[t] }
+
+// pollTimer waits for node j's answer; memberTimer watches member j.
+type (
+	pollTimer   model.NodeID
+	memberTimer model.NodeID
+)
+
+func (t pollTimer) String() string   { return fmt.Sprintf("poll-%d", t) }
+func (t memberTimer) String() string { return fmt.Sprintf("member-%d", t) }
 
 // Protocol implements model.Protocol.
 type Protocol struct{}
@@ -384,23 +393,21 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 }
 
 func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
+	switch t := t.(type) {
+	case pollTimer:
+		return pollOne(ctx, s, model.NodeID(t)) // no answer yet: ask again
+	case memberTimer:
+		return dropMember(ctx, s, model.NodeID(t)) // a member is lost
+	}
 	switch t {
 	case MergeTimer:
 		if len(s.Found) > 0 {
 			return merge(ctx, s)
 		}
-		return s
 	case CoordinatorTimer:
 		return formGroup(ctx, s)
 	}
-	var j model.NodeID
-	if _, err := fmt.Sscanf(string(t), "poll-%d", &j); err == nil {
-		return pollOne(ctx, s, j) // no answer yet: ask again
-	}
-	if _, err := fmt.Sscanf(string(t), "member-%d", &j); err == nil {
-		return dropMember(ctx, s, j) // a member is lost
-	}
-	panic(fmt.Sprintf("invitation: unknown timer %q", t))
+	return s
 }
 
 // dropMember removes j from the coordinator's group: it becomes an outsider

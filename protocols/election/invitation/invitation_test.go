@@ -290,9 +290,3 @@ func TestInvitationHandlersLeaveInputAlone(t *testing.T) {
 		require.True(t, reflect.DeepEqual(keep, in), "call %d mutated its input: %v", i, in)
 	}
 }
-
-func TestInvitationUnknownTimerPanics(t *testing.T) {
-	require.Panics(t, func() {
-		Protocol{}.Timeout(model.NewCtx[Msg](model.Config{N: 2}, 0), State{}, "bogus")
-	})
-}

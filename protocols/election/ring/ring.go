@@ -156,11 +156,15 @@ func (s State) String() string {
 	return out
 }
 
-// The timers.
+// Timer names the ring algorithm's timers.
+type Timer uint8
+
 const (
-	SuccCheck   model.Timer = "successor"    // the successor's failure
-	LeaderCheck model.Timer = "leader-check" // the coordinator's failure
+	SuccCheck   Timer = iota + 1 // the successor's failure
+	LeaderCheck                  // the coordinator's failure
 )
+
+func (t Timer) String() string { return [...]string{"", "successor", "leader-check"}[t] }
 
 // Protocol implements model.Protocol.
 type Protocol struct{}

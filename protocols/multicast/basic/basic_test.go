@@ -49,16 +49,16 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"multicast, no crash: the loop at once", 0, State{}, "multicast", busy(1),
+		{"multicast, no crash: the loop at once", 0, State{}, multicast.MulticastOp, busy(1),
 			[]model.Sent[Msg]{{To: 0, Msg: m}, {To: 1, Msg: m}, {To: 2, Msg: m}}, []model.Obs{model.Multicast(m.Value.ID)}},
-		{"the second multicast", 0, busy(1), "multicast", busy(2),
+		{"the second multicast", 0, busy(1), multicast.MulticastOp, busy(2),
 			[]model.Sent[Msg]{{To: 0, Msg: msgOf(1, 2)}, {To: 1, Msg: msgOf(1, 2)}, {To: 2, Msg: msgOf(1, 2)}},
 			[]model.Obs{model.Multicast(msgOf(1, 2).Value.ID)}},
-		{"multicast, crashes: the loop queued", 1, State{}, "multicast", busy(1, sendTo(0, m), sendTo(1, m), sendTo(2, m)),
+		{"multicast, crashes: the loop queued", 1, State{}, multicast.MulticastOp, busy(1, sendTo(0, m), sendTo(1, m), sendTo(2, m)),
 			nil, []model.Obs{model.Multicast(m.Value.ID)}},
-		{"a step of the loop", 1, busy(1, sendTo(1, m), sendTo(2, m)), "send n1", busy(1, sendTo(2, m)),
+		{"a step of the loop", 1, busy(1, sendTo(1, m), sendTo(2, m)), multicast.SendNext(1), busy(1, sendTo(2, m)),
 			[]model.Sent[Msg]{{To: 1, Msg: m}}, nil},
-		{"the last step, and the delivery behind it", 1, busy(1, sendTo(2, m), deliverOf(msgOf(0, 1))), "send n2", busy(1),
+		{"the last step, and the delivery behind it", 1, busy(1, sendTo(2, m), deliverOf(msgOf(0, 1))), multicast.SendNext(2), busy(1),
 			[]model.Sent[Msg]{{To: 2, Msg: m}}, []model.Obs{model.Delivered(msgOf(0, 1).Value.ID)}},
 	}
 	for _, c := range cases {
@@ -105,9 +105,9 @@ func TestReceive(t *testing.T) {
 
 func TestActions(t *testing.T) {
 	env := &model.NewCtx[Msg](model.Config{N: 3, Params: map[string]int{"msgs": 2}}, 1).Env
-	require.Equal(t, []model.Action{"multicast"}, Protocol{}.Actions(env, busy(1)))
+	require.Equal(t, []model.Action{multicast.MulticastOp}, Protocol{}.Actions(env, busy(1)))
 	require.Nil(t, Protocol{}.Actions(env, busy(2)))
-	require.Equal(t, []model.Action{"send n0"}, Protocol{}.Actions(env, busy(1, sendTo(0, msgOf(1, 1)))))
+	require.Equal(t, []model.Action{multicast.SendNext(0)}, Protocol{}.Actions(env, busy(1, sendTo(0, msgOf(1, 1)))))
 }
 
 // A node that recovers keeps its count of operations, and nothing else.

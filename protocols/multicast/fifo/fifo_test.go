@@ -135,7 +135,7 @@ func TestDo(t *testing.T) {
 		in := roomy(c.in)
 		before := whole(in)
 		ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: c.crashes, Params: map[string]int{"msgs": 3}}, 2)
-		got := Protocol{}.Do(ctx, in, "multicast")
+		got := Protocol{}.Do(ctx, in, multicast.MulticastOp)
 		require.Equal(t, c.want, got, c.name)
 		require.Equal(t, c.sent, ctx.Sent(), c.name)
 		require.Equal(t, c.observed, ctx.Observed(), c.name)

@@ -198,7 +198,7 @@ func TestReceiveAgreed(t *testing.T) {
 func TestDo(t *testing.T) {
 	a, b := value(1, 1), value(1, 2)
 	ctx := model.NewCtx[Msg](model.Config{N: 3, Params: map[string]int{"msgs": 2}}, 1)
-	got := Protocol{}.Do(ctx, State{}, "multicast")
+	got := Protocol{}.Do(ctx, State{}, multicast.MulticastOp)
 	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 1}, Collects: collects(Collect{Value: a})}, got)
 	require.Equal(t, toAll(data(a)), ctx.Sent())
 	require.Equal(t, []model.Obs{model.Multicast(a.ID)}, ctx.Observed())
@@ -206,7 +206,7 @@ func TestDo(t *testing.T) {
 	in := roomy(State{Process: multicast.Process[Msg]{Issued: 1}, P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)})})
 	before := whole(in)
 	ctx = model.NewCtx[Msg](model.Config{N: 3, Crashes: 1, Params: map[string]int{"msgs": 2}}, 1)
-	got = Protocol{}.Do(ctx, in, "multicast")
+	got = Protocol{}.Do(ctx, in, multicast.MulticastOp)
 	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 2, Work: []multicast.Item[Msg]{sendTo(0, data(b)), sendTo(1, data(b)), sendTo(2, data(b))}},
 		P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)}, Collect{Value: b})}, got)
 	require.Nil(t, ctx.Sent())

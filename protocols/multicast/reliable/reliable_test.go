@@ -127,10 +127,10 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"multicast, no crash", 0, State{}, "multicast", state(1, nil), toAll(m), []model.Obs{model.Multicast(m.Value.ID)}},
-		{"multicast, crashes: queued", 1, State{}, "multicast", state(1, queuedToAll(m)), nil, []model.Obs{model.Multicast(m.Value.ID)}},
+		{"multicast, no crash", 0, State{}, multicast.MulticastOp, state(1, nil), toAll(m), []model.Obs{model.Multicast(m.Value.ID)}},
+		{"multicast, crashes: queued", 1, State{}, multicast.MulticastOp, state(1, queuedToAll(m)), nil, []model.Obs{model.Multicast(m.Value.ID)}},
 		{"a step of a relay and the delivery behind it", 1,
-			state(1, []multicast.Item[Msg]{sendTo(2, msgOf(0, 1)), deliverOf(msgOf(0, 1))}, value(0, 1)), "send n2",
+			state(1, []multicast.Item[Msg]{sendTo(2, msgOf(0, 1)), deliverOf(msgOf(0, 1))}, value(0, 1)), multicast.SendNext(2),
 			state(1, nil, value(0, 1)), []model.Sent[Msg]{{To: 2, Msg: msgOf(0, 1)}}, []model.Obs{delivered(0, 1)}},
 	}
 	for _, c := range cases {

@@ -150,7 +150,7 @@ func TestDo(t *testing.T) {
 			sendTo(0, dataOf(value(2, 1))), sendTo(1, dataOf(value(2, 1))), sendTo(2, dataOf(value(2, 1)))}}}, nil},
 	} {
 		ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: c.crashes}, 2)
-		got := Protocol{}.Do(ctx, State{}, "multicast")
+		got := Protocol{}.Do(ctx, State{}, multicast.MulticastOp)
 		require.Equal(t, c.want, got, c.name)
 		require.Equal(t, c.sent, ctx.Sent(), c.name)
 		require.Equal(t, []model.Obs{model.Multicast(value(2, 1).ID)}, ctx.Observed(), c.name)

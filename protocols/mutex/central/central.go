@@ -90,27 +90,25 @@ func fresh(env *model.Env) State {
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State { return fresh(&ctx.Env) }
 
-// Actions: "request" when released with requests left, "exit" when held.
+// Actions: Request when released with requests left, Exit when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	return mutex.Actions(env, s.Phase, s.Asked)
 }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	switch a {
-	case "request":
+	case mutex.Request:
 		// "request a token from the server", then "wait for a token that
 		// grants access"
 		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
 		s.Phase = Wanted
 		ctx.Observe(model.RequestCS(0))
 		ctx.Send(Server, Msg{Request})
-	case "exit":
+	case mutex.Exit:
 		// "exit the critical section and return the token"
 		s.Phase = Released
 		ctx.Observe(model.ExitCS())
 		ctx.Send(Server, Msg{Release})
-	default:
-		panic(fmt.Sprintf("central: unknown action %q", a))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 var (
@@ -77,13 +78,13 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"request: ask the server", twice, 2, client(Released, 1), "request",
+		{"request: ask the server", twice, 2, client(Released, 1), mutex.Request,
 			client(Wanted, 2), []model.Sent[Msg]{{To: 0, Msg: request}}, []model.Obs{model.RequestCS(0)}},
-		{"request forever: no counter", forever, 2, client(Released, 0), "request",
+		{"request forever: no counter", forever, 2, client(Released, 0), mutex.Request,
 			client(Wanted, 0), []model.Sent[Msg]{{To: 0, Msg: request}}, []model.Obs{model.RequestCS(0)}},
-		{"the server asks itself by message", twice, 0, server(1), "request",
+		{"the server asks itself by message", twice, 0, server(1), mutex.Request,
 			State{Phase: Wanted, Asked: 1, Server: true, Holder: 1}, []model.Sent[Msg]{{To: 0, Msg: request}}, []model.Obs{model.RequestCS(0)}},
-		{"exit: return the token", twice, 1, client(Held, 1), "exit",
+		{"exit: return the token", twice, 1, client(Held, 1), mutex.Exit,
 			client(Released, 1), []model.Sent[Msg]{{To: 0, Msg: release}}, []model.Obs{model.ExitCS()}},
 	}
 	for _, c := range cases {
@@ -105,12 +106,12 @@ func TestActions(t *testing.T) {
 		in   State
 		want []model.Action
 	}{
-		{"released with requests left", env(2, nil), client(Released, 1), []model.Action{"request"}},
+		{"released with requests left", env(2, nil), client(Released, 1), []model.Action{mutex.Request}},
 		{"released, all requests made", env(2, nil), client(Released, 2), nil},
-		{"released, forever", env(0, nil), client(Released, 0), []model.Action{"request"}},
+		{"released, forever", env(0, nil), client(Released, 0), []model.Action{mutex.Request}},
 		{"released, not an initiator", env(2, []bool{true, false, false}), client(Released, 0), nil},
 		{"waiting for the grant", env(2, nil), client(Wanted, 1), nil},
-		{"in the critical section", env(2, nil), client(Held, 1), []model.Action{"exit"}},
+		{"in the critical section", env(2, nil), client(Held, 1), []model.Action{mutex.Exit}},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.want, Protocol{}.Actions(c.env, c.in), c.name)

@@ -113,7 +113,7 @@ type Protocol struct{}
 // Init — "On initialization: state := RELEASED; voted := FALSE;".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
 
-// Actions: "request" when released with requests left, "exit" when held.
+// Actions: Request when released with requests left, Exit when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	return mutex.Actions(env, s.Phase, s.Asked)
 }
@@ -121,7 +121,7 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	v := VotingSet(ctx.N(), int(ctx.Self()))
 	switch a {
-	case "request":
+	case mutex.Request:
 		// For pi to enter the critical section:
 		//   state := WANTED;
 		//   multicast request to all processes in Vi;
@@ -131,7 +131,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		s.Replies = 0
 		ctx.Observe(model.RequestCS(0))
 		ctx.SendAll(v, Msg{Request})
-	case "exit":
+	case mutex.Exit:
 		// For pi to exit the critical section:
 		//   state := RELEASED;
 		//   multicast release to all processes in Vi;
@@ -139,8 +139,6 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		s.Replies = 0
 		ctx.Observe(model.ExitCS())
 		ctx.SendAll(v, Msg{Release})
-	default:
-		panic(fmt.Sprintf("maekawa: unknown action %q", a))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 var (
@@ -111,22 +112,22 @@ func sendAll(to []model.NodeID, m Msg) []model.Sent[Msg] {
 func TestDo(t *testing.T) {
 	cfg := model.Config{N: 4, Params: map[string]int{"requests": 2}}
 	ctx := model.NewCtx[Msg](cfg, 3)
-	got := Protocol{}.Do(ctx, State{Phase: Released, Asked: 1}, "request")
+	got := Protocol{}.Do(ctx, State{Phase: Released, Asked: 1}, mutex.Request)
 	require.Equal(t, State{Phase: Wanted, Asked: 2}, got)
 	require.Equal(t, sendAll(ids(1, 2, 3), request), ctx.Sent())
 	require.Equal(t, []model.Obs{model.RequestCS(0)}, ctx.Observed())
 
 	ctx = model.NewCtx[Msg](cfg, 3)
-	got = Protocol{}.Do(ctx, State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, "exit")
+	got = Protocol{}.Do(ctx, State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, mutex.Exit)
 	require.Equal(t, State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, got)
 	require.Equal(t, sendAll(ids(1, 2, 3), release), ctx.Sent())
 	require.Equal(t, []model.Obs{model.ExitCS()}, ctx.Observed())
 
 	env := &model.NewCtx[Msg](cfg, 3).Env
-	require.Equal(t, []model.Action{"request"}, Protocol{}.Actions(env, State{Phase: Released, Asked: 1}))
+	require.Equal(t, []model.Action{mutex.Request}, Protocol{}.Actions(env, State{Phase: Released, Asked: 1}))
 	require.Nil(t, Protocol{}.Actions(env, State{Phase: Released, Asked: 2}))
 	require.Nil(t, Protocol{}.Actions(env, State{Phase: Wanted, Asked: 1}))
-	require.Equal(t, []model.Action{"exit"}, Protocol{}.Actions(env, State{Phase: Held, Asked: 1}))
+	require.Equal(t, []model.Action{mutex.Exit}, Protocol{}.Actions(env, State{Phase: Held, Asked: 1}))
 }
 
 // net is a hand-driven network of n nodes for the tests below.
@@ -187,10 +188,10 @@ func TestOneEntryCosts3K(t *testing.T) {
 	for _, n := range []int{1, 4, 9, 16} {
 		k := len(VotingSet(n, 0))
 		w := newNet(n)
-		w.do(0, "request")
+		w.do(0, mutex.Request)
 		w.drain()
 		require.Equal(t, Held, w.states[0].Phase, "n=%d", n)
-		w.do(0, "exit")
+		w.do(0, mutex.Exit)
 		w.drain()
 		require.Equal(t, map[string]int{"request": k, "reply": k, "release": k}, w.sent, "n=%d", n)
 		for i, s := range w.states {
@@ -205,8 +206,8 @@ func TestOneEntryCosts3K(t *testing.T) {
 // the other needs, and nothing more can happen.
 func TestDeadlock(t *testing.T) {
 	w := newNet(4)
-	w.do(0, "request")
-	w.do(1, "request")
+	w.do(0, mutex.Request)
+	w.do(1, mutex.Request)
 	require.True(t, w.deliver(func(f flight) bool { return f.from == 0 && f.to == 0 }))
 	require.True(t, w.deliver(func(f flight) bool { return f.from == 1 && f.to == 1 }))
 	w.drain()

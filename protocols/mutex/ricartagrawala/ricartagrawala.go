@@ -103,7 +103,7 @@ type Protocol struct{}
 // Init — "On initialization: state := RELEASED".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
 
-// Actions: "request" when released with requests left, "exit" when held.
+// Actions: Request when released with requests left, Exit when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	return mutex.Actions(env, s.Phase, s.Asked)
 }
@@ -112,7 +112,7 @@ func all(model.NodeID) bool { return true }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	switch a {
-	case "request":
+	case mutex.Request:
 		// To enter the critical section:
 		//   state := WANTED;
 		//   multicast request to all processes;
@@ -126,7 +126,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		ctx.SendAll(ctx.Nodes(all), Msg{T: s.T, P: ctx.Self()})
 		// wait until (number of replies received = (N - 1));
 		return enterIfDone(ctx, s)
-	case "exit":
+	case mutex.Exit:
 		// To exit the critical section:
 		//   state := RELEASED;
 		//   reply to any queued requests;
@@ -135,8 +135,6 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		ctx.SendAll(s.Queue, Msg{Reply: true, T: s.Clock})
 		s.Queue = nil
 		s.T, s.Replies = 0, 0 // only a WANTED or HELD node's request matters
-	default:
-		panic(fmt.Sprintf("ricartagrawala: unknown action %q", a))
 	}
 	return s
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 func req(t int, p model.NodeID) Msg { return Msg{T: t, P: p} }
@@ -70,15 +71,15 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"request: tick, T := clock, multicast ⟨T, p⟩ to the others", three, 1, State{Phase: Released, Clock: 3, Asked: 1}, "request",
+		{"request: tick, T := clock, multicast ⟨T, p⟩ to the others", three, 1, State{Phase: Released, Clock: 3, Asked: 1}, mutex.Request,
 			State{Phase: Wanted, Clock: 4, T: 4, Asked: 2},
 			[]model.Sent[Msg]{{To: 0, Msg: req(4, 1)}, {To: 2, Msg: req(4, 1)}}, []model.Obs{model.RequestCS(4)}},
-		{"alone: no reply to wait for", alone, 0, State{Phase: Released}, "request",
+		{"alone: no reply to wait for", alone, 0, State{Phase: Released}, mutex.Request,
 			State{Phase: Held, Clock: 1, T: 1, Asked: 1}, nil, []model.Obs{model.RequestCS(1), model.EnterCS()}},
-		{"exit: reply to every queued request", three, 1, State{Phase: Held, Clock: 9, T: 4, Replies: 2, Queue: []model.NodeID{2, 0}, Asked: 1}, "exit",
+		{"exit: reply to every queued request", three, 1, State{Phase: Held, Clock: 9, T: 4, Replies: 2, Queue: []model.NodeID{2, 0}, Asked: 1}, mutex.Exit,
 			State{Phase: Released, Clock: 9, Asked: 1},
 			[]model.Sent[Msg]{{To: 2, Msg: reply(9)}, {To: 0, Msg: reply(9)}}, []model.Obs{model.ExitCS()}},
-		{"exit, nothing queued", three, 1, State{Phase: Held, Clock: 9, T: 4, Replies: 2, Asked: 1}, "exit",
+		{"exit, nothing queued", three, 1, State{Phase: Held, Clock: 9, T: 4, Replies: 2, Asked: 1}, mutex.Exit,
 			State{Phase: Released, Clock: 9, Asked: 1}, nil, []model.Obs{model.ExitCS()}},
 	}
 	for _, c := range cases {
@@ -92,10 +93,10 @@ func TestDo(t *testing.T) {
 
 func TestActions(t *testing.T) {
 	env := &model.NewCtx[Msg](model.Config{N: 3, Params: map[string]int{"requests": 2}}, 1).Env
-	require.Equal(t, []model.Action{"request"}, Protocol{}.Actions(env, State{Phase: Released, Asked: 1}))
+	require.Equal(t, []model.Action{mutex.Request}, Protocol{}.Actions(env, State{Phase: Released, Asked: 1}))
 	require.Nil(t, Protocol{}.Actions(env, State{Phase: Released, Asked: 2}))
 	require.Nil(t, Protocol{}.Actions(env, State{Phase: Wanted, Asked: 1}))
-	require.Equal(t, []model.Action{"exit"}, Protocol{}.Actions(env, State{Phase: Held, Asked: 1}))
+	require.Equal(t, []model.Action{mutex.Exit}, Protocol{}.Actions(env, State{Phase: Held, Asked: 1}))
 	require.Equal(t, "held clock=3 T=2 replies=2 queue=[n1] asked=1",
 		State{Phase: Held, Clock: 3, T: 2, Replies: 2, Queue: []model.NodeID{1}, Asked: 1}.String())
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
 var token = Msg{}
@@ -50,11 +51,11 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"request: wait for the token, no message", twice, 1, State{Released, 1}, "request",
+		{"request: wait for the token, no message", twice, 1, State{Released, 1}, mutex.Request,
 			State{Wanted, 2}, nil, []model.Obs{model.RequestCS(0)}},
-		{"request forever: no counter", forever, 1, State{Released, 0}, "request",
+		{"request forever: no counter", forever, 1, State{Released, 0}, mutex.Request,
 			State{Wanted, 0}, nil, []model.Obs{model.RequestCS(0)}},
-		{"exit: release the token to the successor", twice, 2, State{Held, 1}, "exit",
+		{"exit: release the token to the successor", twice, 2, State{Held, 1}, mutex.Exit,
 			State{Released, 1}, []model.Sent[Msg]{{To: 0, Msg: token}}, []model.Obs{model.ExitCS()}},
 	}
 	for _, c := range cases {
@@ -76,11 +77,11 @@ func TestActions(t *testing.T) {
 		in   State
 		want []model.Action
 	}{
-		{"released with requests left", env(2), State{Released, 1}, []model.Action{"request"}},
+		{"released with requests left", env(2), State{Released, 1}, []model.Action{mutex.Request}},
 		{"released, all requests made", env(2), State{Released, 2}, nil},
-		{"released, forever", env(0), State{Released, 0}, []model.Action{"request"}},
+		{"released, forever", env(0), State{Released, 0}, []model.Action{mutex.Request}},
 		{"waiting for the token", env(2), State{Wanted, 1}, nil},
-		{"in the critical section", env(2), State{Held, 1}, []model.Action{"exit"}},
+		{"in the critical section", env(2), State{Held, 1}, []model.Action{mutex.Exit}},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.want, Protocol{}.Actions(c.env, c.in), c.name)
