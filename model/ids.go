@@ -1,6 +1,10 @@
 package model
 
-import "strconv"
+import (
+	"slices"
+	"strconv"
+	"sync"
+)
 
 // NodeID names a node by its position in the ring, 0..N-1. The id an
 // algorithm compares is the node's rank (Env.Rank), not its NodeID.
@@ -27,8 +31,99 @@ type Timer any
 // any plain comparable value, printed with %v.
 type Action any
 
-// ObsKind is the kind of an observation.
+// ObsKind is the kind of an observation: one of vigil's own, below, or
+// one a protocol registers with NewObsKind.
 type ObsKind uint8
+
+// obsKinds holds the kinds registered with NewObsKind, from
+// firstOwnKind on.
+var obsKinds struct {
+	sync.Mutex
+	names   []string
+	formats []func(arg int) string
+}
+
+// firstOwnKind is the first ObsKind NewObsKind hands out; vigil's own
+// kinds stay below it.
+const firstOwnKind ObsKind = 64
+
+// NewObsKind registers an observation kind of a protocol's own, named for
+// traces and JSON; call it once, at package level:
+//
+//	var Decided = model.NewObsKind("decided", func(arg int) string { return [...]string{"abort", "commit"}[arg] })
+//
+// format renders an observation's argument; with a nil format an
+// observation prints as name=arg. Names must be unique and non-empty: a
+// second registration of a name panics, as flag.Var does.
+func NewObsKind(name string, format func(arg int) string) ObsKind {
+	obsKinds.Lock()
+	defer obsKinds.Unlock()
+	if name == "" {
+		panic("model.NewObsKind: empty name")
+	}
+	for k := ObsLeader; k <= ObsReadReturn; k++ {
+		if k.String() == name {
+			panic("model.NewObsKind: " + name + " is one of vigil's own observation kinds")
+		}
+	}
+	if slices.Contains(obsKinds.names, name) {
+		panic("model.NewObsKind: observation kind " + name + " registered twice")
+	}
+	if int(firstOwnKind)+len(obsKinds.names) > 255 {
+		panic("model.NewObsKind: more than 192 observation kinds")
+	}
+	if format == nil {
+		format = strconv.Itoa
+	}
+	obsKinds.names = append(obsKinds.names, name)
+	obsKinds.formats = append(obsKinds.formats, format)
+	return firstOwnKind + ObsKind(len(obsKinds.names)-1)
+}
+
+// String is the kind's name.
+func (k ObsKind) String() string {
+	switch k {
+	case ObsLeader:
+		return "leader"
+	case ObsCrash:
+		return "crash"
+	case ObsRecover:
+		return "recover"
+	case ObsGroup:
+		return "group"
+	case ObsPool:
+		return "pool"
+	case ObsRequest:
+		return "request"
+	case ObsEnter:
+		return "enter"
+	case ObsExit:
+		return "exit"
+	case ObsMulticast:
+		return "multicast"
+	case ObsDeliver:
+		return "deliver"
+	case ObsReadCall:
+		return "read"
+	case ObsReadReturn:
+		return "read-return"
+	}
+	if name, _ := ownKind(k); name != "" {
+		return name
+	}
+	return "obs" + strconv.Itoa(int(k))
+}
+
+// ownKind returns the name and format of a kind registered with
+// NewObsKind, or "" when k is not one.
+func ownKind(k ObsKind) (string, func(int) string) {
+	obsKinds.Lock()
+	defer obsKinds.Unlock()
+	if i := int(k) - int(firstOwnKind); i >= 0 && i < len(obsKinds.names) {
+		return obsKinds.names[i], obsKinds.formats[i]
+	}
+	return "", nil
+}
 
 // Observation kinds. Properties read observations, so one property serves
 // every protocol of a family.
@@ -165,6 +260,9 @@ func (o Obs) String() string {
 		return "read"
 	case ObsReadReturn:
 		return "read=" + o.Msg().String()
+	}
+	if name, format := ownKind(o.Kind); name != "" {
+		return name + "=" + format(o.Arg)
 	}
 	return "obs(" + strconv.Itoa(int(o.Kind)) + "," + strconv.Itoa(o.Arg) + ")"
 }

@@ -174,7 +174,7 @@ var Validity = &Property{
 	Name: "validity", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
 	Doc: "where a run ends, every correct process has delivered each message it multicast",
 	Check: func(v View) string {
-		s, cfg := deliveries(v), v.S.Machine().Config()
+		s, cfg := deliveries(v), v.Config()
 		for _, i := range s.Multicast.members() {
 			m := msgOf(cfg, i)
 			if !s.Crashed[m.Sender] && !s.Delivered[m.Sender].has(i) {
@@ -205,7 +205,7 @@ var Integrity = &Property{
 // agreementOn checks that every correct process delivered the messages
 // of set, which the processes of whom delivered.
 func agreementOn(v View, set msgSet, whom string) string {
-	s, cfg := deliveries(v), v.S.Machine().Config()
+	s, cfg := deliveries(v), v.Config()
 	for _, i := range set.members() {
 		for q := range model.NodeID(v.N()) {
 			if !s.Crashed[q] && !s.Delivered[q].has(i) {

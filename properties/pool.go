@@ -45,7 +45,7 @@ var PoolSize = &Property{
 	Doc: "in every quiescent world the live nodes in the pool number at most pool-max and at least min(pool-min, live nodes - 1)",
 	Check: func(v View) string {
 		in := v.Monitor(Pool).([]bool)
-		cfg := v.S.Machine().Config()
+		cfg := v.Config()
 		lo, hi := cfg.Param("pool-min", 1), cfg.Param("pool-max", 2)
 		live, pool := 0, 0
 		for i := range model.NodeID(v.N()) {

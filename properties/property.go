@@ -101,6 +101,13 @@ func (v View) Rank(i model.NodeID) int { return v.S.Machine().Config().Rank(i) }
 // Connected reports whether i and j are on the same side of every cut.
 func (v View) Connected(i, j model.NodeID) bool { return v.S.Connected(v.W, i, j) }
 
+// Config is the run's configuration.
+func (v View) Config() *model.Config { return v.S.Machine().Config() }
+
+// State returns node i's state, a value of the protocol's state type
+// (see StateOf), shared with the checker: do not change it.
+func (v View) State(i model.NodeID) any { return v.S.Machine().StateValue(v.S.NodeState(v.W, i)) }
+
 // Split reports whether the network is partitioned.
 func (v View) Split() bool { return v.S.Split(v.W) }
 

@@ -1,0 +1,89 @@
+package properties
+
+import (
+	"fmt"
+	"reflect"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Invariant returns a property judged in every reachable world: check
+// returns "" where it holds, else what is wrong there. Read the nodes'
+// states with StateOf, and a monitor's with MonitorState.
+func Invariant(name, doc string, check func(v View) string) *Property {
+	return &Property{Name: name, Doc: doc, When: Always, Check: check}
+}
+
+// Quiescent returns a property judged where runs end: in every quiescent
+// world (no delivery, timeout or local action enabled). A quiescent world
+// that fails it is a deadlock or a run stuck short of its goal.
+func Quiescent(name, doc string, check func(v View) string) *Property {
+	return &Property{Name: name, Doc: doc, When: AtQuiescence, Check: check}
+}
+
+// StateOf returns node i's state in v as the protocol's state type S. The
+// value is shared with the checker: read it, never change it.
+func StateOf[S any](v View, i model.NodeID) S {
+	st := v.State(i)
+	s, ok := st.(S)
+	if !ok {
+		panic(fmt.Sprintf("properties.StateOf: node states are %T, not %v", st, reflect.TypeFor[S]()))
+	}
+	return s
+}
+
+// NewMonitor returns a monitor whose state is a T: start gives it at the
+// start of a run, observe gives the state after node reported o (and after
+// the crash, model.ObsCrash, or recovery, model.ObsRecover, of node).
+// T must be a plain value (see model.CheckKeyable), since the state is part
+// of the world the search compares, and observe must return a new value
+// rather than change st: the checker re-encodes st after each call and
+// reports a monitor that changed it.
+func NewMonitor[T any](name string, start func(cfg *model.Config) T, observe func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T) model.Monitor {
+	return &typedMonitor[T]{name: name, start: start, observe: observe}
+}
+
+type typedMonitor[T any] struct {
+	name    string
+	start   func(cfg *model.Config) T
+	observe func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T
+}
+
+func (m *typedMonitor[T]) Name() string                { return m.name }
+func (m *typedMonitor[T]) Start(cfg *model.Config) any { return m.start(cfg) }
+func (m *typedMonitor[T]) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.observe(cfg, st.(T), node, o)
+}
+
+// MonitorState returns mon's state in v as a T (shared: do not change it).
+func MonitorState[T any](v View, mon model.Monitor) T {
+	st := v.Monitor(mon)
+	t, ok := st.(T)
+	if !ok {
+		panic(fmt.Sprintf("properties.MonitorState: monitor %s keeps %T, not %v", mon.Name(), st, reflect.TypeFor[T]()))
+	}
+	return t
+}
+
+// CheckNames reports a property list that cannot be checked as one: a
+// property without a name or a Check, or two properties of the same name,
+// whose verdicts could not be told apart.
+func CheckNames(ps []*Property) error {
+	seen := map[string]bool{}
+	for _, p := range ps {
+		switch {
+		case p == nil:
+			return fmt.Errorf("a nil property")
+		case p.Name == "":
+			return fmt.Errorf("a property without a name (doc %q)", p.Doc)
+		case p.Check == nil:
+			return fmt.Errorf("property %s has no Check", p.Name)
+		case p.When == Eventually && p.Pending == nil:
+			return fmt.Errorf("property %s is an eventually-property without Pending", p.Name)
+		case seen[p.Name]:
+			return fmt.Errorf("two properties are named %s", p.Name)
+		}
+		seen[p.Name] = true
+	}
+	return nil
+}
