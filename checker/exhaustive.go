@@ -40,6 +40,10 @@ type Options struct {
 	// level's included (0 or 1: that one only): a state met again within
 	// the window is not expanded again.
 	Window int
+	// First stops the search once any property has a counterexample,
+	// after merging the wave in which the first one appeared (see
+	// Exhaustive); properties without one are then Unknown.
+	First bool
 	// traced: a sweep keeps each state's parent, for counterexamples
 	// (Exhaustive sweeps again with it when it found any).
 	traced bool
@@ -120,8 +124,9 @@ const chunkSize = 256
 const revisit = math.MinInt64
 
 // waveChunks is how many chunks are expanded before they are merged: about
-// a quarter of a million states, whose candidates take tens of MB.
-const waveChunks = 1024
+// a quarter of a million states, whose candidates take tens of MB. A
+// variable so that tests can make waves small.
+var waveChunks = 1024
 
 type search struct {
 	m       *model.Machine
@@ -187,11 +192,26 @@ func (e *search) inWindow(fp uint64) bool {
 // first, and checks props: invariants in every world, quiescence properties
 // in every quiescent world. The first counterexample of each property is
 // among the shortest. The search stops early once every property has a
-// counterexample (Result.Stopped). Each level is expanded in parallel and
+// counterexample (Result.Stopped), or, with Options.First, once any has
+// (Result.StoppedFirst). Each level is expanded in parallel and
 // merged in a fixed order, so verdicts, state and transition counts, depth
 // and counterexample lengths do not depend on Workers. The events of a
 // counterexample can, rarely: messages are numbered in the order workers
 // first meet them, and unordered channels list deliveries by number.
+//
+// With Options.First the search stops after merging the wave (a fixed run
+// of waveChunks chunks of the level, whatever Workers) in which the first
+// violation appeared. That point does not depend on Workers either: a
+// wave's chunks are fixed slices of the level, expanded against the
+// visited set as the previous wave's merge left it, and merged in order.
+// Every counterexample found by then is still among the shortest: the
+// levels above were expanded whole, so every shallower world was judged;
+// a wave finds quiescence violations at the level's depth and invariant
+// violations one deeper, never a deeper one. Stopping at a wave rather than
+// at the end of its level saves up to a whole level's expansion, the
+// largest part of the search. The properties without a counterexample are
+// Unknown, not Pass, and no message figures or cycles are judged: the
+// search did not go to the end.
 //
 // A sweep (Options.Sweep) keeps in memory only the level it expands and the
 // one it builds, with each state's parent for counterexamples: the
@@ -266,7 +286,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	lastProgress := time.Now()
-	for depth := 0; cur.len() > 0 && !e.allFailed(); depth++ {
+	// stoppedFirst: Options.First stopped the search with work left.
+	stoppedFirst := opt.First && len(e.first) > 0
+	for depth := 0; cur.len() > 0 && !e.allFailed() && !stoppedFirst; depth++ {
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := cur.len()
 		e.levelLo = lo
@@ -306,6 +328,10 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			next.words = slices.Grow(next.words, words-len(next.words))[:words]
 			e.rebuild(xs, chunks, cur, lo, next.words)
 			e.peakVisited = max(e.peakVisited, e.windowBytes())
+			if opt.First && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
+				stoppedFirst = true
+				break
+			}
 		}
 		if !complete {
 			if overMemory.Load() {
@@ -321,6 +347,12 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 				w += float64(v.len())
 			}
 			e.pairs += l*l/2 + l*w
+		}
+		if stoppedFirst {
+			if next.len() > 0 {
+				res.Stats.Depth = depth + 1
+			}
+			break
 		}
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
@@ -352,7 +384,8 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		}
 	}
 	res.Cut = e.stopped
-	res.Stopped = e.allFailed() && res.Cut == ""
+	res.StoppedFirst = stoppedFirst
+	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst
 	res.Stats.States = e.count
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
@@ -367,7 +400,9 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	if e.g != nil {
 		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
-		e.judgeCycles()
+		if !stoppedFirst {
+			e.judgeCycles()
+		}
 	}
 	res.Stats.Revisits = e.revisits
 	var traced *Result
@@ -383,12 +418,15 @@ func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			} else {
 				res.Properties[p].Counterexample = e.trace(v, props[p])
 			}
+		} else if stoppedFirst {
+			res.Properties[p].Verdict = Unknown
+			res.Properties[p].Detail = notJudged
 		} else if e.revisits > 0 && props[p].When == properties.Eventually {
 			res.Properties[p].Verdict = Unknown
 			res.Properties[p].Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
 		}
 	}
-	if opt.Messages && res.Cut == "" && e.revisits == 0 {
+	if opt.Messages && res.Cut == "" && !stoppedFirst && e.revisits == 0 {
 		switch {
 		case e.paths != nil:
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)

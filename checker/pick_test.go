@@ -56,10 +56,10 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	}
 	warm := compile()
 	for seed := uint64(100); seed < 160; seed++ {
-		walk(warm.NewStepper(), props, seed, 2000, false, nil)
+		walk(warm.NewStepper(), props, seed, 2000, false, nil, false)
 	}
 	steps := func(m *model.Machine, seed uint64) []string {
-		r := walk(m.NewStepper(), props, seed, 2000, false, nil)
+		r := walk(m.NewStepper(), props, seed, 2000, false, nil, false)
 		var out []string
 		for _, s := range buildTrace(m, r.events).Events {
 			out = append(out, s.key())

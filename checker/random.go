@@ -34,6 +34,10 @@ type RandomOptions struct {
 	// ShrinkTime bounds the time spent shortening each counterexample
 	// (default 2s); the shortened run is replayed, so it is always valid.
 	ShrinkTime time.Duration
+	// First stops at the first violation: a walk ends at its first
+	// violating world, and no batch of walks starts once one has failed
+	// (see Random); properties without a counterexample are then Unknown.
+	First bool
 }
 
 // batch is the number of walks between checks for early stops; the outcome
@@ -48,6 +52,14 @@ const batch = 64
 // every property has failed stops there. The counterexample
 // kept for each property is the one of the walk with the lowest seed, shrunk
 // (see shrink).
+//
+// With opt.First a walk ends at its first violating world and the search
+// after the batch of walks (a fixed run of seeds, whatever Workers) in
+// which any walk found a violation, so it stops at the same point for any
+// number of workers. Every walk of that batch is kept: the properties they
+// broke fail, with the counterexample of the lowest seed as usual, and the
+// others are Unknown (Result.StoppedFirst) when walks were left to run or a
+// walk was cut short by its violation.
 func Random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
 	if opt.Walks <= 0 {
@@ -70,7 +82,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	}
 	done := 0
 	failed := map[int]bool{}
-	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && ctx.Err() == nil {
+	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && ctx.Err() == nil {
 		hi := min(opt.Walks, done+batch)
 		var next atomic.Int64
 		next.Store(int64(done))
@@ -82,7 +94,7 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 					if i >= hi || ctx.Err() != nil {
 						return
 					}
-					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object)
+					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First)
 				}
 			})
 		}
@@ -102,6 +114,9 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		}
 	}
 	res.Stats.Walks = done
+	if opt.First && len(failed) > 0 {
+		res.StoppedFirst = done < opt.Walks || slices.ContainsFunc(outs[:done], func(o walkResult) bool { return o.cutFirst })
+	}
 	if opt.Object != nil {
 		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
 	}
@@ -169,6 +184,13 @@ func Random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	for _, name := range order {
 		res.Messages = append(res.Messages, *ranges[name])
 	}
+	if res.StoppedFirst {
+		for i := range res.Properties {
+			if res.Properties[i].Verdict != Fail {
+				res.Properties[i].Verdict, res.Properties[i].Detail = Unknown, notJudged
+			}
+		}
+	}
 	// A random search that finds no counterexample passes the walks it
 	// made, no more: the mode and the stats say which.
 	res.finish(start)
@@ -186,6 +208,7 @@ type walkResult struct {
 	sent      []int // messages sent by kind index
 	complete  bool  // ended in a quiescent world
 	quiescent int64
+	cutFirst  bool          // ended at its first violation, with more to walk
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
 	// when it is not linearizable
@@ -194,7 +217,7 @@ type walkResult struct {
 	history []porcupine.Operation
 }
 
-func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object) walkResult {
+func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	w, initSteps := st.Init()
 	var r walkResult
@@ -229,9 +252,12 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		}
 	}
 	judge(false)
-	// A walk stops once every property has failed; one with none to judge
-	// (for figures or histories) runs to its end.
-	undecided := func() bool { return len(props) == 0 || len(r.viol) < len(props) }
+	// A walk stops once every property has failed, or with first once any
+	// has; one with none to judge (for figures or histories) runs to its
+	// end.
+	undecided := func() bool {
+		return len(props) == 0 || (len(r.viol) < len(props) && !(first && len(r.viol) > 0))
+	}
 	var evs []model.Event
 	var next model.World
 	keys := map[model.Event]string{}
@@ -245,6 +271,10 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			r.complete = true
 			judge(true)
 			if len(evs) == 0 || rng.IntN(2) == 0 {
+				break
+			}
+			if !undecided() {
+				r.cutFirst = first
 				break
 			}
 			ev = pick(rng, evs)
@@ -269,6 +299,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			r.sent[k] += x
 		}
 		judge(false)
+		if !undecided() && len(r.events) < maxDepth {
+			r.cutFirst = first
+		}
 	}
 	if len(r.events) == maxDepth && undecided() {
 		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {

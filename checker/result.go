@@ -98,7 +98,17 @@ type Result struct {
 	// Stopped: the search ended early because every property already had
 	// a counterexample; the stats cover what was explored until then.
 	Stopped bool `json:"stopped_early,omitempty"`
+	// StoppedFirst: the search ended at its first violation, as
+	// Options.First or RandomOptions.First asked, with work left; the
+	// properties without a counterexample are Unknown (Detail: notJudged)
+	// and the stats cover what was explored until then. Stopped is then
+	// false, even if every property failed by that point.
+	StoppedFirst bool `json:"stopped_at_first,omitempty"`
 }
+
+// notJudged is the detail of a property left Unknown by a search that
+// stopped at its first violation.
+const notJudged = "not judged to the end: the search stopped at the first violation"
 
 // Failed returns the results of the properties that failed.
 func (r *Result) Failed() []PropertyResult {

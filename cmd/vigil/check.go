@@ -38,6 +38,7 @@ type checkFlags struct {
 	fairness                           string
 	sweep                              bool
 	window                             int
+	first                              bool
 	timing, channels                   string
 	ranks, initiators                  string
 	mode                               string
@@ -96,6 +97,7 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
 	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
+	fs.BoolVar(&f.first, "first", false, "stop at the first violation of any property; the others are then unknown")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
 	fs.StringVar(&f.linHTML, "linearizability-html", "", "random: write porcupine's visualization of the first non-linearizable client history to this file")
@@ -134,6 +136,11 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if f.all {
 		if name != "" {
 			return badInput("--all checks every protocol: give no protocol name")
+		}
+		if f.first {
+			// --all compares every verdict with the expected one, and a
+			// search stopped at its first violation leaves some unknown.
+			return badInput("-first leaves verdicts unknown, and --all compares every verdict with the one expected: give one or the other")
 		}
 		return checkAll(stdout, stderr, f)
 	}
@@ -191,7 +198,8 @@ func check(args []string, stdout, stderr io.Writer) error {
 	switch mode {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
-			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window)}
+			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
+			First: f.first}
 		if !f.json {
 			opt.Progress = stderr
 		}
@@ -205,7 +213,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.Family == "mutex", Object: p.Object(cfg)}
+			EntryFigures: p.Family == "mutex", Object: p.Object(cfg), First: f.first}
 		if !f.json {
 			start := time.Now()
 			last := start
@@ -414,6 +422,9 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 	if r.Stopped {
 		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
 	}
+	if r.StoppedFirst {
+		fmt.Fprintf(out, "  stopped at the first violation (-first): the other verdicts are unknown; the figures cover the search so far\n")
+	}
 	for _, pr := range r.Failed() {
 		fmt.Fprintln(out)
 		checker.Render(out, pr.Counterexample)
@@ -437,6 +448,8 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		Fairness       string                   `json:"fairness,omitempty"`
 		Verdict        checker.Verdict          `json:"verdict"`
 		Cut            string                   `json:"cut,omitempty"`
+		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
+		StoppedFirst   bool                     `json:"stopped_at_first,omitempty"`
 		Properties     []checker.PropertyResult `json:"properties"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
@@ -444,7 +457,7 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,6 +52,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "fifo", "-reads", "local"}, "a replicated register needs a total order"},
 		{[]string{"check", "basic", "-props", "agreement,no-deadlock"}, "speaks of the mutex family, not of multicast"},
 		{[]string{"check"}, "needs a protocol name"},
+		{[]string{"check", "--all", "-first"}, "-first leaves verdicts unknown, and --all compares every verdict"},
 		{[]string{"frobnicate"}, "unknown command"},
 		{[]string{"replay", corrupt}, "is not a vigil trace"},
 		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read trace"},
@@ -107,6 +109,65 @@ func TestSweep(t *testing.T) {
 	require.Equal(t, 2, code, out)
 	require.Contains(t, out, "  no-starvation    unknown\n")
 	require.Contains(t, out, "search cut by the depth bound (-depth)")
+}
+
+// -first stops at the first violation: fewer states, the same first
+// counterexample, the properties not yet failed unknown, in text and JSON,
+// in both modes; still exit 1.
+func TestFirst(t *testing.T) {
+	type doc struct {
+		Verdict        string
+		StoppedFirst   bool `json:"stopped_at_first"`
+		Properties     []struct{ Name, Result string }
+		Stats          struct{ States, Transitions, Walks int }
+		Counterexample *struct {
+			Property string
+			Events   []struct{ Kind string }
+		}
+	}
+	base := []string{"check", "lelann", "-scenario", "unordered", "-props", "unique-leader,agreement,highest-leader,termination"}
+	for _, c := range []struct {
+		mode    string
+		unknown []string // the properties -first leaves unknown
+	}{
+		{"exhaustive", []string{"highest-leader", "termination"}},
+		{"random", []string{"highest-leader", "termination"}},
+	} {
+		t.Run(c.mode, func(t *testing.T) {
+			args := append(slices.Clone(base), "-mode", c.mode, "-walks", "200")
+			code, out, _ := vigil(append(args, "-json")...)
+			require.Equal(t, 1, code, out)
+			var full doc
+			require.NoError(t, json.Unmarshal([]byte(out), &full), out)
+			require.False(t, full.StoppedFirst)
+
+			code, out, _ = vigil(append(args, "-json", "-first")...)
+			require.Equal(t, 1, code, out)
+			var first doc
+			require.NoError(t, json.Unmarshal([]byte(out), &first), out)
+			require.Equal(t, "fail", first.Verdict)
+			require.True(t, first.StoppedFirst)
+			for _, pr := range first.Properties {
+				if slices.Contains(c.unknown, pr.Name) {
+					require.Equal(t, "unknown", pr.Result, pr.Name)
+				} else {
+					require.Equal(t, "fail", pr.Result, pr.Name)
+				}
+			}
+			if c.mode == "exhaustive" {
+				require.Less(t, first.Stats.States, full.Stats.States)
+			} else {
+				require.Less(t, first.Stats.Walks, full.Stats.Walks)
+			}
+			require.Equal(t, full.Counterexample, first.Counterexample)
+
+			code, out, _ = vigil(append(args, "-first")...)
+			require.Equal(t, 1, code, out)
+			require.Contains(t, out, "\n  highest-leader   unknown: not judged to the end: the search stopped at the first violation\n")
+			require.Contains(t, out, "\n  stopped at the first violation (-first): the other verdicts are unknown")
+			require.Contains(t, out, "verdict: fail\n")
+		})
+	}
 }
 
 func TestCutSearchSaysSoAndExits2(t *testing.T) {

@@ -1,0 +1,13 @@
+package checker
+
+// SetWaveChunks makes waves of n chunks until the returned function
+// restores the default, so that small searches have levels of several
+// waves.
+func SetWaveChunks(n int) (restore func()) {
+	old := waveChunks
+	waveChunks = n
+	return func() { waveChunks = old }
+}
+
+// NotJudged is the detail of a property left unknown by Options.First.
+const NotJudged = notJudged
