@@ -61,7 +61,9 @@ func Example_yourOwnProtocol() {
 	// With a crash, the survivors may follow a dead node: its rank was
 	// already on its way to them.
 	cfg.Crashes = 1
-	m, _ = model.Compile("flood", Flood{}, cfg, properties.Monitors(props)...)
+	if m, err = model.Compile("flood", Flood{}, cfg, properties.Monitors(props)...); err != nil {
+		panic(err)
+	}
 	r = checker.Exhaustive(context.Background(), m, props, checker.Options{})
 	fmt.Println(r.Property("highest-leader").Detail)
 	// Output:

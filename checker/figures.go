@@ -7,7 +7,10 @@ import (
 )
 
 // EntryFigures are the evaluation figures of a mutual-exclusion protocol
-// (seed 003's "number of messages, client delay, synchronization delay"),
+// (the "number of messages, client delay, synchronization delay" of
+// V. Vlassov and J. Montelius, Coordination, lecture notes, ID2201
+// Distributed Systems, KTH, after G. Coulouris et al., Distributed Systems:
+// Concepts and Design, ch. 15),
 // measured on the runs of a random search: least and most over every entry
 // to the critical section of every walk.
 //

@@ -51,6 +51,10 @@ func (e *Env) MyRank() int { return e.cfg.Rank(e.self) }
 // Next is the node's successor on the ring 0, 1, ..., N-1, 0.
 func (e *Env) Next() NodeID { return NodeID((int(e.self) + 1) % e.cfg.N) }
 
+// Prev is the node's predecessor on the ring 0, 1, ..., N-1, 0: N-1 for
+// node 0.
+func (e *Env) Prev() NodeID { return NodeID((int(e.self) + e.cfg.N - 1) % e.cfg.N) }
+
 // Initiator reports whether this node starts the algorithm on its own.
 func (e *Env) Initiator() bool { return e.cfg.Initiator(e.self) }
 

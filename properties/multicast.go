@@ -7,9 +7,11 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The group-communication properties of seed 003_13e890ff57525d54.txt,
+// The group-communication properties of V. Vlassov and J. Montelius,
+// Coordination (lecture notes, ID2201 Distributed Systems, KTH), after
+// G. Coulouris et al., Distributed Systems: Concepts and Design, ch. 15,
 // read from model.Multicast and model.Delivered observations and from
-// crashes. The seed quantifies them over *correct* processes, those that
+// crashes. Vlassov and Montelius quantify them over *correct* processes, those that
 // never fail; here a process is correct unless it has crashed so far.
 // That is exact for the invariants (validity aside, all but agreement are
 // about order): a bad delivery by a process that has not crashed is a

@@ -6,9 +6,11 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// Properties of elections on a network that partitions and heals (seed
-// 000, the invitation algorithm: "partitioned participants can still
-// organize and make progress"). Coordinators are read from the Leaders
+// Properties of elections on a network that partitions and heals (the
+// invitation algorithm of H. Garcia-Molina, Elections in a Distributed
+// Computing System, 1982, as G. Kesden's Coordinator Selection, 14-736
+// Distributed Systems, lecture 8, CMU, presents it: "partitioned
+// participants can still organize and make progress"). Coordinators are read from the Leaders
 // monitor: a node that believes it leads coordinates its group.
 //
 // Uniqueness per connected group cannot hold in every world: right after a

@@ -17,7 +17,7 @@ func init() {
 		&Protocol{
 			Name: "bully", Family: "election",
 			Summary: "Garcia-Molina's bully election: election, answer and coordinator messages, timeouts, recovery",
-			Seed:    "004_3c61584fc39da8cb.txt, 003_13e890ff57525d54.txt, 002_c5d5ed54737bd17c.txt",
+			Source:  garcia + ", as presented in " + leNotes + "; " + vlassov + "; " + silber,
 			Claims:  electionClaims,
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				return model.Compile("election/bully", bully.Protocol{}, cfg, ms...)
@@ -27,16 +27,16 @@ func init() {
 					Why: "with a perfect failure detector bully is safe and elects the highest live node, whenever a node crashes"},
 				{Name: "async-crash", N: 4, Crashes: 1, Timing: "async", MaxDepth: 10,
 					Props: []string{"unique-leader", "agreement"}, Expect: "fail", Shows: "unique-leader", Violates: []string{"agreement"},
-					Why: "with inaccurate timeouts two nodes lead at once (seed 003: E1 may be broken if timeouts are inaccurate)"},
+					Why: "with inaccurate timeouts two nodes lead at once (Vlassov and Montelius: E1 may be broken if timeouts are inaccurate)"},
 				{Name: "sync-recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: "fail",
 					Props: []string{"unique-leader", "agreement"}, Shows: "unique-leader", Violates: []string{"agreement"},
-					Why: "a crashed node replaced under its old identifier bullies its way back while the new leader still leads (seed 003)"},
+					Why: "a crashed node replaced under its old identifier bullies its way back while the new leader still leads (Vlassov and Montelius)"},
 			},
 		},
 		&Protocol{
 			Name: "changroberts", Family: "election",
 			Summary: "Chang and Roberts' ring election: tokens of lower rank are dropped",
-			Seed:    "004_3c61584fc39da8cb.txt",
+			Source:  "E. Chang and R. Roberts (CACM, 1979), as presented in " + leNotes,
 			Claims:  electionClaims,
 			// the highest initiator wins, not the highest node
 			PartialClaims: []string{"unique-leader", "agreement", "termination"},
@@ -45,7 +45,7 @@ func init() {
 			},
 			Scenarios: []Scenario{
 				{Name: "worst-ring", N: 6, Ranks: "reverse", Expect: "pass",
-					Why: "every node initiates on a ring of falling ranks: the seed's worst case, N(N+1)/2 election messages"},
+					Why: "every node initiates on a ring of falling ranks: the worst case in the Leader Election notes, N(N+1)/2 election messages"},
 				{Name: "unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
 					Why: "Chang-Roberts needs no FIFO channels"},
 			},
@@ -53,7 +53,7 @@ func init() {
 		&Protocol{
 			Name: "invitation", Family: "election",
 			Summary: "Garcia-Molina's invitation algorithm: a coordinator per partition, groups merge when the network heals",
-			Seed:    "000_de6460616a2bdaaa.txt",
+			Source:  garcia + ", as presented in " + kesden,
 			Claims:  []string{"group-leader", "healed-leader", "group-numbers-unique"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				return model.Compile("election/invitation", invitation.Protocol{}, cfg, ms...)
@@ -65,13 +65,13 @@ func init() {
 					Why: "a crash as well as a partition: the survivors regroup, and group numbers are never reused"},
 				{Name: "one-leader", N: 4, Partitions: 1, Props: []string{"unique-leader", "agreement"}, Expect: "fail",
 					Shows: "unique-leader", Violates: []string{"agreement"},
-					Why: "there is no single coordinator while the network is split: the seed assumes groups \"can perform useful work, even if other such groups exist\""},
+					Why: "there is no single coordinator while the network is split: Kesden assumes groups \"can perform useful work, even if other such groups exist\""},
 			},
 		},
 		&Protocol{
 			Name: "lelann", Family: "election",
 			Summary: "LeLann's ring election: every token circles the ring, initiators collect identities",
-			Seed:    "004_3c61584fc39da8cb.txt",
+			Source:  "G. LeLann (IFIP Congress, 1977), as presented in " + leNotes,
 			Claims:  electionClaims,
 			// the highest initiator wins, and non-initiators never learn it
 			PartialClaims: []string{"unique-leader", "agreement"},
@@ -83,13 +83,13 @@ func init() {
 					Why: "with FIFO channels every initiator sees every token before its own: N² messages"},
 				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
 					Shows: "unique-leader", Violates: []string{"agreement", "highest-leader"},
-					Why: "without FIFO channels a token overtakes another and two nodes elect themselves (the seed's \"assuming FIFO channels\")"},
+					Why: "without FIFO channels a token overtakes another and two nodes elect themselves (the Leader Election notes: \"assuming FIFO channels\")"},
 			},
 		},
 		&Protocol{
 			Name: "ringbased", Family: "election",
 			Summary: "the ring-based election with participant marking: election then elected messages",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			// a node substitutes its own rank for a lower one, so the highest
 			// node wins whoever initiates, and elected tells everyone
 			Claims: electionClaims,
@@ -98,18 +98,18 @@ func init() {
 			},
 			Scenarios: []Scenario{
 				{Name: "one-initiator", N: 6, Initiators: "0", Expect: "pass",
-					Why: "one initiator whose predecessor has the highest rank: the seed's worst case, 3N-1 messages"},
+					Why: "one initiator whose predecessor has the highest rank: the worst case in Vlassov and Montelius, 3N-1 messages"},
 				{Name: "all-unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
 					Why: "concurrent elections on unordered links: still safe, but stale election messages can start extra rounds"},
 				{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "fail",
 					Shows: "termination", Violates: []string{"highest-leader"},
-					Why: "a crashed node breaks the ring and the election never ends (seed 003: \"there are no failures\")"},
+					Why: "a crashed node breaks the ring and the election never ends (Vlassov and Montelius: \"there are no failures\")"},
 			},
 		},
 		&Protocol{
 			Name: "activelist", Family: "election",
 			Summary: "the ring algorithm with active lists: every process sends elect(i), collects numbers, the largest wins",
-			Seed:    "002_c5d5ed54737bd17c.txt",
+			Source:  silber,
 			Claims:  electionClaims,
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				return model.Compile("election/activelist", activelist.Protocol{}, cfg, ms...)

@@ -9,7 +9,7 @@ func init() {
 	register(&Protocol{
 		Name: "ring", Family: "election",
 		Summary: "the ring election: a list of node numbers goes round, skipping failed nodes; the highest coordinates",
-		Seed:    "000_de6460616a2bdaaa.txt",
+		Source:  kesden + ": Ring Election",
 		// every live node adds its number to every list, so the highest
 		// live node wins whoever initiates, and the announcement reaches all
 		Claims: electionClaims,
@@ -18,15 +18,15 @@ func init() {
 		},
 		Scenarios: []Scenario{
 			{Name: "concurrent", N: 5, Ranks: "random:7", Expect: "pass",
-				Why: "every node starts an election: each goes round and selects the same coordinator, 2N²+2N messages with the acks (seed: the extra messages are wasted overhead)"},
+				Why: "every node starts an election: each goes round and selects the same coordinator, 2N²+2N messages with the acks (Kesden: the extra messages are wasted overhead)"},
 			{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "pass",
-				Why: "a node crashes at any point: its predecessor skips it and elects again, and a dead coordinator is replaced (seed: skipping failed nodes as necessary)"},
+				Why: "a node crashes at any point: its predecessor skips it and elects again, and a dead coordinator is replaced (Kesden: skipping failed nodes as necessary)"},
 			{Name: "async", N: 3, Timing: "async", MaxDepth: 10,
 				Props: []string{"unique-leader", "agreement"}, Expect: "fail", Shows: "unique-leader", Violates: []string{"agreement"},
 				Why: "with inaccurate timeouts a node skips successors that are merely slow, and elects itself while another node leads"},
 			{Name: "recovery", N: 3, Initiators: "0", Crashes: 1, Recoveries: 1, Expect: "fail",
 				Shows: "termination", Violates: []string{"agreement", "highest-leader"},
-				Why: "a node that crashes and comes back before its predecessor notices has lost the election it held, and nobody re-sends it (the seed skips failed nodes and never readmits them)"},
+				Why: "a node that crashes and comes back before its predecessor notices has lost the election it held, and nobody re-sends it (Kesden skips failed nodes and never readmits them)"},
 		},
 	})
 }

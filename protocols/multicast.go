@@ -19,7 +19,7 @@ func init() {
 		&Protocol{
 			Name: "basic", Family: "multicast",
 			Summary: "B-multicast: a loop of sends; a received message is delivered",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "agreement"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/basic", cfg, false); err != nil {
@@ -31,7 +31,7 @@ func init() {
 				{Name: "no-crash", N: 3, Channels: "unordered", Initiators: "0,1", Params: msgs(2), Expect: "pass",
 					Why: "two nodes multicast twice each and nobody crashes: everyone delivers everything"},
 				{Name: "sender-crash", N: 3, Channels: "unordered", Crashes: 1, Initiators: "0", Params: msgs(1), Expect: "fail", Shows: "agreement",
-					Why: "the sender crashes in the middle of its loop of sends: \"as long as the multicaster does not crash\" (seed 003)"},
+					Why: "the sender crashes in the middle of its loop of sends: \"as long as the multicaster does not crash\" (Vlassov and Montelius)"},
 				{Name: "fifo", N: 3, Channels: "unordered", Params: msgs(2), Props: []string{"fifo-order"}, Expect: "fail", Shows: "fifo-order",
 					Why: "two messages of one sender overtake each other on unordered channels"},
 			},
@@ -39,7 +39,7 @@ func init() {
 		&Protocol{
 			Name: "reliable", Family: "multicast",
 			Summary: "R-multicast over B-multicast: relay on first receipt, then deliver; duplicates dropped",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "agreement", "uniform-agreement"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/reliable", cfg, false); err != nil {
@@ -49,13 +49,13 @@ func init() {
 			},
 			Scenarios: []Scenario{
 				{Name: "crash", N: 3, Channels: "unordered", Crashes: 1, Initiators: "0", Params: msgs(1), Expect: "pass",
-					Why: "any node may crash at any point, mid-loop too: a node relays before it delivers, so the seed's uniform agreement holds"},
+					Why: "any node may crash at any point, mid-loop too: a node relays before it delivers, so the uniform agreement of Vlassov and Montelius holds"},
 			},
 		},
 		&Protocol{
 			Name: "fifo", Family: "multicast",
 			Summary: "FIFO order: per-sender sequence numbers and a hold-back queue over B-multicast",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "fifo-order"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/fifo", cfg, false); err != nil {
@@ -75,7 +75,7 @@ func init() {
 		&Protocol{
 			Name: "causal", Family: "multicast",
 			Summary: "causal order: vector timestamps and a hold-back queue over B-multicast",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "fifo-order", "causal-order"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/causal", cfg, false); err != nil {
@@ -93,7 +93,7 @@ func init() {
 		&Protocol{
 			Name: "sequencer", Family: "multicast",
 			Summary: "total order through a sequencer (node 0): hold-back queue, order messages, deliver by sequence number",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "total-order"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/sequencer", cfg, true); err != nil {
@@ -106,13 +106,13 @@ func init() {
 					Why: "every node delivers in the sequencer's order, whatever order the messages and orders arrive in"},
 				{Name: "sequencer-crash", N: 3, Channels: "unordered", Crashes: 1, Initiators: "1", Params: msgs(1),
 					Props: []string{"validity", "agreement"}, Expect: "fail", Shows: "validity", Violates: []string{"agreement"},
-					Why: "\"the sequencer may become a bottleneck and is a critical point of failure\" (seed 003): messages it never ordered are never delivered"},
+					Why: "\"the sequencer may become a bottleneck and is a critical point of failure\" (Vlassov and Montelius): messages it never ordered are never delivered"},
 			},
 		},
 		&Protocol{
 			Name: "isis", Family: "multicast",
 			Summary: "ISIS total order: proposed sequence numbers, the highest agreed, deliver in agreed order",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  []string{"validity", "integrity", "total-order"},
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := multicast.CheckParams("multicast/isis", cfg, true); err != nil {

@@ -31,7 +31,7 @@ func init() {
 		&Protocol{
 			Name: "central", Family: "mutex",
 			Summary: "mutual exclusion through a central server: request, grant and release a token",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  mutexClaims,
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := checkRequests("mutex/central", cfg, ""); err != nil {
@@ -41,7 +41,7 @@ func init() {
 			},
 			Scenarios: []Scenario{
 				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: "pass",
-					Why: "every node, the server too, asks twice: the server grants the token in turn (seed 003: enter 2 messages, exit 1)"},
+					Why: "every node, the server too, asks twice: the server grants the token in turn (Vlassov and Montelius: enter 2 messages, exit 1)"},
 				{Name: "forever", N: 3, Params: map[string]int{"requests": 0}, Expect: "pass",
 					Why: "every node asks again and again: the server's FIFO queue keeps the state finite"},
 			},
@@ -49,7 +49,7 @@ func init() {
 		&Protocol{
 			Name: "tokenring", Family: "mutex",
 			Summary: "mutual exclusion by a token passed round a ring; idle nodes pass it on",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  mutexClaims,
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := checkRequests("mutex/tokenring", cfg, ""); err != nil {
@@ -59,7 +59,7 @@ func init() {
 			},
 			Scenarios: []Scenario{
 				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: "pass",
-					Why: "every node asks twice and enters when the token comes by (seed 003: enter 0 to N messages, exit 1); the token circulates for ever, so no run ends"},
+					Why: "every node asks twice and enters when the token comes by (Vlassov and Montelius: enter 0 to N messages, exit 1); the token circulates for ever, so no run ends"},
 				{Name: "forever", N: 3, Params: map[string]int{"requests": 0}, Expect: "pass",
 					Why: "every node asks again and again: one token, so one node in the critical section"},
 			},
@@ -67,7 +67,7 @@ func init() {
 		&Protocol{
 			Name: "ricartagrawala", Family: "mutex",
 			Summary: "Ricart and Agrawala: multicast a Lamport-timestamped request, enter after N-1 replies",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  append(append([]string(nil), mutexClaims...), "request-order"),
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if err := checkRequests("mutex/ricartagrawala", cfg, "the Lamport clocks grow with every request"); err != nil {
@@ -79,13 +79,13 @@ func init() {
 				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: "pass",
 					Why: "every node asks twice: requests enter in (timestamp, id) order, 2(N-1) messages per entry"},
 				{Name: "unordered", N: 3, Channels: "unordered", Params: map[string]int{"requests": 2}, Expect: "pass",
-					Why: "the seed asks for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
+					Why: "Vlassov and Montelius ask for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
 			},
 		},
 		&Protocol{
 			Name: "maekawa", Family: "mutex",
 			Summary: "Maekawa's voting: ask a row-and-column voting set, enter after K votes",
-			Seed:    "003_13e890ff57525d54.txt",
+			Source:  vlassov,
 			Claims:  mutexClaims,
 			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
 				if cfg.N < 1 {
@@ -99,7 +99,7 @@ func init() {
 			Scenarios: []Scenario{
 				{Name: "deadlock", N: 4, Params: map[string]int{"requests": 1}, Expect: "fail",
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
-					Why: "concurrent requests each win part of their voting set and wait in a cycle for the rest, e.g. nodes 0 and 1 each vote for themselves first: \"Unfortunately, the algorithm is deadlock-prone\" (seed 003)"},
+					Why: "concurrent requests each win part of their voting set and wait in a cycle for the rest, e.g. nodes 0 and 1 each vote for themselves first: \"Unfortunately, the algorithm is deadlock-prone\" (Vlassov and Montelius)"},
 			},
 		},
 	)

@@ -1,6 +1,33 @@
 // Package protocols names every protocol vigil ships, with the properties
 // each claims and the scenarios that show it succeed or fail, for the
 // command line, the examples and the regression tests.
+//
+// Each protocol's Source names the work its handlers follow; the scenarios'
+// Why cite them by the short forms in parentheses:
+//
+//   - (Garcia-Molina) H. Garcia-Molina, Elections in a Distributed
+//     Computing System, IEEE Transactions on Computers C-31(1), 1982: the
+//     bully and invitation algorithms, which the works below present.
+//   - (Kesden) G. Kesden, Coordinator Selection, 14-736 Distributed
+//     Systems, lecture 8, Carnegie Mellon University, spring 2019.
+//   - (Anthony) R. J. Anthony's emergent election, Proceedings of the
+//     International Conference on Autonomic Computing (ICAC 2004),
+//     doi:10.1109/ICAC.2004.1301356, as the lecture notes Elections present it.
+//   - (Silberschatz et al.) A. Silberschatz, P. B. Galvin and G. Gagne,
+//     Operating System Concepts, ch. 18, Distributed Coordination.
+//   - (Vlassov and Montelius) V. Vlassov and J. Montelius, Coordination,
+//     lecture notes, ID2201 Distributed Systems, KTH Royal Institute of
+//     Technology, after G. Coulouris, J. Dollimore, T. Kindberg and G. Blair,
+//     Distributed Systems: Concepts and Design, 5th ed., ch. 15,
+//     Coordination and Agreement.
+//   - (the Leader Election notes) Distributed Coordination: Leader Election,
+//     lecture notes after H. Yu's CS4231 Parallel and Distributed Algorithms
+//     (NUS), V. K. Garg's Elements of Distributed Computing and S. Ghosh's
+//     Distributed Systems (22C:166, University of Iowa); its ring elections
+//     are G. LeLann's (Distributed Systems: Towards a Formal Approach, IFIP
+//     Congress 1977) and E. Chang and R. Roberts' (An Improved Algorithm for
+//     Decentralized Extrema-Finding in Circular Configurations of Processes,
+//     CACM 22(5), 1979).
 package protocols
 
 import (
@@ -17,7 +44,7 @@ type Protocol struct {
 	Name    string // package name, e.g. "bully"
 	Family  string // e.g. "election"
 	Summary string // one line
-	Seed    string // the seed file(s) it follows
+	Source  string // the work it follows: author, title, chapter or lecture
 	// Claims lists the properties the algorithm claims when every node
 	// initiates, checked by default.
 	Claims []string
@@ -53,6 +80,16 @@ func (p *Protocol) Object(cfg model.Config) *properties.Object {
 	return properties.ObjectFor(p.Family)
 }
 
+// The works the protocols follow (see the package doc).
+const (
+	garcia  = "H. Garcia-Molina, Elections in a Distributed Computing System (IEEE Trans. Computers, 1982)"
+	kesden  = "G. Kesden, Coordinator Selection, 14-736 Distributed Systems, lecture 8 (Carnegie Mellon, 2019)"
+	anthony = "R. J. Anthony, emergent election (ICAC 2004, doi:10.1109/ICAC.2004.1301356), as presented in the lecture notes Elections"
+	silber  = "A. Silberschatz, P. B. Galvin and G. Gagne, Operating System Concepts, ch. 18, Distributed Coordination"
+	vlassov = "V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201 Distributed Systems, KTH), after G. Coulouris et al., Distributed Systems: Concepts and Design, ch. 15"
+	leNotes = "Distributed Coordination: Leader Election (lecture notes after V. K. Garg, Elements of Distributed Computing, and S. Ghosh, Distributed Systems)"
+)
+
 // Path is the protocol's family/name.
 func (p *Protocol) Path() string { return p.Family + "/" + p.Name }
 
@@ -60,7 +97,7 @@ func (p *Protocol) Path() string { return p.Family + "/" + p.Name }
 // predicts.
 type Scenario struct {
 	Name       string
-	Why        string // what the run shows, citing the seed
+	Why        string // what the run shows, citing the Source
 	N          int
 	Channels   string // "fifo" (default) or "unordered"
 	Timing     string // "sync" (default) or "async"

@@ -56,7 +56,7 @@ func goldenCases() []goldenCase {
 			cases = append(cases, c{"ring", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
 		}
 	}
-	// the seed's ring election skips failed nodes: one crash at any point
+	// Kesden's ring election skips failed nodes: one crash at any point
 	// (N = 4 with one initiator is the crash scenario)
 	for _, n := range []int{2, 3} {
 		for _, init := range []string{"all", "0"} {

@@ -21,7 +21,8 @@ func messages(t *testing.T, r *checker.Result, kind string) checker.MessageRange
 	return checker.MessageRange{}
 }
 
-// The seeds' message complexities, over every interleaving explored.
+// The message complexities of the works followed, over every interleaving
+// explored.
 func TestMessageComplexity(t *testing.T) {
 	cases := []struct {
 		protocol, ranks, kind string
@@ -30,13 +31,13 @@ func TestMessageComplexity(t *testing.T) {
 		why                   string
 	}{
 		{"changroberts", "reverse", "election", 0, func(n int) int { return n * (n + 1) / 2 },
-			"seed 004: a ring sorted against the direction of travel, N initiators: N(N+1)/2"},
+			"Leader Election notes: a ring sorted against the direction of travel, N initiators: N(N+1)/2"},
 		{"changroberts", "sorted", "election", 0, func(n int) int { return 2*n - 1 },
 			"ranks rising along the ring: every token but the winner's dies at the next node"},
 		{"changroberts", "reverse", "elected", 0, func(n int) int { return n }, "the leader's announcement goes round once"},
-		{"lelann", "sorted", "token", 0, func(n int) int { return n * n }, "seed 004: every initiator's token goes round: N²"},
+		{"lelann", "sorted", "token", 0, func(n int) int { return n * n }, "Leader Election notes: every initiator's token goes round: N²"},
 		{"lelann", "random:7", "token", 0, func(n int) int { return n * n }, "whatever the ranks"},
-		{"activelist", "random:7", "elect", 0, func(n int) int { return n * n }, "seed 002: every process sends elect(i) and forwards the others: N²"},
+		{"activelist", "random:7", "elect", 0, func(n int) int { return n * n }, "Silberschatz et al.: every process sends elect(i) and forwards the others: N²"},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)
@@ -56,8 +57,8 @@ func TestMessageComplexity(t *testing.T) {
 // Bully with one initiator and no crash: the lowest node's election reaches
 // every node, each of which answers and starts its own election. In the
 // fewest-message runs each node elects once; in others a late election
-// message reaches a node that already knows the leader, and (seed 004,
-// command 2) it elects again.
+// message reaches a node that already knows the leader, and (the Leader
+// Election notes, command 2) it elects again.
 func TestBullyMessageBounds(t *testing.T) {
 	p, err := protocols.Lookup("bully")
 	require.NoError(t, err)
@@ -67,7 +68,8 @@ func TestBullyMessageBounds(t *testing.T) {
 		require.NoError(t, err)
 		require.Equal(t, checker.Pass, r.Verdict)
 		// every node but the top starts one election to all higher nodes:
-		// sum over k of (n-1-k) = n(n-1)/2, the seed's O(n²) worst case
+		// sum over k of (n-1-k) = n(n-1)/2, the O(n²) worst case of Vlassov
+		// and Montelius
 		el := messages(t, r, "election")
 		require.Equal(t, n*(n-1)/2, el.Min, "n=%d", n)
 		require.GreaterOrEqual(t, el.Max, el.Min)
@@ -83,7 +85,7 @@ func TestBullyMessageBounds(t *testing.T) {
 	}
 }
 
-// Seed 003: the ring-based election with one initiator sends at most 3N-1
+// Vlassov and Montelius: the ring-based election with one initiator sends at most 3N-1
 // messages, reached when the initiator's predecessor has the highest rank,
 // and at least 2N, when the initiator itself has it; over every rank order.
 func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
@@ -133,7 +135,7 @@ func ranksSpec(perm []int) string {
 	return s
 }
 
-// Seed 002: whoever detects the failure, every process joins the active-list
+// Silberschatz et al.: whoever detects the failure, every process joins the active-list
 // election and every number goes round once: N² elect messages.
 func TestActiveListOneInitiator(t *testing.T) {
 	p, err := protocols.Lookup("activelist")

@@ -51,7 +51,7 @@ func TestMulticastMessagesPerMulticast(t *testing.T) {
 }
 
 // deliverFirst is R-multicast that delivers a message when it arrives and
-// relays it afterwards (seed 003, "Uniform agreement": "assume we first
+// relays it afterwards (Vlassov and Montelius, "Uniform agreement": "assume we first
 // deliver a received message before we forward it"): a node that crashes
 // between the two has delivered a message no one else will.
 type deliverFirst struct{ reliable.Protocol }

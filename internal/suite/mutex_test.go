@@ -90,7 +90,7 @@ func names(prs []checker.PropertyResult) []string {
 	return out
 }
 
-// Seed 003's message figures, over every run explored: one node asks once,
+// The message figures of Vlassov and Montelius, over every run explored: one node asks once,
 // alone, and the complete run's messages are those of one entry.
 func TestMessagesPerEntry(t *testing.T) {
 	cases := []struct {
@@ -118,7 +118,7 @@ func TestMessagesPerEntry(t *testing.T) {
 		}
 	}
 	// Maekawa's grid: K = 2√N-1 for a full grid, so 3K = 6√N-3 per entry;
-	// the seed's 3√N needs Maekawa's optimal sets, K ≈ √N.
+	// 3K ≈ 3√N needs Maekawa's optimal sets, K ≈ √N.
 	for _, n := range []int{4, 9, 16} {
 		w := maekawa.Width(n)
 		require.Equal(t, w*w, n)
@@ -129,7 +129,7 @@ func TestMessagesPerEntry(t *testing.T) {
 }
 
 // The evaluation figures measured on timed random runs (checker.EntryFigures),
-// against seed 003.
+// against Vlassov and Montelius.
 func TestEntryFigures(t *testing.T) {
 	figures := func(name string, cfg model.Config) *checker.EntryFigures {
 		t.Helper()
@@ -168,7 +168,7 @@ func TestEntryFigures(t *testing.T) {
 		f = figures("tokenring", all)
 		require.Zero(t, f.Complete, "tokenring: the token circulates forever")
 		require.Equal(t, [2]int{1, n}, [2]int{f.ClientDelay.Min, f.ClientDelay.Max},
-			"tokenring: the token is 1 to N transmissions away (seed: enter [0, N] messages)")
+			"tokenring: the token is 1 to N transmissions away (Vlassov and Montelius: enter [0, N] messages)")
 		require.Equal(t, [2]int{1, n - 1}, [2]int{f.SyncDelay.Min, f.SyncDelay.Max},
 			"tokenring: the next waiting node is 1 to N-1 hops down the ring")
 

@@ -31,7 +31,7 @@ func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
 }
 
 // At N = 50 the correct protocols raise no false alarm, and the messages
-// of every walk match the seeds' figures.
+// of every walk match the figures of the Leader Election notes.
 func TestRandomLargeRings(t *testing.T) {
 	const n = 50
 	cases := []struct {
@@ -70,10 +70,10 @@ func TestRandomDeterministicAcrossWorkers(t *testing.T) {
 	require.Equal(t, a.Stats.Transitions, b.Stats.Transitions)
 }
 
-// The ring algorithms of seeds 002 and 003 at N = 30: a thousand walks
-// raise no false alarm, with the seeds' message counts in every walk; with
-// a crash, which they do not tolerate, they stay safe (their termination
-// is lost, as the crash scenarios record).
+// The ring algorithms of Vlassov and Montelius and of Silberschatz et al. at
+// N = 30: a thousand walks raise no false alarm, with their message counts
+// in every walk; with a crash, which they do not tolerate, they stay safe
+// (their termination is lost, as the crash scenarios record).
 func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 	const n = 30
 	cases := []struct {

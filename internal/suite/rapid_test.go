@@ -67,7 +67,7 @@ func drawRanks(t *rapid.T, n int) []int {
 }
 
 // drawElectionScenario draws Chang-Roberts (FIFO or unordered), LeLann (FIFO
-// only: its seed assumes FIFO channels) or bully (sync timing, FIFO or
+// only: the Leader Election notes assume FIFO channels) or bully (sync timing, FIFO or
 // unordered, at most one crash) on 2 to 8 nodes, with every node an
 // initiator or a non-empty random subset.
 func drawElectionScenario(t *rapid.T) rapidScenario {
@@ -181,7 +181,8 @@ func TestPredictedTokens(t *testing.T) {
 		return r
 	}
 	for n := 1; n <= 8; n++ {
-		// the seed's figures: rising ranks 2N-1, falling ranks N(N+1)/2
+		// the figures of the Leader Election notes: rising ranks 2N-1, falling
+		// ranks N(N+1)/2
 		require.Equal(t, 2*n-1, predictedTokens(model.Config{N: n, Ranks: ranks("sorted", n)}), "n=%d sorted", n)
 		require.Equal(t, n*(n+1)/2, predictedTokens(model.Config{N: n, Ranks: ranks("reverse", n)}), "n=%d reverse", n)
 	}

@@ -1,6 +1,11 @@
 // Package suite runs the shipped protocols' scenarios with the checker and
 // judges their verdicts against what the textbook predicts. The command
 // line, the examples and the regression tests share it.
+//
+// Its tests cite the works the protocols follow by the short forms that
+// package protocols defines with the full citations: Garcia-Molina, Kesden,
+// Anthony, Silberschatz et al., Vlassov and Montelius, and the Leader
+// Election notes.
 package suite
 
 import (

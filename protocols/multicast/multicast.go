@@ -1,21 +1,24 @@
-// Package multicast holds what the group-communication protocols of seed
-// 003_13e890ff57525d54.txt share: the application's operations, and a
-// process that does one thing at a time.
+// Package multicast holds what the group-communication protocols share,
+// which follow V. Vlassov and J. Montelius, Coordination (lecture notes,
+// ID2201 Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below): the
+// application's operations, and a process that does one thing at a time.
 //
-// "A multicast is a for loop of send" (seed 003), and a process may crash
-// in the middle of the loop. So a node here is a sequential process: its
-// handlers decide what to send and what to deliver and append it, in
-// program order, to the node's Work; the node then sends the head of Work
-// as a step of its own (a local action named "send n2"), one message at a
-// time, and a crash can fall between any two. Deliveries take no step of
+// "A multicast is a for loop of send" (Vlassov and Montelius), and a process
+// may crash in the middle of the loop. So a node here is a sequential
+// process: its handlers decide what to send and what to deliver and append
+// it, in program order, to the node's Work; the node then sends the head of
+// Work as a step of its own (a local action named "send n2"), one message at
+// a time, and a crash can fall between any two. Deliveries take no step of
 // their own: a message is delivered as soon as the sends decided before it
-// are done. Messages still arrive while a loop is under way; what a
-// handler decides on their arrival waits behind the work already queued,
-// as it would in a process that finishes its loop first. When the run
-// allows no crash, nothing can interrupt a loop, and a handler does its
-// sends at once: the runs are the same, with fewer intermediate worlds.
-// Every node belongs to the group, and a multicast is sent to every node,
-// itself included ("(p in g) is included as a destination").
+// are done. Messages still arrive while a loop is under way; what a handler
+// decides on their arrival waits behind the work already queued, as it would
+// in a process that finishes its loop first. When the run allows no crash,
+// nothing can interrupt a loop, and a handler does its sends at once: the
+// runs are the same, with fewer intermediate worlds. Every node belongs to
+// the group, and a multicast is sent to every node, itself included ("(p in
+// g) is included as a destination").
 //
 // The application at each initiator (every node unless the run names
 // initiators) issues "msgs" operations (run parameter, default 1), each

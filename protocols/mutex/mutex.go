@@ -1,6 +1,10 @@
-// Package mutex holds what the mutual-exclusion protocols of seed
-// 003_13e890ff57525d54.txt share: the seed's RELEASED / WANTED / HELD, the
-// client's two local actions, and how many times a node asks.
+// Package mutex holds what the mutual-exclusion protocols share, which
+// follow V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below): their
+// RELEASED / WANTED / HELD, the client's two local actions, and how many
+// times a node asks.
 //
 // Each node asks for the critical section "requests" times (run parameter,
 // default 1), or forever when it is 0; when the run names initiators, only
@@ -13,8 +17,8 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// Phase is a node's standing with the critical section, as the seed
-// names it.
+// Phase is a node's standing with the critical section, as Vlassov and
+// Montelius name it.
 type Phase uint8
 
 const (

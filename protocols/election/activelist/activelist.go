@@ -1,7 +1,8 @@
-// Package activelist is the ring algorithm with active lists of seed
-// 002_c5d5ed54737bd17c.txt ("Ring Algorithm", after Silberschatz): links are
-// unidirectional, each process sends to its right neighbour, and each keeps
-// an active list of the priority numbers it has seen.
+// Package activelist is the ring algorithm with active lists of
+// Silberschatz, Galvin and Gagne, Operating System Concepts, ch. 18,
+// Distributed Coordination ("Ring Algorithm"; Silberschatz et al. below):
+// links are unidirectional, each process sends to its right neighbour, and
+// each keeps an active list of the priority numbers it has seen.
 //
 // A process that detects the coordinator's failure (an initiator) starts a
 // new active list holding its own number and sends elect(i). On receiving
@@ -14,14 +15,13 @@
 //  3. if j = i, its own message has gone round: the active list holds every
 //     active process, and the largest number is the new coordinator.
 //
-// The seed's case 2 is garbled ("the active list for P_i now contains the
-// numbers of all the active processes"); the package follows Silberschatz's
-// text, which it summarises: add j and forward. Every process joins, so each
-// number goes round once: N² messages whatever the initiators (N = 3..6: 9,
-// 16, 25 and 36). Like LeLann's
-// algorithm it relies on FIFO links for a process to have seen every number
-// when its own comes back; without them vigil finds processes deciding on
-// partial lists.
+// Case 2 as the chapter's slides state it is garbled ("the active list for
+// P_i now contains the numbers of all the active processes"); the package
+// follows the book's text, which it summarises: add j and forward. Every
+// process joins, so each number goes round once: N² messages whatever the
+// initiators (N = 3..6: 9, 16, 25 and 36). Like LeLann's algorithm it relies
+// on FIFO links for a process to have seen every number when its own comes
+// back; without them vigil finds processes deciding on partial lists.
 package activelist
 
 import (

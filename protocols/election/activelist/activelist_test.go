@@ -7,7 +7,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The three cases of seed 002, one handler call each.
+// The three cases of Silberschatz et al., one handler call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3, Ranks: []int{10, 30, 20}}
 	id := func(n model.NodeID) ID { return ID{Rank: cfg.Ranks[n], Node: n} }

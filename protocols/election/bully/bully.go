@@ -1,8 +1,18 @@
-// Package bully is Garcia-Molina's bully election, after seeds
-// 004_3c61584fc39da8cb.txt (the guarded-command program: states idle,
-// wait_reply, wait_leader), 003_13e890ff57525d54.txt (election, answer and
-// coordinator messages; the safety caveats) and 002_c5d5ed54737bd17c.txt (a
-// recovered process starts an election).
+// Package bully is the bully election of H. Garcia-Molina, Elections in a
+// Distributed Computing System (IEEE Transactions on Computers C-31(1),
+// 1982), as three works present it:
+//
+//   - the lecture notes Distributed Coordination: Leader Election, after
+//     V. K. Garg, Elements of Distributed Computing, and S. Ghosh,
+//     Distributed Systems (the Leader Election notes below): the
+//     guarded-command program, with states idle, wait_reply, wait_leader;
+//   - V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+//     Distributed Systems, KTH), after G. Coulouris et al., Distributed
+//     Systems: Concepts and Design, ch. 15 (Vlassov and Montelius below):
+//     election, answer and coordinator messages, and the safety caveats;
+//   - A. Silberschatz, P. B. Galvin and G. Gagne, Operating System
+//     Concepts, ch. 18, Distributed Coordination (Silberschatz et al.
+//     below): a recovered process starts an election.
 //
 // A node that starts an election sends election to every node of higher
 // rank and waits for an answer (timer T, "answer"). A node that gets election
@@ -11,27 +21,28 @@
 // instead of electing itself again. With no answer before T the node elects itself and sends coordinator
 // to every lower node; with an answer it waits for the coordinator (timer
 // T', "coordinator") and starts again if none comes. A node that knows its
-// leader watches it (timer "leader-check": the seed's `failed` flag, set when
-// the current leader fails) and starts an election when it fails. A node
+// leader watches it (timer "leader-check": the `failed` flag of the Leader
+// Election notes' program, set when the current leader fails) and starts an election when it fails. A node
 // that recovers from a crash remembers nothing and starts an election. A
-// coordinator message is believed whoever sends it, as in seed 003.
+// coordinator message is believed whoever sends it, as in Vlassov and
+// Montelius.
 //
 // Every timer waits on the nodes whose silence it detects: T and T' on the
 // higher nodes, leader-check on the leader. Under Sync timing (a perfect
 // failure detector) the algorithm is safe and every live node ends up
 // following the highest live node, with crashes at any point. Under Async
 // timing a timer can fire while a higher node is merely slow, and two nodes
-// can believe themselves leader at once (seed 003: "condition E1 may be
-// broken if the assumed timeout values are inaccurate"). With a recovery, a
-// crashed node comes back with its old identifier, finds no higher node and
-// declares itself leader while the leader elected in its absence still
-// believes it leads: the seed's "not guaranteed to meet the safety condition
-// E1 if processes that have crashed are replaced by processes with the same
-// identifiers".
+// can believe themselves leader at once (Vlassov and Montelius: "condition
+// E1 may be broken if the assumed timeout values are inaccurate"). With a
+// recovery, a crashed node comes back with its old identifier, finds no
+// higher node and declares itself leader while the leader elected in its
+// absence still believes it leads: in Vlassov and Montelius's words, "not
+// guaranteed to meet the safety condition E1 if processes that have crashed
+// are replaced by processes with the same identifiers".
 //
 // Messages: an election started by the node of rank k among N sends N-1-k
 // election messages; the worst case, every node starting at once on a
-// sorted ring, is O(N²) (seed 003).
+// sorted ring, is O(N²) (Vlassov and Montelius).
 package bully
 
 import (
@@ -40,7 +51,8 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// Status is the seed's state: idle, wait_reply or wait_leader.
+// Status is the program's state (the Leader Election notes): idle,
+// wait_reply or wait_leader.
 type Status uint8
 
 const (
@@ -68,7 +80,8 @@ const (
 	Coordinator
 )
 
-// Msg is one of election, answer (the seed's reply) and coordinator (leader).
+// Msg is one of election, answer (the Leader Election notes' reply) and
+// coordinator (leader).
 type Msg struct{ K Kind }
 
 func (m Msg) Kind() string   { return [...]string{"election", "answer", "coordinator"}[m.K] }
@@ -168,5 +181,6 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	return s
 }
 
-// Recover: a restarted node remembers nothing and starts an election (seed 002).
+// Recover: a restarted node remembers nothing and starts an election
+// (Silberschatz et al.).
 func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return startElection(ctx) }

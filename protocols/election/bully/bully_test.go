@@ -7,7 +7,8 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The guarded commands of seed 004 with seeds 002 and 003's refinements,
+// The guarded commands of the Leader Election notes with the refinements of
+// Silberschatz et al. and of Vlassov and Montelius,
 // one handler call each, on four nodes ranked by id.
 func TestHandlers(t *testing.T) {
 	cfg := model.Config{N: 4}
@@ -79,7 +80,7 @@ func TestHandlers(t *testing.T) {
 			State{WaitReply, model.None}, []model.Sent[Msg]{send(3, Election)},
 			[]model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 3)},
 			[]model.Obs{model.Leader(model.None)}},
-		{"a recovered node starts an election (seed 002)", 3,
+		{"a recovered node starts an election (Silberschatz et al.)", 3,
 			func(ctx *model.Ctx[Msg]) State { return Protocol{}.Recover(ctx, State{Idle, 2}) },
 			State{Idle, 3},
 			[]model.Sent[Msg]{send(0, Coordinator), send(1, Coordinator), send(2, Coordinator)},

@@ -1,5 +1,10 @@
-// Package changroberts is Chang and Roberts' ring election, after seed
-// 004_3c61584fc39da8cb.txt ("Chang Roberts Algorithm", and its idea slide).
+// Package changroberts is the ring election of E. Chang and R. Roberts, An
+// Improved Algorithm for Decentralized Extrema-Finding in Circular
+// Configurations of Processes (CACM 22(5), 1979), after the lecture notes
+// Distributed Coordination: Leader Election, which follow V. K. Garg,
+// Elements of Distributed Computing, and S. Ghosh, Distributed Systems (the
+// Leader Election notes below): "Chang Roberts Algorithm", and its idea
+// slide.
 //
 // Each initiator sends a token with its rank to its successor. An initiator
 // drops tokens of lower rank, forwards tokens of higher rank (and resigns),
@@ -7,10 +12,10 @@
 // forward every token. The leader then sends an elected message round the
 // ring so every node learns the result (step 4 of the idea slide).
 //
-// The seed's pseudo-code elects the lowest id; vigil's election properties
+// The notes' pseudo-code elects the lowest id; vigil's election properties
 // speak of the highest rank, so the comparisons here are mirrored: the same
 // algorithm with ranks negated. The ring is 0 → 1 → … → N-1 → 0. With every
-// node an initiator, the seed's worst case — N(N+1)/2 election messages — is
+// node an initiator, the notes' worst case — N(N+1)/2 election messages — is
 // the ring whose ranks fall along the direction of travel (-ranks reverse);
 // the best case, 2N-1, is the ring whose ranks rise (-ranks sorted). Either
 // way N elected messages follow. With only some nodes initiating, the
@@ -24,7 +29,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// Status is a node's colour in the seed: sleeping (not yet involved),
+// Status is a node's colour in the notes: sleeping (not yet involved),
 // candidate (red), lost (black) or leader.
 type Status uint8
 

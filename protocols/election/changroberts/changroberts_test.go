@@ -7,7 +7,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The guarded commands of seed 004, one handler call each.
+// The guarded commands of the Leader Election notes, one handler call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 4, Ranks: []int{10, 30, 20, 40}, Initiators: []bool{true, true, false, true}}
 	tok := func(rank int, node model.NodeID) Msg { return Msg{Rank: rank, Node: node} }

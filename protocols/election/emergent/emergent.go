@@ -1,14 +1,16 @@
-// Package emergent is the emergent election of seed 001_d1023630aa345478.txt
-// (section "Emergent Election Algorithm", R. J. Anthony, ICAC 2004): a small
+// Package emergent is the emergent election of R. J. Anthony (Proceedings of
+// the International Conference on Autonomic Computing, ICAC 2004,
+// doi:10.1109/ICAC.2004.1301356), as the lecture notes Elections present it
+// (section "Emergent Election Algorithm"; Anthony below): a small
 // pool of slaves watches the master, and only the slaves elect its
 // successor, whatever the number of idle machines.
 //
 // # Roles
 //
-// A node is master, slave, candidate or idle (the seed's normal states
+// A node is master, slave, candidate or idle (Anthony's normal states
 // master and slave, and its new states candidate and idle). The slave pool
 // has a lower limit, parameter "pool-min" (default 1), and an upper limit,
-// "pool-max" (default 2, at least pool-min): the seed's "the trigger lower
+// "pool-max" (default 2, at least pool-min): Anthony's "the trigger lower
 // limit for pool size can be made different to the upper limit. (Stops
 // flapping)". Candidates are in the pool; the master is not.
 //
@@ -35,7 +37,7 @@
 //
 // An idle node that knows fewer slaves than pool-min promotes itself:
 // "when an idle machine registers that there are too few slaves it
-// promotes itself to a slave state". The seed makes the trigger "different
+// promotes itself to a slave state". Anthony makes the trigger "different
 // for different machines. Thus we don't get every idle (or slave) machine
 // making the transition simultaneously"; untimed, the model staggers by
 // rank: an idle node with too few slaves first waits (timer "promote") on
@@ -47,7 +49,7 @@
 // the acknowledging node's role, so that a node that knew nothing, as after
 // a recovery, learns the pool and the master) or crashed (timer "join",
 // waiting on the nodes yet to answer). Only then does it watch the master.
-// The acknowledgement is the model's refinement of the seed: it makes any
+// The acknowledgement is the model's refinement of Anthony: it makes any
 // two slaves that have finished joining know each other, without which two
 // slaves promoted at once, their hellos crossing, could each elect
 // themselves after a master crash.
@@ -92,7 +94,7 @@
 //
 // Under Sync timing the election is safe with crashes at any time. Under
 // Async timing a late master heartbeat is taken for a dead master and a
-// slave elects itself while the master lives: two masters (the seed:
+// slave elects itself while the master lives: two masters (Anthony:
 // "conditions can be varied to discourage the system from entering the
 // candidate state in the presence of say network instability").
 //

@@ -11,7 +11,7 @@ const none = model.None
 
 func ids(xs ...model.NodeID) []model.NodeID { return xs }
 
-// The seed's transitions, one handler call each, on five nodes ranked by id
+// Anthony's transitions, one handler call each, on five nodes ranked by id
 // (n4 the first master), pool-min 1 and pool-max 2.
 func TestHandlers(t *testing.T) {
 	cfg := model.Config{N: 5}

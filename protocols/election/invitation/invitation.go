@@ -1,8 +1,11 @@
-// Package invitation is the invitation algorithm of seed
-// 000_de6460616a2bdaaa.txt ("a self-healing, partitionable Bully
-// Algorithm"): groups of the nodes that can reach one another organise
-// under a coordinator, and coordinators that find one another merge their
-// groups, the higher priority (rank) taking over.
+// Package invitation is the invitation algorithm of H. Garcia-Molina,
+// Elections in a Distributed Computing System (IEEE Transactions on
+// Computers C-31(1), 1982), after G. Kesden, Coordinator Selection, 14-736
+// Distributed Systems, lecture 8, Carnegie Mellon University, 2019 (Kesden
+// below), "a self-healing, partitionable Bully Algorithm": groups of the
+// nodes that can reach one another organise under a coordinator, and
+// coordinators that find one another merge their groups, the higher
+// priority (rank) taking over.
 //
 // Groups are named by group numbers (sequence number, coordinator id), "the
 // sequence number component incremented each time the processor becomes
@@ -10,7 +13,7 @@
 // stable storage, so a number is never reused, even across a crash
 // (properties' group-numbers-unique checks it).
 //
-// The run starts as the seed's first picture: one group, coordinated by the
+// The run starts as Kesden's first picture: one group, coordinated by the
 // node of highest rank. A coordinator "yells out" to the nodes outside its
 // group: AreYouCoordinator to each, asked again (timer "poll-<id>") until
 // it answers. Coordinators answer, and so does a participant asked by its
@@ -22,9 +25,9 @@
 // Priority goes to higher ranks: "higher numbered processors ignore
 // queries from lower-level processors", but the query prompts them to
 // merge sooner; a coordinator only tries to merge lower-level coordinators
-// (the seed's alternative), so members always rank below their
+// (Kesden's alternative), so members always rank below their
 // coordinator and each connected group ends up under its highest node.
-// Merging waits a while (timer "merge", the seed's delay "to allow time
+// Merging waits a while (timer "merge", Kesden's delay "to allow time
 // for a higher-priority coordinator to search for other coordinators and
 // ask them to merge into its group"; the node of highest rank has "no
 // reason to delay"); invited meanwhile, the coordinator "stops and
@@ -53,7 +56,7 @@
 // -props group-leader).
 //
 // Properties: under a partition there is a coordinator per connected group,
-// not one overall (the seed's assumption: "partitioned participants can
+// not one overall (Kesden's assumption: "partitioned participants can
 // still organize and make progress"); once the network has healed the
 // groups merge into one under the node of highest rank. The checker judges
 // group-leader and healed-leader where the run has settled.
@@ -170,7 +173,7 @@ func (t memberTimer) String() string { return fmt.Sprintf("member-%d", t) }
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
-// Init is the seed's first picture, "one partition, one group": the node of
+// Init is Kesden's first picture, "one partition, one group": the node of
 // highest rank coordinates group (1, itself) of every node.
 func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 	top := ctx.Self()

@@ -56,7 +56,7 @@ func TestInvitationHandlers(t *testing.T) {
 		timers   []model.TimerEffect
 		observed []model.Obs
 	}{
-		// Init: the seed's first picture, one group under the top node
+		// Init: Kesden's first picture, one group under the top node
 		{"init: the top node coordinates group (1, itself) of every node and watches each member", nil, 3, start,
 			State{Role: Coordinator, Seq: 1, Group: g(1, 3), Members: ids(0, 1, 2)},
 			nil,

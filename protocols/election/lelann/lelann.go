@@ -1,17 +1,20 @@
-// Package lelann is LeLann's ring election, after seed
-// 004_3c61584fc39da8cb.txt ("LeLann's ring election" and "LeLann's
-// Algorithm").
+// Package lelann is the ring election of G. LeLann, Distributed Systems:
+// Towards a Formal Approach (IFIP Congress 1977), after the lecture notes
+// Distributed Coordination: Leader Election, which follow V. K. Garg,
+// Elements of Distributed Computing, and S. Ghosh, Distributed Systems (the
+// Leader Election notes below): "LeLann's ring election" and "LeLann's
+// Algorithm".
 //
 // Every initiator sends a token with its identity round the ring and forwards
 // every other token, collecting the identities it sees in List_p, until its
 // own token comes back; it then knows every initiator and decides. A
-// non-initiator forwards every token and loses. The seed elects the minimum
+// non-initiator forwards every token and loses. The notes elect the minimum
 // identity; vigil's election properties speak of the highest rank, so the
 // comparison is mirrored (the same algorithm with ranks negated).
 //
 // An initiator whose own token has come back has decided, but it stays on
 // the ring as a router, forwarding any later token as a non-initiator does:
-// the seed's program simply ends there, which would swallow tokens of other
+// the notes' program simply ends there, which would swallow tokens of other
 // initiators and leave them waiting forever. Under FIFO channels no token
 // arrives after a node's own, so this changes nothing there.
 //

@@ -7,7 +7,8 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The branches of the seed 004 program, one handler call each.
+// The branches of the program in the Leader Election notes, one handler
+// call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3, Ranks: []int{5, 7, 3}, Initiators: []bool{true, true, false}}
 	id := func(n model.NodeID) ID { return ID{Rank: cfg.Ranks[n], Node: n} }

@@ -1,10 +1,12 @@
-// Package ring is the ring election of seed 000_de6460616a2bdaaa.txt ("RING
-// ELECTION"): an ELECTION message collects node numbers round the ring,
-// skipping failed nodes, and the node with the highest number becomes the
-// coordinator, which a COORDINATOR message then announces.
+// Package ring is the ring election of G. Kesden, Coordinator Selection,
+// 14-736 Distributed Systems, lecture 8, Carnegie Mellon University, 2019
+// (Kesden below; "Ring Election"): an ELECTION message collects node
+// numbers round the ring, skipping failed nodes, and the node with the
+// highest number becomes the coordinator, which a COORDINATOR message then
+// announces.
 //
 // The ring is 0 → 1 → … → N-1 → 0, and every node knows all of it: its
-// successor, its successor's successor, and so on (the seed's assumptions).
+// successor, its successor's successor, and so on (Kesden's assumptions).
 // The numbers collected and compared are ranks.
 //
 //   - An initiator (a node that discovers that the coordinator has died)
@@ -20,7 +22,7 @@
 //     c and passes the message on, unless it has already passed on a
 //     COORDINATOR for c. In that case the message has made its way round the
 //     ring, and it is removed. Concurrent elections select the same
-//     coordinator (the seed), so one node passes on at most one COORDINATOR
+//     coordinator (Kesden), so one node passes on at most one COORDINATOR
 //     per coordinator, and it remembers the coordinators it has passed on
 //     for. A node with no coordinator adopts c even from a message it
 //     removes.
@@ -45,7 +47,7 @@
 //
 // Every node watches the coordinator it follows (timer "leader-check", which
 // waits on the coordinator). When the coordinator fails, the node forgets it
-// and starts an election: the seed's "a processor discovers that the
+// and starts an election: Kesden's "a processor discovers that the
 // coordinator has died". This also repairs an election whose list holds the
 // rank of a node that crashed after adding it, and stale announcements of
 // that node. The nodes that adopt it start new elections, and those lists
@@ -63,7 +65,7 @@
 // A node that recovers from a crash remembers nothing and starts no
 // election. If it comes back before its predecessor has noticed the crash,
 // the messages lost with it are never re-sent, and the election never ends.
-// The seed does not readmit failed nodes.
+// Kesden does not readmit failed nodes.
 //
 // Messages, without crashes, on FIFO or unordered channels (one message at a
 // time per link makes them alike) and whatever the ranks: every election goes

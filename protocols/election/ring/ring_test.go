@@ -45,7 +45,7 @@ func TestInit(t *testing.T) {
 	check(t, "non-initiator", ctx, effects{timers: []model.TimerEffect{arm(SuccCheck, 0)}})
 }
 
-// The seed's rules, one Receive call each. Node 1 (rank 40) is the highest;
+// Kesden's rules, one Receive call each. Node 1 (rank 40) is the highest;
 // the sender is always the receiver's predecessor.
 func TestReceive(t *testing.T) {
 	idle := func(succ model.NodeID) State { return State{Leader: model.None, Succ: succ} }

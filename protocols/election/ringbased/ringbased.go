@@ -1,7 +1,10 @@
-// Package ringbased is the ring-based election of seed
-// 003_13e890ff57525d54.txt ("A ring-based approach": a node starts an
-// election, the call is updated, the leader is identified), the algorithm of
-// Chang and Roberts with participant marking.
+// Package ringbased is the ring-based election of V. Vlassov and
+// J. Montelius, Coordination (lecture notes, ID2201 Distributed Systems,
+// KTH), after G. Coulouris, J. Dollimore, T. Kindberg and G. Blair,
+// Distributed Systems: Concepts and Design, 5th ed., ch. 15 (Vlassov and
+// Montelius below). In their "A ring-based approach" a node starts an
+// election, the call is updated and the leader is identified: the algorithm
+// of Chang and Roberts with participant marking.
 //
 // Every node starts as a non-participant. An initiator marks itself a
 // participant and sends election with its rank to its successor. A node
@@ -13,8 +16,8 @@
 // ring; each node records the coordinator, becomes a non-participant and
 // forwards elected, until it reaches the coordinator again.
 //
-// The participant mark is what extinguishes concurrent elections early (seed
-// 003). With a single initiator the worst case is 3N-1 messages: N-1
+// The participant mark is what extinguishes concurrent elections early
+// (Vlassov and Montelius). With a single initiator the worst case is 3N-1 messages: N-1
 // election messages reach the highest node, its own rank goes round (N),
 // then elected goes round (N) — when the highest node is the initiator's
 // predecessor. Over every interleaving with FIFO links (N = 3..6: 8, 11,

@@ -7,7 +7,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
-// The rules of seed 003's ring-based election, one handler call each.
+// The rules of Vlassov and Montelius's ring-based election, one handler call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3, Ranks: []int{10, 30, 20}}
 	election := func(rank int, node model.NodeID) Msg { return Msg{Rank: rank, Node: node} }

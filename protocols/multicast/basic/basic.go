@@ -1,13 +1,15 @@
-// Package basic is B-multicast, the basic multicast of seed
-// 003_13e890ff57525d54.txt: "A multicast is a for loop of send", and "a
-// received message is delivered".
+// Package basic is B-multicast, the basic multicast of V. Vlassov and
+// J. Montelius, Coordination (lecture notes, ID2201 Distributed Systems, KTH
+// Royal Institute of Technology), after G. Coulouris, J. Dollimore,
+// T. Kindberg and G. Blair, Distributed Systems: Concepts and Design, 5th
+// ed., ch. 15 (Vlassov and Montelius below): "A multicast is a for loop of
+// send", and "a received message is delivered".
 //
-// The seed's guarantee: "a correct process will eventually deliver the
-// message as long as the multicaster does not crash". A sender that
-// crashes in the middle of its loop leaves some nodes with the message and
-// some without, so agreement fails; and on unordered channels two
-// messages of one sender may arrive, and be delivered, in either order,
-// so FIFO order fails too.
+// Their guarantee: "a correct process will eventually deliver the message as
+// long as the multicaster does not crash". A sender that crashes in the
+// middle of its loop leaves some nodes with the message and some without, so
+// agreement fails; and on unordered channels two messages of one sender may
+// arrive, and be delivered, in either order, so FIFO order fails too.
 //
 // Messages per multicast: N, one to every node, the sender included.
 // A node that recovers restarts with nothing to do and issues no more

@@ -1,6 +1,10 @@
-// Package causal is causally ordered multicast with vector timestamps,
-// after seed 003_13e890ff57525d54.txt ("causal: in a happened-before
-// order"), in the classic form over B-multicast:
+// Package causal is causally ordered multicast with vector timestamps, after
+// V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below):
+// "causal: in a happened-before order". It takes the classic form over
+// B-multicast:
 //
 //	CO-multicast(g, m) at p_i: V_i[i] := V_i[i] + 1; B-multicast(g, <V_i, m>)
 //	On B-deliver(<V_j, m>) from p_j (j ≠ i):
@@ -91,8 +95,8 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	}
 }
 
-// deliverable is the seed's wait: V_j[j] = V_i[j] + 1 and V_j[k] ≤ V_i[k]
-// for k ≠ j.
+// deliverable is the wait of Vlassov and Montelius: V_j[j] = V_i[j] + 1 and
+// V_j[k] ≤ V_i[k] for k ≠ j.
 func deliverable(v []int, h Msg) bool {
 	j := h.Value.ID.Sender
 	for k := range v {

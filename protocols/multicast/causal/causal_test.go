@@ -167,7 +167,7 @@ func TestReceive(t *testing.T) {
 	}
 }
 
-// The seed's wait condition on its own.
+// Vlassov and Montelius's wait condition on its own.
 func TestDeliverable(t *testing.T) {
 	cases := []struct {
 		name string

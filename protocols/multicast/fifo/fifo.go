@@ -1,6 +1,10 @@
-// Package fifo is FIFO-ordered multicast over B-multicast, after seed
-// 003_13e890ff57525d54.txt ("FIFO: in the order of the sender"), with the
-// sequence numbers and hold-back queue of the classic algorithm:
+// Package fifo is FIFO-ordered multicast over B-multicast, after V. Vlassov
+// and J. Montelius, Coordination (lecture notes, ID2201 Distributed Systems,
+// KTH Royal Institute of Technology), after G. Coulouris, J. Dollimore,
+// T. Kindberg and G. Blair, Distributed Systems: Concepts and Design, 5th
+// ed., ch. 15 (Vlassov and Montelius below): "FIFO: in the order of the
+// sender". It uses the sequence numbers and hold-back queue of the classic
+// algorithm:
 //
 //	FO-multicast(g, m) at p: S_p := S_p + 1; B-multicast(g, <m, S_p>)
 //	On B-deliver(<m, S>) from q:
@@ -9,9 +13,10 @@
 //	    if S > R_q + 1: place <m, S> in the hold-back queue
 //
 // It needs no FIFO channels: that is its point, and its scenarios run on
-// unordered ones. Ordering is not reliability (seed 003: "the definitions
-// of ordered multicast do not assume or imply reliability"): a sender that
-// crashes mid-loop leaves some nodes without its message, as in B-multicast.
+// unordered ones. Ordering is not reliability (Vlassov and Montelius: "the
+// definitions of ordered multicast do not assume or imply reliability"): a
+// sender that crashes mid-loop leaves some nodes without its message, as in
+// B-multicast.
 //
 // Messages per multicast: N, as B-multicast. S_p is the operation count
 // (multicast.Process.Issued), so a message's id carries its S.
@@ -64,7 +69,8 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	return s
 }
 
-// Receive is the seed's FIFO rule: deliver in turn, hold back the rest.
+// Receive is Vlassov and Montelius's FIFO rule: deliver in turn, hold back
+// the rest.
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
 	q, seq := m.Value.ID.Sender, m.Value.ID.Seq
 	switch {

@@ -55,7 +55,7 @@ func whole(s State) State {
 	return s
 }
 
-// The seed's FIFO rule, one B-deliver(<m, S>) each: S = R_q + 1 is
+// Vlassov and Montelius's FIFO rule, one B-deliver(<m, S>) each: S = R_q + 1 is
 // delivered, with the held-back messages of q next in turn; S > R_q + 1 is
 // held back; S ≤ R_q was delivered already.
 func TestReceive(t *testing.T) {

@@ -1,8 +1,12 @@
 // Package isis is the ISIS algorithm for totally ordered multicast, after
-// seed 003_13e890ff57525d54.txt ("Similar to Ricart and Agrawala":
-// multicast the message to all nodes, place in a hold-back queue, propose
-// a sequence number, select the highest, multicast the sequence number to
-// all nodes, deliver in total order), in the classic form:
+// V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below):
+// "Similar to Ricart and Agrawala": multicast the message to all nodes,
+// place in a hold-back queue, propose a sequence number, select the highest,
+// multicast the sequence number to all nodes, deliver in total order. It
+// takes the classic form:
 //
 //  1. p multicasts <m, i> to the group, itself included.
 //  2. Each q proposes P_q := max(A_q, P_q) + 1, replies <i, P_q> to p, and

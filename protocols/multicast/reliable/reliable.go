@@ -1,5 +1,8 @@
 // Package reliable is R-multicast over B-multicast, the reliable multicast
-// algorithm of seed 003_13e890ff57525d54.txt:
+// algorithm of V. Vlassov and J. Montelius, Coordination (lecture notes,
+// ID2201 Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below):
 //
 //	On initialization: Received := {}
 //	For process p to R-multicast message m to group g:
@@ -11,14 +14,14 @@
 //	        R-deliver m
 //	    end if
 //
-// A node relays a message before it delivers it, each B-multicast being
-// a loop of sends a crash may interrupt (see package multicast): so a
-// node that delivers has sent the message to everyone, and every correct
-// node delivers it too, even when the deliverer crashes right after.
-// That is the seed's uniform agreement: "if any node, correct or
+// A node relays a message before it delivers it, each B-multicast being a
+// loop of sends a crash may interrupt (see package multicast): so a node
+// that delivers has sent the message to everyone, and every correct node
+// delivers it too, even when the deliverer crashes right after. That is
+// Vlassov and Montelius's uniform agreement: "if any node, correct or
 // incorrect, delivers a message, then all correct nodes will deliver the
-// message". The sender itself delivers its own message when it arrives
-// back, behind its loop.
+// message". The sender itself delivers its own message when it arrives back,
+// behind its loop.
 //
 // Messages per multicast: N², the sender's N and N from each of the N-1
 // others, every one of which relays; duplicates are dropped.
@@ -78,7 +81,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	return s
 }
 
-// Receive is the seed's "On B-deliver(m)": relay, then deliver.
+// Receive is Vlassov and Montelius's "On B-deliver(m)": relay, then deliver.
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
 	if s.Seen(m.Value) {
 		return s

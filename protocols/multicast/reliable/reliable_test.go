@@ -59,7 +59,7 @@ func whole(s State) State {
 	return s
 }
 
-// The seed's "On B-deliver(m) at process q", one call each.
+// Vlassov and Montelius's "On B-deliver(m) at process q", one call each.
 func TestReceive(t *testing.T) {
 	m := msgOf(0, 1)
 	cases := []struct {

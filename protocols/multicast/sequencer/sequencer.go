@@ -1,7 +1,11 @@
 // Package sequencer is totally ordered multicast through a sequencer, after
-// seed 003_13e890ff57525d54.txt ("Sequencer": multicast the message to
-// all nodes, place in a hold-back queue, multicast a sequence number to all
-// nodes, deliver in total order), in the classic form:
+// V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below):
+// "Sequencer": multicast the message to all nodes, place in a hold-back
+// queue, multicast a sequence number to all nodes, deliver in total order.
+// It takes the classic form:
 //
 //	Member, on initialization: r_g := 0
 //	TO-multicast(g, m) at p_i: B-multicast(g ∪ {sequencer(g)}, <m, i>)
@@ -13,7 +17,8 @@
 //
 // Node 0 is the sequencer and a member too. Every member delivers in the
 // order of the sequence numbers, so any two deliver common messages in the
-// same order. The sequencer "is a critical point of failure" (seed 003):
+// same order. The sequencer "is a critical point of failure" (Vlassov and
+// Montelius):
 // when it crashes, messages it has not ordered are never delivered, and
 // an order it sent to some members only leaves the others behind.
 //

@@ -63,7 +63,8 @@ func whole(s State) State {
 	return s
 }
 
-// The seed's member and sequencer, one B-deliver each; node 0 is both.
+// Vlassov and Montelius's member and sequencer, one B-deliver each; node 0
+// is both.
 func TestReceive(t *testing.T) {
 	a, b, c0 := value(2, 1), value(1, 1), value(0, 1)
 	rd := multicast.Value{ID: b.ID, Read: true} // an ordered read of node 1

@@ -1,24 +1,29 @@
-// Package central is mutual exclusion through a central server, after seed
-// 003_13e890ff57525d54.txt ("A central server").
+// Package central is mutual exclusion through a central server, after
+// V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below): "A
+// central server".
 //
-// The seed's client steps are: "request a token from the server", "wait for
-// a token that grants access", "enter the critical section and execute in
-// it", "exit the critical section and return the token". The server keeps a
-// FIFO queue of the clients waiting and whether the token is out: a request
-// is granted at once when the server holds the token, else queued; a
-// release hands the token to the head of the queue, if any.
+// Their client steps are: "request a token from the server", "wait for a
+// token that grants access", "enter the critical section and execute in it",
+// "exit the critical section and return the token". The server keeps a FIFO
+// queue of the clients waiting and whether the token is out: a request is
+// granted at once when the server holds the token, else queued; a release
+// hands the token to the head of the queue, if any.
 //
 // Node 0 is the server, and a client too: it talks to its server half by
 // messages like any other client (self-messages count), so every entry
-// costs the seed's figures for every node — "Enter: 2 messages (request –
+// costs their figures for every node — "Enter: 2 messages (request –
 // granted), Exit: 1 release message" — 3 messages per entry.
 //
 // Each node asks for the critical section at most "requests" times (run
 // parameter, default 1); requests = 0 means forever, and the state stays
 // finite then (no counter grows). When the run names initiators, only they
-// ask, so one initiator shows the cost of an entry alone. The seed assumes no failures; a node that
-// recovers restarts as freshly initialised, and the server forgets its
-// queue and its token if it was the one that crashed.
+// ask, so one initiator shows the cost of an entry alone. Vlassov and
+// Montelius assume no failures; a node that recovers restarts as freshly
+// initialised, and the server forgets its queue and its token if it was the
+// one that crashed.
 package central
 
 import (
@@ -33,7 +38,8 @@ import (
 // The server is node 0.
 const Server model.NodeID = 0
 
-// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
+// mutex).
 type Phase = mutex.Phase
 
 const (

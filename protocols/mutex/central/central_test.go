@@ -22,7 +22,7 @@ func server(holder model.NodeID, queue ...model.NodeID) State {
 
 func client(p Phase, asked int) State { return State{Phase: p, Asked: asked, Holder: model.None} }
 
-// The seed's server and client, one handler call each.
+// Vlassov and Montelius's server and client, one handler call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3}
 	cases := []struct {

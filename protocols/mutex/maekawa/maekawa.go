@@ -1,30 +1,32 @@
 // Package maekawa is Maekawa's voting algorithm for mutual exclusion, after
-// seed 003_13e890ff57525d54.txt ("Maekawa's Voting Algorithm", "Maekawa's
-// Algorithm" and "Forming quorums").
+// V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below):
+// "Maekawa's Voting Algorithm", "Maekawa's Algorithm" and "Forming quorums".
 //
 // A node asks only its voting set V_i for permission and enters once all
 // K = |V_i| members voted for it. A node votes for at most one requester at
 // a time and queues the other requests until its vote comes back with a
-// release. The handlers follow the seed's pseudo-code line by line.
+// release. The handlers follow their pseudo-code line by line.
 //
-// Voting sets: the seed's approximation, "place the processes in a √N by
-// √N matrix and let V_i be the union of the row and column containing
-// p_i". Here the grid is ⌈√N⌉ wide and filled row by row, so the last row
-// may be incomplete (see VotingSet); every two voting sets still meet, and
-// i ∈ V_i. For N = 4: V0 = {0,1,2}, V1 = {0,1,3}, V2 = {0,2,3},
-// V3 = {1,2,3}. With a full grid K = 2√N-1; the seed says "R_i ≈ 2√N",
-// against an optimal "K = √N".
+// Voting sets: their approximation, "place the processes in a √N by √N
+// matrix and let V_i be the union of the row and column containing p_i".
+// Here the grid is ⌈√N⌉ wide and filled row by row, so the last row may be
+// incomplete (see VotingSet); every two voting sets still meet, and i ∈ V_i.
+// For N = 4: V0 = {0,1,2}, V1 = {0,1,3}, V2 = {0,2,3}, V3 = {1,2,3}. With a
+// full grid K = 2√N-1; they say "R_i ≈ 2√N", against an optimal "K = √N".
 //
 // Messages per entry: K requests, K replies and K releases, 3K, self-
 // messages included (a node is in its own voting set). Measured at N = 4
 // (vigil check mutex/maekawa -initiators 0, and TestOneEntryCosts3K):
-// 3 + 3 + 3 = 9. The seed itself gives no message count; 3K is about 3√N
-// with optimal sets of K ≈ √N, and about 6√N with this grid.
+// 3 + 3 + 3 = 9. Vlassov and Montelius give no message count; 3K is about
+// 3√N with optimal sets of K ≈ √N, and about 6√N with this grid.
 //
-// The seed warns: "Unfortunately, the algorithm is deadlock-prone". With
-// N = 4, nodes 0 and 1 request at once, each votes for itself first, and
-// each then waits for the other's vote for ever. The seed assumes no
-// failures; a node that recovers restarts as freshly initialised.
+// They warn: "Unfortunately, the algorithm is deadlock-prone". With N = 4,
+// nodes 0 and 1 request at once, each votes for itself first, and each then
+// waits for the other's vote for ever. They assume no failures; a node that
+// recovers restarts as freshly initialised.
 //
 // Each node asks for the critical section "requests" times (run parameter,
 // default 1, at least 1). When the run names initiators, only they ask, so
@@ -66,7 +68,8 @@ func VotingSet(n, i int) []model.NodeID {
 	return v
 }
 
-// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
+// mutex).
 type Phase = mutex.Phase
 
 const (

@@ -55,7 +55,7 @@ func TestVotingSetsIntersect(t *testing.T) {
 	}
 }
 
-// The seed's pseudo-code, one handler call each (N = 4, K = 3).
+// Vlassov and Montelius's pseudo-code, one handler call each (N = 4, K = 3).
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 4}
 	cases := []struct {

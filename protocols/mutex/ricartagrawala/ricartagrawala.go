@@ -1,6 +1,10 @@
 // Package ricartagrawala is Ricart and Agrawala's mutual exclusion by
-// multicast and Lamport clocks, after seed 003_13e890ff57525d54.txt ("Ricart
-// and Agrawala Critical Section Algorithm").
+// multicast and Lamport clocks, after V. Vlassov and J. Montelius,
+// Coordination (lecture notes, ID2201 Distributed Systems, KTH Royal
+// Institute of Technology), after G. Coulouris, J. Dollimore, T. Kindberg
+// and G. Blair, Distributed Systems: Concepts and Design, 5th ed., ch. 15
+// (Vlassov and Montelius below): "Ricart and Agrawala Critical Section
+// Algorithm".
 //
 // A node that wants the critical section asks every other node and waits
 // for all N-1 replies. A node that receives a request replies at once
@@ -12,7 +16,7 @@
 //
 // Clocks: requesting is the one event that needs a timestamp (clock :=
 // clock+1, T := clock), and every receipt sets clock := max(clock, t) for
-// the message's timestamp t. The seed's pseudo-code only timestamps
+// the message's timestamp t. Their pseudo-code only timestamps
 // requests, but it asks that nodes "enter in request happened-before
 // order", and a timestamp only follows happened-before when every message
 // carries the sender's clock: with untimestamped replies a chain request →
@@ -25,9 +29,9 @@
 // N = 4 with two requests each it has 313,435,472, every run 64 steps long:
 // a sweep (checker.Options.Sweep) checks it in about seven minutes.
 //
-// The seed gives no message figure for this algorithm; its pseudo-code
-// costs N-1 requests and N-1 replies: 2(N-1) messages per entry. The seed
-// assumes reliable channels ("None of the algorithms we described would
+// Vlassov and Montelius give no message figure for this algorithm; their
+// pseudo-code costs N-1 requests and N-1 replies: 2(N-1) messages per entry.
+// They assume reliable channels ("None of the algorithms we described would
 // tolerate the loss of messages"), not FIFO ones, and no failures; a node
 // that recovers restarts as freshly initialised.
 //
@@ -44,7 +48,8 @@ import (
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
+// mutex).
 type Phase = mutex.Phase
 
 const (

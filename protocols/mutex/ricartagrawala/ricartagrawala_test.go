@@ -12,8 +12,8 @@ import (
 func req(t int, p model.NodeID) Msg { return Msg{T: t, P: p} }
 func reply(t int) Msg               { return Msg{Reply: true, T: t} }
 
-// The seed's "On receipt of a request ⟨Ti, pi⟩ at pj", and the wait for
-// N-1 replies, one handler call each (N = 3).
+// Vlassov and Montelius's "On receipt of a request ⟨Ti, pi⟩ at pj", and the
+// wait for N-1 replies, one handler call each (N = 3).
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3}
 	cases := []struct {

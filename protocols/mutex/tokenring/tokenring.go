@@ -1,7 +1,11 @@
 // Package tokenring is mutual exclusion by a token passed round a ring,
-// after seed 003_13e890ff57525d54.txt ("A ring-based approach").
+// after V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201
+// Distributed Systems, KTH Royal Institute of Technology), after
+// G. Coulouris, J. Dollimore, T. Kindberg and G. Blair, Distributed Systems:
+// Concepts and Design, 5th ed., ch. 15 (Vlassov and Montelius below): "A
+// ring-based approach".
 //
-// The seed: "pass a token around", "before entering the critical section -
+// They say: "pass a token around", "before entering the critical section -
 // remove the token", "when leaving the critical section - release the
 // token". The ring is 0 → 1 → … → N-1 → 0. Node 0 holds the token at start;
 // as nobody wants the critical section yet, it passes it on at once. A node
@@ -9,7 +13,7 @@
 // keeping the token, and otherwise passes it to its successor; on exit it
 // passes it on.
 //
-// The seed's figures: "enter: O(N) = [0, N]" messages — none when the token
+// Their figures: "enter: O(N) = [0, N]" messages — none when the token
 // is already on its way to the node, N when it has just left it — and
 // "exit: 1 message"; the synchronisation delay is "anywhere from 1 to N
 // message transmissions". Measured by vigil check (checker.EntryFigures),
@@ -22,10 +26,9 @@
 // Each node asks for the critical section at most "requests" times (run
 // parameter, default 1); requests = 0 means forever, and the state stays
 // finite then (no counter grows). When the run names initiators, only they
-// ask. The seed assumes no failures. A node
-// that recovers restarts as freshly initialised but without a token: the
-// token it may have held is lost, and a second one would break mutual
-// exclusion by itself.
+// ask. Vlassov and Montelius assume no failures. A node that recovers
+// restarts as freshly initialised but without a token: the token it may have
+// held is lost, and a second one would break mutual exclusion by itself.
 package tokenring
 
 import (
@@ -35,7 +38,8 @@ import (
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is the seed's RELEASED, WANTED or HELD (see package mutex).
+// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
+// mutex).
 type Phase = mutex.Phase
 
 const (

@@ -10,8 +10,8 @@ import (
 
 var token = Msg{}
 
-// The seed's ring: the token arrives, is kept or passed on; one handler call
-// each.
+// Vlassov and Montelius's ring: the token arrives, is kept or passed on; one
+// handler call each.
 func TestReceive(t *testing.T) {
 	cfg := model.Config{N: 3}
 	cases := []struct {

@@ -1,0 +1,42 @@
+package model
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/require"
+)
+
+// Prev undoes Next: on the ring 0, 1, ..., N-1, 0 node 0's predecessor is
+// N-1, and N-1's successor is 0.
+func TestEnvNextPrev(t *testing.T) {
+	cases := []struct {
+		n          int
+		self       NodeID
+		next, prev NodeID
+	}{
+		{1, 0, 0, 0},
+		{2, 0, 1, 1},
+		{2, 1, 0, 0},
+		{3, 0, 1, 2},
+		{3, 1, 2, 0},
+		{3, 2, 0, 1},
+		{5, 0, 1, 4},
+		{5, 2, 3, 1},
+		{5, 4, 0, 3},
+	}
+	for _, c := range cases {
+		env := &NewCtx[int](Config{N: c.n}, c.self).Env
+		require.Equal(t, c.next, env.Next(), "n=%d node %d: Next", c.n, c.self)
+		require.Equal(t, c.prev, env.Prev(), "n=%d node %d: Prev", c.n, c.self)
+	}
+	// Prev and Next are inverse on every ring up to 8 nodes.
+	for n := 1; n <= 8; n++ {
+		for i := range n {
+			self := NodeID(i)
+			next := NewCtx[int](Config{N: n}, self).Next()
+			require.Equal(t, self, NewCtx[int](Config{N: n}, next).Prev(), "n=%d: Prev(Next(%d))", n, i)
+			prev := NewCtx[int](Config{N: n}, self).Prev()
+			require.Equal(t, self, NewCtx[int](Config{N: n}, prev).Next(), "n=%d: Next(Prev(%d))", n, i)
+		}
+	}
+}
