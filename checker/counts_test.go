@@ -7,7 +7,6 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -202,13 +201,13 @@ func TestHandCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := protocols.Lookup(tc.protocol)
 			require.NoError(t, err)
-			props, err := suite.Props(p, nil)
+			props, err := p.Props(tc.cfg, nil)
 			require.NoError(t, err)
-			m, err := suite.Compile(p, tc.cfg, props)
+			m, err := p.Compile(tc.cfg, props)
 			require.NoError(t, err)
 			for _, workers := range []int{1, 2} {
 				// The bound only turns a runaway search into a failure.
-				r := checker.Exhaustive(context.Background(), m, props, checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000})
+				r := checker.Exhaustive(context.Background(), m, checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000})
 				require.Empty(t, r.Cut, "the search was cut")
 				require.Equal(t, tc.states, r.Stats.States, "states")
 				require.Equal(t, tc.transitions, r.Stats.Transitions, "transitions")

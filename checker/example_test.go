@@ -42,15 +42,15 @@ func (Flood) Timeout(_ *model.Ctx[FloodMsg], s FloodState, _ model.Timer) FloodS
 func (Flood) Recover(_ *model.Ctx[FloodMsg], s FloodState) FloodState                { return s }
 
 // Checking a protocol of your own: compile it for a configuration with the
-// monitors its properties read, and run an engine.
+// properties to check, and run an engine.
 func Example_yourOwnProtocol() {
 	props := []*properties.Property{properties.Agreement, properties.HighestLeader, properties.Termination, properties.UniqueLeader}
 	cfg := model.Config{N: 3, Channels: model.Unordered}
-	m, err := model.Compile("flood", Flood{}, cfg, properties.Monitors(props)...)
+	m, err := checker.Compile("flood", Flood{}, cfg, props...)
 	if err != nil {
 		panic(err)
 	}
-	r := checker.Exhaustive(context.Background(), m, props, checker.Options{Messages: true})
+	r := checker.Exhaustive(context.Background(), m, checker.Options{Messages: true})
 	for _, p := range r.Properties {
 		fmt.Println(p.Name, p.Verdict)
 	}
@@ -61,10 +61,10 @@ func Example_yourOwnProtocol() {
 	// With a crash, the survivors may follow a dead node: its rank was
 	// already on its way to them.
 	cfg.Crashes = 1
-	if m, err = model.Compile("flood", Flood{}, cfg, properties.Monitors(props)...); err != nil {
+	if m, err = checker.Compile("flood", Flood{}, cfg, props...); err != nil {
 		panic(err)
 	}
-	r = checker.Exhaustive(context.Background(), m, props, checker.Options{})
+	r = checker.Exhaustive(context.Background(), m, checker.Options{})
 	fmt.Println(r.Property("highest-leader").Detail)
 	// Output:
 	// agreement pass

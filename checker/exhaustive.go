@@ -188,7 +188,7 @@ func (e *search) inWindow(fp uint64) bool {
 	return false
 }
 
-// Exhaustive explores every world reachable from m's initial world, breadth
+// exhaustive explores every world reachable from m's initial world, breadth
 // first, and checks props: invariants in every world, quiescence properties
 // in every quiescent world. The first counterexample of each property is
 // among the shortest. The search stops early once every property has a
@@ -235,7 +235,7 @@ func (e *search) inWindow(fp uint64) bool {
 // and quiescence properties keep their verdicts; an Eventually property
 // that did not fail is unknown once a revisit happened, and message
 // figures are not given.
-func Exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
+func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
@@ -448,7 +448,7 @@ func (e *search) sweepForTraces(m *model.Machine, props []*properties.Property, 
 		deepest = max(deepest, v.depth)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, deepest, false, nil, 0
-	again := Exhaustive(context.Background(), m, props, opt)
+	again := exhaustive(context.Background(), m, props, opt)
 	for p, v := range e.first {
 		if pr := again.Properties[p]; pr.Counterexample == nil || pr.Detail != v.detail {
 			panic(fmt.Sprintf("checker: the sweep for traces did not meet the violation of %s again", props[p].Name))

@@ -1,5 +1,7 @@
 package checker
 
+import "github.com/vigil-check/vigil/model"
+
 // SetWaveChunks makes waves of n chunks until the returned function
 // restores the default, so that small searches have levels of several
 // waves.
@@ -11,3 +13,7 @@ func SetWaveChunks(n int) (restore func()) {
 
 // NotJudged is the detail of a property left unknown by Options.First.
 const NotJudged = notJudged
+
+// ModelOf is the model.Machine that m wraps, for tests that enumerate its
+// worlds by hand.
+func ModelOf(m *Machine) *model.Machine { return m.m }

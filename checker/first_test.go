@@ -3,14 +3,11 @@ package checker_test
 import (
 	"context"
 	"fmt"
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -42,24 +39,24 @@ func firstCases(t *testing.T) []firstCase {
 }
 
 // compileCase returns a function making a fresh Machine for c (ids are
-// interned in the order a search meets them) and c's properties.
-func compileCase(t *testing.T, c firstCase) (func() *model.Machine, []*properties.Property) {
+// interned in the order a search meets them).
+func compileCase(t *testing.T, c firstCase) func() *checker.Machine {
 	p, err := protocols.Lookup(c.protocol)
-	require.NoError(t, err)
-	props, err := suite.Props(p, c.props)
 	require.NoError(t, err)
 	cfg := c.cfg
 	if c.scenario != "" {
-		i := slices.IndexFunc(p.Scenarios, func(s protocols.Scenario) bool { return s.Name == c.scenario })
-		require.GreaterOrEqual(t, i, 0, c.scenario)
-		cfg, err = p.Scenarios[i].Config()
+		sc, err := p.Scenario(c.scenario)
+		require.NoError(t, err)
+		cfg, err = sc.Config()
 		require.NoError(t, err)
 	}
-	return func() *model.Machine {
-		m, err := suite.Compile(p, cfg, props)
+	props, err := p.Props(cfg, c.props)
+	require.NoError(t, err)
+	return func() *checker.Machine {
+		m, err := p.Compile(cfg, props)
 		require.NoError(t, err)
 		return m
-	}, props
+	}
 }
 
 // requireFirst checks a result stopped at the first violation against the
@@ -108,8 +105,8 @@ func requireFirst(t *testing.T, full, first *checker.Result, leader string, same
 func TestExhaustiveFirst(t *testing.T) {
 	for _, c := range firstCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			compile, props := compileCase(t, c)
-			full := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: 1, Messages: true})
+			compile := compileCase(t, c)
+			full := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, Messages: true})
 			require.Equal(t, checker.Fail, full.Verdict)
 			require.Contains(t, []checker.Verdict{full.Properties[0].Verdict, full.Properties[1].Verdict,
 				full.Properties[2].Verdict, full.Properties[3].Verdict}, checker.Pass, "every property fails: First cannot save anything")
@@ -128,7 +125,7 @@ func TestExhaustiveFirst(t *testing.T) {
 			var base *checker.Result
 			for _, workers := range []int{1, 2} {
 				what := fmt.Sprintf("workers=%d", workers)
-				r := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: workers, Messages: true, First: true})
+				r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Messages: true, First: true})
 				requireFirst(t, full, r, leader, all, what)
 				require.Nil(t, r.Messages, "%s: message figures of a search that stopped", what)
 				if base == nil {
@@ -141,7 +138,7 @@ func TestExhaustiveFirst(t *testing.T) {
 				// Several waves to the level of the first violation: the
 				// search stops before the level's end.
 				restore := checker.SetWaveChunks(1 << 20)
-				whole := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: 1, First: true})
+				whole := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, First: true})
 				restore()
 				require.Less(t, base.Stats.States, whole.Stats.States, "the search went on to the end of the level")
 			}
@@ -159,9 +156,9 @@ func TestRandomFirst(t *testing.T) {
 			continue
 		}
 		t.Run(c.name, func(t *testing.T) {
-			compile, props := compileCase(t, c)
+			compile := compileCase(t, c)
 			opt := checker.RandomOptions{Walks: 300, Seed: 1, Workers: 1}
-			full := checker.Random(context.Background(), compile(), props, opt)
+			full := checker.Random(context.Background(), compile(), opt)
 			require.Equal(t, checker.Fail, full.Verdict)
 			require.Equal(t, 300, full.Stats.Walks)
 			// The property broken by the walk of the lowest seed fails
@@ -177,7 +174,7 @@ func TestRandomFirst(t *testing.T) {
 				what := fmt.Sprintf("workers=%d", workers)
 				o := opt
 				o.Workers, o.First = workers, true
-				r := checker.Random(context.Background(), compile(), props, o)
+				r := checker.Random(context.Background(), compile(), o)
 				// A property found by the same walk has the same
 				// counterexample; one whose walk of lowest seed stopped at
 				// another property's violation is found by a later walk.
@@ -189,7 +186,7 @@ func TestRandomFirst(t *testing.T) {
 				require.Less(t, r.Stats.Walks, full.Stats.Walks, what)
 				// the same walks, each to its end, take more steps
 				o.First, o.Walks = false, r.Stats.Walks
-				require.Less(t, r.Stats.Transitions, checker.Random(context.Background(), compile(), props, o).Stats.Transitions,
+				require.Less(t, r.Stats.Transitions, checker.Random(context.Background(), compile(), o).Stats.Transitions,
 					"%s: the walks did not stop at their first violation", what)
 				for _, pr := range r.Failed() {
 					require.LessOrEqual(t, *full.Property(pr.Name).Counterexample.Seed, *pr.Counterexample.Seed, "%s: %s", what, pr.Name)

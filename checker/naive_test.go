@@ -8,7 +8,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -360,7 +360,7 @@ type naiveCase struct {
 }
 
 // naiveCases returns the small configurations of p to cross-check.
-func naiveCases(t *testing.T, p *protocols.Protocol) []naiveCase {
+func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 	ranks := func(spec string, n int) []int {
 		r, err := model.ParseRanks(spec, n)
 		require.NoError(t, err)
@@ -460,17 +460,17 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 	for _, p := range protocols.All() {
 		for _, tc := range naiveCases(t, p) {
 			t.Run(p.Name+"/"+tc.name, func(t *testing.T) {
-				props, err := suite.Props(p, tc.props)
+				props, err := p.Props(tc.cfg, tc.props)
 				require.NoError(t, err)
 				if tc.props == nil {
 					props = append(props, fewInFlight, never, endsCrashed, busy)
 				}
-				compile := func() *model.Machine {
-					m, err := suite.Compile(p, tc.cfg, props)
+				compile := func() *checker.Machine {
+					m, err := p.Compile(tc.cfg, props)
 					require.NoError(t, err)
 					return m
 				}
-				naive := naiveExplore(compile(), props, limit)
+				naive := naiveExplore(checker.ModelOf(compile()), props, limit)
 				if naive.truncated {
 					if tc.guessed {
 						t.Skipf("more than %d worlds: too large for the naive enumeration", limit)
@@ -486,7 +486,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 				for _, opt := range []checker.Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Messages: true}, {Workers: 2, Messages: true}} {
 					opt.MaxStates = 2 * limit // fail rather than hang
 					m := compile()
-					r := checker.Exhaustive(context.Background(), m, props, opt)
+					r := checker.Exhaustive(context.Background(), m, opt)
 					what := fmt.Sprintf("workers=%d messages=%v", opt.Workers, opt.Messages)
 					require.Empty(t, r.Cut, "%s: the search was cut", what)
 					if allFail {
@@ -522,7 +522,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 							lassos++
 							require.Positive(t, cx.Cycle, "%s: the counterexample to %s is no lasso", what, prop.Name)
 							require.Len(t, cx.Events[:len(cx.Events)-cx.Cycle], depth, "%s: the lasso to %s is not entered soonest", what, prop.Name)
-							rt, err := checker.Replay(compile(), props, cx)
+							rt, err := checker.Replay(compile(), cx)
 							require.NoError(t, err, "%s: %s", what, prop.Name)
 							require.Equal(t, prop.Name, rt.Property, "%s: the lasso does not replay to its violation", what)
 							require.Equal(t, pr.Detail, rt.Detail, what)
@@ -530,7 +530,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						}
 						require.Zero(t, cx.Cycle, "%s: %s", what, prop.Name)
 						require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
-						st, w, quiescent := replayTrace(t, compile(), cx)
+						st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
 						require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
 						detail := prop.Check(properties.View{S: st, W: w})
 						if prop.When != properties.Always {
@@ -583,12 +583,12 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 // it cannot back: it is cut, or it stops because everything failed, and
 // what it says fails does fail. It returns the number of sweeps that ran to
 // the end.
-func compareSweep(t *testing.T, compile func() *model.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) int {
+func compareSweep(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) int {
 	ended := 0
 	var first *checker.Result
 	for _, workers := range []int{1, 2} {
 		what := fmt.Sprintf("sweep workers=%d", workers)
-		r := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: workers, Sweep: true,
+		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Sweep: true,
 			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
 		require.True(t, r.Sweep, what)
 		for i, pr := range r.Properties {
@@ -643,12 +643,12 @@ func compareSweep(t *testing.T, compile func() *model.Machine, props []*properti
 // verdict when nothing was met again (every run ends), else it may only
 // fail where the full search fails, or stay unknown. A window of three
 // levels lies between the plain sweep and the full search.
-func compareWindow(t *testing.T, compile func() *model.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) {
+func compareWindow(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) {
 	allFail := len(naive.failDepth) == len(props)
 	var states []int64
 	for _, window := range []int{3, naive.depth + 2} {
 		what := fmt.Sprintf("sweep window=%d", window)
-		r := checker.Exhaustive(context.Background(), compile(), props, checker.Options{Workers: 2, Sweep: true, Window: window,
+		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true, Window: window,
 			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
 		if window == 3 {
 			if !naive.acyclic && r.Cut != "" {

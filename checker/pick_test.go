@@ -7,7 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
-	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/election/invitation"
 )
 
 // A random walk draws the partitions enabled as one choice among the other
@@ -45,12 +45,10 @@ func TestPickCountsPartitionsAsOne(t *testing.T) {
 // the same steps. Unordered channels list messages by interned id, so this
 // needs the canonical order.
 func TestWalkDependsOnItsSeedAlone(t *testing.T) {
-	p, err := protocols.Lookup("invitation")
-	require.NoError(t, err)
 	cfg := model.Config{N: 5, Channels: model.Unordered, Partitions: 2}
 	props := properties.Family("election")
 	compile := func() *model.Machine {
-		m, err := p.Compile(cfg, properties.Monitors(props)...)
+		m, err := model.Compile("election/invitation", invitation.Protocol{}, cfg, properties.Monitors(props)...)
 		require.NoError(t, err)
 		return m
 	}

@@ -44,7 +44,7 @@ type RandomOptions struct {
 // depends only on the options, never on the scheduling of workers.
 const batch = 64
 
-// Random runs seeded random walks from m's initial world. Each step picks
+// random runs seeded random walks from m's initial world. Each step picks
 // uniformly among the enabled events. A walk ends at the depth bound or in a
 // quiescent world; there, if faults are still possible, it goes on with one
 // of them with probability 1/2. Invariants are checked in every world of a
@@ -60,7 +60,7 @@ const batch = 64
 // broke fail, with the counterexample of the lowest seed as usual, and the
 // others are Unknown (Result.StoppedFirst) when walks were left to run or a
 // walk was cut short by its violation.
-func Random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
+func random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
 	if opt.Walks <= 0 {
 		opt.Walks = 1000

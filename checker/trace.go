@@ -168,14 +168,14 @@ func (e *search) trace(v violation, p *properties.Property) *Trace {
 	return t
 }
 
-// Replay re-runs a trace's events on m, checking that each is enabled in
+// replay re-runs a trace's events on m, checking that each is enabled in
 // turn, and returns the trace rebuilt with m's states, judged against props:
 // the first property the run violates (invariants in its last world,
 // quiescence properties when the run is over, Eventually properties on its
 // cycle, if it has one) is named in the result. A trace with a cycle must
 // return to the world the cycle starts from, and the cycle must be fair
 // under the trace's fairness.
-func Replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
+func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
 	st := m.NewStepper()
 	w, _ := st.Init()
 	worlds := []model.World{w}

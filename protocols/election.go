@@ -1,7 +1,10 @@
 package protocols
 
 import (
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
@@ -12,115 +15,110 @@ import (
 
 var electionClaims = []string{"unique-leader", "agreement", "highest-leader", "termination"}
 
+// election describes what the election protocols share: their properties.
+func election(p *suite.Protocol) *suite.Protocol {
+	p.Family = "election"
+	p.Properties = properties.Family("election")
+	return p
+}
+
 func init() {
 	register(
-		&Protocol{
-			Name: "bully", Family: "election",
+		election(&suite.Protocol{
+			Name:    "bully",
 			Summary: "Garcia-Molina's bully election: election, answer and coordinator messages, timeouts, recovery",
 			Source:  garcia + ", as presented in " + leNotes + "; " + vlassov + "; " + silber,
 			Claims:  electionClaims,
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/bully", bully.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "sync-crash", N: 4, Crashes: 1, Expect: "pass",
+			Compile: suite.Compiler("election/bully", bully.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "sync-crash", N: 4, Crashes: 1, Expect: checker.Pass,
 					Why: "with a perfect failure detector bully is safe and elects the highest live node, whenever a node crashes"},
-				{Name: "async-crash", N: 4, Crashes: 1, Timing: "async", MaxDepth: 10,
-					Props: []string{"unique-leader", "agreement"}, Expect: "fail", Shows: "unique-leader", Violates: []string{"agreement"},
+				{Name: "async-crash", N: 4, Crashes: 1, Timing: model.Async, MaxDepth: 10,
+					Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "with inaccurate timeouts two nodes lead at once (Vlassov and Montelius: E1 may be broken if timeouts are inaccurate)"},
-				{Name: "sync-recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: "fail",
+				{Name: "sync-recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail,
 					Props: []string{"unique-leader", "agreement"}, Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "a crashed node replaced under its old identifier bullies its way back while the new leader still leads (Vlassov and Montelius)"},
 			},
-		},
-		&Protocol{
-			Name: "changroberts", Family: "election",
+		}),
+		election(&suite.Protocol{
+			Name:    "changroberts",
 			Summary: "Chang and Roberts' ring election: tokens of lower rank are dropped",
 			Source:  "E. Chang and R. Roberts (CACM, 1979), as presented in " + leNotes,
 			Claims:  electionClaims,
 			// the highest initiator wins, not the highest node
 			PartialClaims: []string{"unique-leader", "agreement", "termination"},
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/changroberts", changroberts.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "worst-ring", N: 6, Ranks: "reverse", Expect: "pass",
+			Compile:       suite.Compiler("election/changroberts", changroberts.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "worst-ring", N: 6, Ranks: "reverse", Expect: checker.Pass,
 					Why: "every node initiates on a ring of falling ranks: the worst case in the Leader Election notes, N(N+1)/2 election messages"},
-				{Name: "unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
+				{Name: "unordered", N: 5, Channels: model.Unordered, Ranks: "random:7", Expect: checker.Pass,
 					Why: "Chang-Roberts needs no FIFO channels"},
 			},
-		},
-		&Protocol{
-			Name: "invitation", Family: "election",
+		}),
+		election(&suite.Protocol{
+			Name:    "invitation",
 			Summary: "Garcia-Molina's invitation algorithm: a coordinator per partition, groups merge when the network heals",
 			Source:  garcia + ", as presented in " + kesden,
 			Claims:  []string{"group-leader", "healed-leader", "group-numbers-unique"},
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/invitation", invitation.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "partition-heal", N: 3, Partitions: 1, Expect: "pass",
+			Compile: suite.Compiler("election/invitation", invitation.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "partition-heal", N: 3, Partitions: 1, Expect: checker.Pass,
 					Why: "the network splits and heals at any point: each side organises under one coordinator, and after the heal the groups merge under the highest node"},
-				{Name: "crash", N: 3, Crashes: 1, Partitions: 1, Expect: "pass",
+				{Name: "crash", N: 3, Crashes: 1, Partitions: 1, Expect: checker.Pass,
 					Why: "a crash as well as a partition: the survivors regroup, and group numbers are never reused"},
-				{Name: "one-leader", N: 4, Partitions: 1, Props: []string{"unique-leader", "agreement"}, Expect: "fail",
+				{Name: "one-leader", N: 4, Partitions: 1, Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "there is no single coordinator while the network is split: Kesden assumes groups \"can perform useful work, even if other such groups exist\""},
 			},
-		},
-		&Protocol{
-			Name: "lelann", Family: "election",
+		}),
+		election(&suite.Protocol{
+			Name:    "lelann",
 			Summary: "LeLann's ring election: every token circles the ring, initiators collect identities",
 			Source:  "G. LeLann (IFIP Congress, 1977), as presented in " + leNotes,
 			Claims:  electionClaims,
 			// the highest initiator wins, and non-initiators never learn it
 			PartialClaims: []string{"unique-leader", "agreement"},
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/lelann", lelann.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "fifo", N: 5, Expect: "pass",
+			Compile:       suite.Compiler("election/lelann", lelann.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "fifo", N: 5, Expect: checker.Pass,
 					Why: "with FIFO channels every initiator sees every token before its own: N² messages"},
-				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
+				{Name: "unordered", N: 3, Channels: model.Unordered, Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"agreement", "highest-leader"},
 					Why: "without FIFO channels a token overtakes another and two nodes elect themselves (the Leader Election notes: \"assuming FIFO channels\")"},
 			},
-		},
-		&Protocol{
-			Name: "ringbased", Family: "election",
+		}),
+		election(&suite.Protocol{
+			Name:    "ringbased",
 			Summary: "the ring-based election with participant marking: election then elected messages",
 			Source:  vlassov,
 			// a node substitutes its own rank for a lower one, so the highest
 			// node wins whoever initiates, and elected tells everyone
-			Claims: electionClaims,
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/ringbased", ringbased.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "one-initiator", N: 6, Initiators: "0", Expect: "pass",
+			Claims:  electionClaims,
+			Compile: suite.Compiler("election/ringbased", ringbased.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "one-initiator", N: 6, Initiators: "0", Expect: checker.Pass,
 					Why: "one initiator whose predecessor has the highest rank: the worst case in Vlassov and Montelius, 3N-1 messages"},
-				{Name: "all-unordered", N: 5, Channels: "unordered", Ranks: "random:7", Expect: "pass",
+				{Name: "all-unordered", N: 5, Channels: model.Unordered, Ranks: "random:7", Expect: checker.Pass,
 					Why: "concurrent elections on unordered links: still safe, but stale election messages can start extra rounds"},
-				{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "fail",
+				{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: checker.Fail,
 					Shows: "termination", Violates: []string{"highest-leader"},
 					Why: "a crashed node breaks the ring and the election never ends (Vlassov and Montelius: \"there are no failures\")"},
 			},
-		},
-		&Protocol{
-			Name: "activelist", Family: "election",
+		}),
+		election(&suite.Protocol{
+			Name:    "activelist",
 			Summary: "the ring algorithm with active lists: every process sends elect(i), collects numbers, the largest wins",
 			Source:  silber,
 			Claims:  electionClaims,
-			Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-				return model.Compile("election/activelist", activelist.Protocol{}, cfg, ms...)
-			},
-			Scenarios: []Scenario{
-				{Name: "one-detects", N: 5, Initiators: "2", Expect: "pass",
+			Compile: suite.Compiler("election/activelist", activelist.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "one-detects", N: 5, Initiators: "2", Expect: checker.Pass,
 					Why: "one process detects the failure; every process joins and each number goes round: N² messages"},
-				{Name: "unordered", N: 3, Channels: "unordered", Expect: "fail",
+				{Name: "unordered", N: 3, Channels: model.Unordered, Expect: checker.Fail,
 					Shows: "agreement", Violates: []string{"unique-leader", "highest-leader"},
 					Why: "without FIFO links a process's own message overtakes another and it decides on a partial list"},
 			},
-		},
+		}),
 	)
 }

@@ -1,28 +1,32 @@
 package protocols
 
 import (
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/election/emergent"
 )
 
 func init() {
-	register(&Protocol{
-		Name: "emergent", Family: "election",
+	register(election(&suite.Protocol{
+		Name:    "emergent",
 		Summary: "Anthony's emergent election: a self-sized slave pool watches the master and only the slaves elect",
 		Source:  anthony,
 		// the highest-ranked slave wins, not the highest live node
 		Claims: []string{"unique-leader", "agreement", "termination", "pool-size"},
-		Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-			return model.Compile("election/emergent", emergent.Protocol{}, cfg, ms...)
+		Params: []suite.Param{
+			{Name: "pool-min", Default: 1, Doc: "the slave pool's lower limit: idle nodes promote themselves below it"},
+			{Name: "pool-max", Default: 2, Doc: "the slave pool's upper limit: slaves demote themselves above it"},
 		},
-		Scenarios: []Scenario{
-			{Name: "master-crash", N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}, Expect: "pass",
+		Compile: suite.Compiler("election/emergent", emergent.Protocol{}, nil),
+		Scenarios: []suite.Scenario{
+			{Name: "master-crash", N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}, Expect: checker.Pass,
 				Why: "with a perfect failure detector a pool of two or three slaves emerges, and only its slaves elect one new master when the master crashes"},
-			{Name: "async", N: 5, Crashes: 1, Timing: "async", MaxDepth: 8, Expect: "fail",
+			{Name: "async", N: 5, Crashes: 1, Timing: model.Async, MaxDepth: 8, Expect: checker.Fail,
 				Props: []string{"unique-leader", "agreement"}, Shows: "unique-leader", Violates: []string{"agreement"},
 				Why: "a late master heartbeat is taken for a dead master: a slave elects itself while the master lives (Anthony: discourage the candidate state under network instability)"},
-			{Name: "recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: "fail", Shows: "agreement",
+			{Name: "recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail, Shows: "agreement",
 				Why: "a master that crashes and restarts comes back idle under its old identifier: never two masters, but a node its successor's announcement has not reached yet still follows the restarted node, alive again"},
 		},
-	})
+	}))
 }

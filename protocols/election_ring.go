@@ -1,32 +1,32 @@
 package protocols
 
 import (
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/election/ring"
 )
 
 func init() {
-	register(&Protocol{
-		Name: "ring", Family: "election",
+	register(election(&suite.Protocol{
+		Name:    "ring",
 		Summary: "the ring election: a list of node numbers goes round, skipping failed nodes; the highest coordinates",
 		Source:  kesden + ": Ring Election",
 		// every live node adds its number to every list, so the highest
 		// live node wins whoever initiates, and the announcement reaches all
-		Claims: electionClaims,
-		Compile: func(cfg model.Config, ms ...model.Monitor) (*model.Machine, error) {
-			return model.Compile("election/ring", ring.Protocol{}, cfg, ms...)
-		},
-		Scenarios: []Scenario{
-			{Name: "concurrent", N: 5, Ranks: "random:7", Expect: "pass",
+		Claims:  electionClaims,
+		Compile: suite.Compiler("election/ring", ring.Protocol{}, nil),
+		Scenarios: []suite.Scenario{
+			{Name: "concurrent", N: 5, Ranks: "random:7", Expect: checker.Pass,
 				Why: "every node starts an election: each goes round and selects the same coordinator, 2N²+2N messages with the acks (Kesden: the extra messages are wasted overhead)"},
-			{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: "pass",
+			{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: checker.Pass,
 				Why: "a node crashes at any point: its predecessor skips it and elects again, and a dead coordinator is replaced (Kesden: skipping failed nodes as necessary)"},
-			{Name: "async", N: 3, Timing: "async", MaxDepth: 10,
-				Props: []string{"unique-leader", "agreement"}, Expect: "fail", Shows: "unique-leader", Violates: []string{"agreement"},
+			{Name: "async", N: 3, Timing: model.Async, MaxDepth: 10,
+				Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement"},
 				Why: "with inaccurate timeouts a node skips successors that are merely slow, and elects itself while another node leads"},
-			{Name: "recovery", N: 3, Initiators: "0", Crashes: 1, Recoveries: 1, Expect: "fail",
+			{Name: "recovery", N: 3, Initiators: "0", Crashes: 1, Recoveries: 1, Expect: checker.Fail,
 				Shows: "termination", Violates: []string{"agreement", "highest-leader"},
 				Why: "a node that crashes and comes back before its predecessor notices has lost the election it held, and nobody re-sends it (Kesden skips failed nodes and never readmits them)"},
 		},
-	})
+	}))
 }

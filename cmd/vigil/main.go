@@ -1,5 +1,5 @@
 // Command vigil checks distributed coordination protocols: it explores the
-// runs of a shipped protocol (every interleaving for small N, random walks
+// runs of a built-in protocol (every interleaving for small N, random walks
 // for large N) and reports, per property, a verdict and a counterexample a
 // person can read and replay.
 //
@@ -9,70 +9,19 @@
 //	vigil replay FILE
 //
 // Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
-// input, or a bound (time, memory, states, depth) cut the search short
-// before any counterexample was found.
+// input, a handler or monitor that failed, or a bound (time, memory,
+// states, depth) that cut the search short before any counterexample was
+// found. The command line itself is package checker/cli, which a binary of
+// one's own runs over its own protocols.
 package main
 
 import (
-	"errors"
-	"fmt"
-	"io"
 	"os"
-)
 
-const usage = `usage:
-  vigil list                    list the protocols
-  vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
-  vigil check --all             check every protocol's scenarios
-  vigil replay FILE             replay a counterexample written by -trace
-`
-
-// usageError is bad input: reported on one line, exit code 2.
-type usageError struct{ error }
-
-func badInput(format string, args ...any) error {
-	return usageError{fmt.Errorf(format, args...)}
-}
-
-// errFailed: a property failed (exit 1); errIncomplete: a bound stopped the
-// search before any counterexample (exit 2). Both are already reported.
-var (
-	errFailed     = errors.New("a property fails")
-	errIncomplete = errors.New("search incomplete")
+	"github.com/vigil-check/vigil/checker/cli"
+	"github.com/vigil-check/vigil/protocols"
 )
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
-}
-
-func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
-		return 2
-	}
-	var err error
-	switch args[0] {
-	case "list":
-		err = list(stdout)
-	case "check":
-		err = check(args[1:], stdout, stderr)
-	case "replay":
-		err = replay(args[1:], stdout)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, usage)
-		return 0
-	default:
-		err = badInput("unknown command %q; try vigil help", args[0])
-	}
-	switch {
-	case err == nil:
-		return 0
-	case errors.Is(err, errFailed):
-		return 1
-	case errors.Is(err, errIncomplete):
-		return 2
-	default:
-		fmt.Fprintf(stderr, "vigil: %v\n", err)
-		return 2
-	}
+	os.Exit(cli.Main(protocols.Registry(), os.Args[1:], os.Stdout, os.Stderr))
 }

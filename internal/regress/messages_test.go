@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -43,8 +44,8 @@ func TestMessageComplexity(t *testing.T) {
 		p, err := protocols.Lookup(c.protocol)
 		require.NoError(t, err)
 		for n := 2; n <= 7; n++ {
-			s := protocols.Scenario{N: n, Ranks: c.ranks}
-			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			s := suite.Scenario{N: n, Ranks: c.ranks}
+			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict)
 			m := messages(t, r, c.kind)
@@ -63,8 +64,8 @@ func TestBullyMessageBounds(t *testing.T) {
 	p, err := protocols.Lookup("bully")
 	require.NoError(t, err)
 	for n := 2; n <= 4; n++ {
-		s := protocols.Scenario{N: n, Initiators: "0"}
-		r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+		s := suite.Scenario{N: n, Initiators: "0"}
+		r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 		require.NoError(t, err)
 		require.Equal(t, checker.Pass, r.Verdict)
 		// every node but the top starts one election to all higher nodes:
@@ -94,8 +95,8 @@ func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		lo, hi := 1<<30, 0
 		for _, perm := range permutations(n) {
-			s := protocols.Scenario{N: n, Initiators: "0", Ranks: ranksSpec(perm)}
-			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			s := suite.Scenario{N: n, Initiators: "0", Ranks: ranksSpec(perm)}
+			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict, "ranks %v", perm)
 			total := messages(t, r, "total")
@@ -142,8 +143,8 @@ func TestActiveListOneInitiator(t *testing.T) {
 	require.NoError(t, err)
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"0", strconv.Itoa(n - 1)} {
-			s := protocols.Scenario{N: n, Initiators: init, Ranks: "random:3"}
-			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			s := suite.Scenario{N: n, Initiators: init, Ranks: "random:3"}
+			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict)
 			m := messages(t, r, "elect")
@@ -172,8 +173,8 @@ func TestRingCountsStatedInDocs(t *testing.T) {
 		p, err := protocols.Lookup(c.protocol)
 		require.NoError(t, err)
 		for n := 3; n <= 6; n++ {
-			s := protocols.Scenario{N: n, Ranks: c.ranks, Initiators: c.initiators}
-			r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+			s := suite.Scenario{N: n, Ranks: c.ranks, Initiators: c.initiators}
+			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			m := messages(t, r, c.kind)
 			require.Equal(t, [2]int{c.want(n), c.want(n)}, [2]int{m.Min, m.Max}, "%s n=%d ranks=%s initiators=%s %s", c.protocol, n, c.ranks, c.initiators, c.kind)

@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"bytes"
@@ -12,6 +12,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -22,7 +24,7 @@ var (
 
 type goldenCase struct {
 	protocol string
-	sc       protocols.Scenario
+	sc       suite.Scenario
 }
 
 // goldenCases are the exhaustive verdicts kept in testdata/verdicts.golden:
@@ -36,40 +38,40 @@ func goldenCases() []goldenCase {
 		}
 	}
 	for n := 2; n <= 7; n++ {
-		for _, ch := range []string{"fifo", "unordered"} {
+		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, ranks := range []string{"sorted", "reverse"} {
-				cases = append(cases, c{"changroberts", protocols.Scenario{Name: "sweep", N: n, Channels: ch, Ranks: ranks, Expect: "pass"}})
+				cases = append(cases, c{"changroberts", suite.Scenario{Name: "sweep", N: n, Channels: ch, Ranks: ranks, Expect: checker.Pass}})
 			}
 		}
 	}
 	for n := 2; n <= 6; n++ {
-		cases = append(cases, c{"lelann", protocols.Scenario{Name: "sweep", N: n, Expect: "pass"}})
+		cases = append(cases, c{"lelann", suite.Scenario{Name: "sweep", N: n, Expect: checker.Pass}})
 	}
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"all", "0"} {
-			cases = append(cases, c{"ringbased", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
-			cases = append(cases, c{"activelist", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
+			cases = append(cases, c{"ringbased", suite.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: checker.Pass}})
+			cases = append(cases, c{"activelist", suite.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: checker.Pass}})
 		}
 	}
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"all", "0"} {
-			cases = append(cases, c{"ring", protocols.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: "pass"}})
+			cases = append(cases, c{"ring", suite.Scenario{Name: "sweep", N: n, Initiators: init, Ranks: "reverse", Expect: checker.Pass}})
 		}
 	}
 	// Kesden's ring election skips failed nodes: one crash at any point
 	// (N = 4 with one initiator is the crash scenario)
 	for _, n := range []int{2, 3} {
 		for _, init := range []string{"all", "0"} {
-			cases = append(cases, c{"ring", protocols.Scenario{Name: "sweep", N: n, Crashes: 1, Initiators: init, Expect: "pass"}})
+			cases = append(cases, c{"ring", suite.Scenario{Name: "sweep", N: n, Crashes: 1, Initiators: init, Expect: checker.Pass}})
 		}
 	}
 	// some nodes do not initiate: the highest initiator wins (ClaimsFor)
 	for _, name := range []string{"changroberts", "lelann", "bully"} {
-		cases = append(cases, c{name, protocols.Scenario{Name: "partial", N: 4, Initiators: "0,2", Ranks: "reverse", Expect: "pass"}})
+		cases = append(cases, c{name, suite.Scenario{Name: "partial", N: 4, Initiators: "0,2", Ranks: "reverse", Expect: checker.Pass}})
 	}
 	for _, n := range []int{2, 3, 4} {
 		for crashes := range 2 {
-			cases = append(cases, c{"bully", protocols.Scenario{Name: "sweep", N: n, Crashes: crashes, Expect: "pass"}})
+			cases = append(cases, c{"bully", suite.Scenario{Name: "sweep", N: n, Crashes: crashes, Expect: checker.Pass}})
 		}
 	}
 	// mutual exclusion, each node asking twice; Ricart-Agrawala at N = 4
@@ -77,12 +79,12 @@ func goldenCases() []goldenCase {
 	for n := 2; n <= 4; n++ {
 		two := map[string]int{"requests": 2}
 		cases = append(cases,
-			c{"central", protocols.Scenario{Name: "sweep", N: n, Params: two, Expect: "pass"}},
-			c{"tokenring", protocols.Scenario{Name: "sweep", N: n, Params: two, Expect: "pass"}})
+			c{"central", suite.Scenario{Name: "sweep", N: n, Params: two, Expect: checker.Pass}},
+			c{"tokenring", suite.Scenario{Name: "sweep", N: n, Params: two, Expect: checker.Pass}})
 		if n == 4 {
 			two = map[string]int{"requests": 1}
 		}
-		cases = append(cases, c{"ricartagrawala", protocols.Scenario{Name: "sweep", N: n, Params: two, Expect: "pass"}})
+		cases = append(cases, c{"ricartagrawala", suite.Scenario{Name: "sweep", N: n, Params: two, Expect: checker.Pass}})
 	}
 	// group communication at N = 3 on unordered channels, 1 or 2
 	// messages per sender, with and without a crash: every node sends
@@ -106,8 +108,8 @@ func goldenCases() []goldenCase {
 		{"isis", "all", 1, 0, "pass", ""}, {"isis", "0", 2, 0, "pass", ""},
 		{"isis", "0,1", 1, 1, "fail", "validity"}, {"isis", "1", 2, 1, "fail", "validity"},
 	} {
-		cases = append(cases, c{m.protocol, protocols.Scenario{Name: "sweep", N: 3, Channels: "unordered", Crashes: m.crashes,
-			Initiators: m.init, Params: map[string]int{"msgs": m.msgs}, Expect: m.expect, Shows: m.shows}})
+		cases = append(cases, c{m.protocol, suite.Scenario{Name: "sweep", N: 3, Channels: model.Unordered, Crashes: m.crashes,
+			Initiators: m.init, Params: map[string]int{"msgs": m.msgs}, Expect: checker.Verdict(m.expect), Shows: m.shows}})
 	}
 	return cases
 }
@@ -117,7 +119,7 @@ func goldenCases() []goldenCase {
 func longGoldenCases() []goldenCase {
 	return []goldenCase{
 		// hundreds of millions of states, every run ending after 64 steps
-		{"ricartagrawala", protocols.Scenario{Name: "sweep", N: 4, Params: map[string]int{"requests": 2}, Sweep: true, Expect: "pass"}},
+		{"ricartagrawala", suite.Scenario{Name: "sweep", N: 4, Params: map[string]int{"requests": 2}, Sweep: true, Expect: checker.Pass}},
 	}
 }
 
@@ -141,9 +143,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
 		require.NoError(t, err)
-		r, err := Exhaustive(context.Background(), p, &gc.sc, opt)
+		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, opt)
 		require.NoError(t, err)
-		require.Empty(t, Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
+		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
 		cfg, _ := gc.sc.Config()
 		parts := ""
 		if cfg.Partitions > 0 {
@@ -185,7 +187,7 @@ func TestGoldenTraces(t *testing.T) {
 			if s.Expect != "fail" {
 				continue
 			}
-			r, err := Exhaustive(context.Background(), p, &s, checker.Options{})
+			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{})
 			require.NoError(t, err)
 			pr := r.Property(s.Shows)
 			require.NotNil(t, pr.Counterexample, "%s/%s", p.Path(), s.Name)
@@ -212,7 +214,7 @@ func golden(t *testing.T, name string, got []byte) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "run go test ./internal/suite -update to create it")
+	require.NoError(t, err, "run go test ./internal/regress -update to create it")
 	if string(want) == string(got) {
 		return
 	}
@@ -230,5 +232,5 @@ func golden(t *testing.T, name string, got []byte) {
 			diff = append(diff, fmt.Sprintf("line %d\n  want: %s\n  got:  %s", i+1, wl, gl))
 		}
 	}
-	t.Fatalf("%s changed; if intended, run go test ./internal/suite -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
+	t.Fatalf("%s changed; if intended, run go test ./internal/regress -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
 }

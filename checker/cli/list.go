@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"fmt"
@@ -6,12 +6,12 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/checker/suite"
 )
 
-func list(out io.Writer) error {
+func list(r *suite.Registry, out io.Writer) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	for _, p := range protocols.All() {
+	for _, p := range r.All() {
 		var names []string
 		for _, s := range p.Scenarios {
 			names = append(names, s.Name)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -7,17 +7,16 @@ import (
 	"text/tabwriter"
 
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
-	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/checker/suite"
 )
 
 // checkAll runs every scenario of every protocol exhaustively and prints a
 // table; it fails unless every verdict is the expected one.
-func checkAll(out, stderr io.Writer, f *checkFlags) error {
+func checkAll(r *suite.Registry, out, stderr io.Writer, f *checkFlags) error {
 	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "protocol\tscenario\texpect\tgot\tstates\tdepth\tseconds\tmessages\t")
 	bad := 0
-	for _, p := range protocols.All() {
+	for _, p := range r.All() {
 		for _, sc := range p.Scenarios {
 			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{
 				MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true})

@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -75,14 +75,14 @@ func (deliverFirst) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ mo
 // senders too).
 func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
 	cfg := model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
-	m, props := compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
-	r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
+	m := compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
+	r := checker.Exhaustive(context.Background(), m, checker.Options{})
 	require.Equal(t, []string{"uniform-agreement"}, names(r.Failed()))
 	pr := r.Property("uniform-agreement")
 	require.Regexp(t, `^the run is over, some process delivered n0#1 and n\d, correct, never did$`, pr.Detail)
 	cx := pr.Counterexample
 	require.Equal(t, "crash", cx.Events[len(cx.Events)-1].Kind, "the deliverer crashes last")
-	back, err := checker.Replay(m, props, cx)
+	back, err := checker.Replay(m, cx)
 	require.NoError(t, err)
 	require.Equal(t, pr.Detail, back.Detail)
 
@@ -216,7 +216,7 @@ func TestMulticastParameters(t *testing.T) {
 	} {
 		p, err := protocols.Lookup(c.protocol)
 		require.NoError(t, err)
-		_, err = p.Compile(model.Config{N: 3, Params: c.params})
+		_, err = p.Compile(model.Config{N: 3, Params: c.params}, nil)
 		require.ErrorContains(t, err, c.want)
 	}
 }

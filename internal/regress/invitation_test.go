@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -6,12 +6,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/invitation"
 )
 
-func invitationProtocol(t *testing.T) *protocols.Protocol {
+func invitationProtocol(t *testing.T) *suite.Protocol {
 	t.Helper()
 	p, err := protocols.Lookup("invitation")
 	require.NoError(t, err)
@@ -26,14 +27,14 @@ func TestInvitationScenarios(t *testing.T) {
 	for i := range p.Scenarios {
 		s := &p.Scenarios[i]
 		names = append(names, s.Name)
-		r, err := Exhaustive(context.Background(), p, s, checker.Options{})
+		r, err := suite.Exhaustive(context.Background(), p, s, checker.Options{})
 		require.NoError(t, err, s.Name)
-		require.Empty(t, Judge(s, r), s.Name)
+		require.Empty(t, suite.Judge(s, r), s.Name)
 		require.Empty(t, r.Cut, s.Name)
 		if s.Expect == "pass" {
 			require.Positive(t, r.Stats.Quiescent, "%s: no complete run, so group-leader and healed-leader were never judged", s.Name)
 		}
-		t.Logf("%s: %s", s.Name, describe(r))
+		t.Logf("%s: %s", s.Name, suite.Describe(r))
 	}
 	require.Equal(t, []string{"partition-heal", "crash", "one-leader"}, names)
 }
@@ -53,7 +54,7 @@ func TestInvitationExhaustiveVariants(t *testing.T) {
 	for _, c := range cases {
 		r := exhaustiveRun(t, "invitation", c.cfg, nil, checker.Options{})
 		require.Empty(t, r.Cut, c.name)
-		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, describe(r))
+		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, suite.Describe(r))
 		require.Positive(t, r.Stats.Quiescent, c.name)
 		t.Logf("%s: %d states, %d quiescent, %.2fs", c.name, r.Stats.States, r.Stats.Quiescent, r.Stats.Seconds)
 	}
@@ -66,7 +67,7 @@ func TestInvitationRandomN30(t *testing.T) {
 	const walks, maxDepth = 1000, 100_000
 	r := randomRun(t, "invitation", model.Config{N: 30, Partitions: 1, Crashes: 1}, nil,
 		checker.RandomOptions{Walks: walks, Seed: 1, MaxDepth: maxDepth})
-	require.Equal(t, checker.Pass, r.Verdict, describe(r))
+	require.Equal(t, checker.Pass, r.Verdict, suite.Describe(r))
 	require.Len(t, r.Properties, 3)
 	require.Equal(t, walks, r.Stats.Walks)
 	// A walk stops at the depth bound, when every property has failed, or
@@ -77,7 +78,7 @@ func TestInvitationRandomN30(t *testing.T) {
 	require.Less(t, r.Stats.Depth, maxDepth)
 	require.GreaterOrEqual(t, r.Stats.Quiescent, int64(walks))
 	require.NotNil(t, r.Messages, "message figures cover complete walks only")
-	t.Logf("%s, %d quiescent worlds judged", describe(r), r.Stats.Quiescent)
+	t.Logf("%s, %d quiescent worlds judged", suite.Describe(r), r.Stats.Quiescent)
 }
 
 // amnesiac is a seeded bug: a node without stable storage, which forgets
@@ -98,15 +99,15 @@ func TestInvitationSeededBugForgetsSequence(t *testing.T) {
 	random := model.Config{N: 30, Crashes: 1, Recoveries: 1}
 	ropt := checker.RandomOptions{Walks: 1000, Seed: 1}
 
-	m, props := compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, exhaustive)
-	r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
-	require.Equal(t, checker.Pass, r.Verdict, "shipped, exhaustive: %s", describe(r))
-	m, props = compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, random)
-	r = checker.Random(context.Background(), m, props, ropt)
-	require.Equal(t, checker.Pass, r.Verdict, "shipped, random: %s", describe(r))
+	m := compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, exhaustive)
+	r := checker.Exhaustive(context.Background(), m, checker.Options{})
+	require.Equal(t, checker.Pass, r.Verdict, "shipped, exhaustive: %s", suite.Describe(r))
+	m = compileVariant(t, "invitation", "election/invitation", invitation.Protocol{}, random)
+	r = checker.Random(context.Background(), m, ropt)
+	require.Equal(t, checker.Pass, r.Verdict, "shipped, random: %s", suite.Describe(r))
 
-	m, props = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, exhaustive)
-	r = checker.Exhaustive(context.Background(), m, props, checker.Options{})
+	m = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, exhaustive)
+	r = checker.Exhaustive(context.Background(), m, checker.Options{})
 	pr := requireReuse(t, r, "exhaustive n=3")
 	// the shortest run: the first coordinator crashes and recovers
 	require.Equal(t, "n2 formed group (1, n2) again", pr.Detail)
@@ -115,8 +116,8 @@ func TestInvitationSeededBugForgetsSequence(t *testing.T) {
 	require.Equal(t, "recover", pr.Counterexample.Events[1].Kind)
 	require.Equal(t, 2, pr.Counterexample.Events[1].Node)
 
-	m, props = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, random)
-	r = checker.Random(context.Background(), m, props, ropt)
+	m = compileVariant(t, "invitation", "election/invitation-amnesiac", amnesiac{}, random)
+	r = checker.Random(context.Background(), m, ropt)
 	pr = requireReuse(t, r, "random n=30")
 	require.NotNil(t, pr.Counterexample.Seed)
 }
@@ -127,11 +128,11 @@ func requireReuse(t *testing.T, r *checker.Result, what string) *checker.Propert
 	t.Helper()
 	pr := r.Property("group-numbers-unique")
 	require.NotNil(t, pr, what)
-	require.Equal(t, checker.Fail, pr.Verdict, "%s: the seeded bug went unnoticed: %s", what, describe(r))
+	require.Equal(t, checker.Fail, pr.Verdict, "%s: the seeded bug went unnoticed: %s", what, suite.Describe(r))
 	require.NotNil(t, pr.Counterexample, what)
 	evs := pr.Counterexample.Events
 	require.NotEmpty(t, evs, what)
 	require.Equal(t, "recover", evs[len(evs)-1].Kind, "%s: the reuse follows a recovery", what)
-	t.Logf("%s: %s: %s (%d events)", what, describe(r), pr.Detail, len(evs))
+	t.Logf("%s: %s: %s (%d events)", what, suite.Describe(r), pr.Detail, len(evs))
 	return pr
 }

@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -8,40 +8,42 @@ import (
 	"testing"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
 
 // BenchmarkExhaustive measures the exhaustive engine per protocol: states
 // per second, bytes per state of the visited set, and the peak heap.
 //
-//	go test ./internal/suite -run '^$' -bench Exhaustive -count 5 | benchstat -
+//	go test ./internal/regress -run '^$' -bench Exhaustive -count 5 | benchstat -
 func BenchmarkExhaustive(b *testing.B) {
 	cases := []struct {
 		name     string
 		protocol string
-		sc       protocols.Scenario
+		sc       suite.Scenario
 	}{
-		{"changroberts-n7", "changroberts", protocols.Scenario{N: 7, Ranks: "reverse"}},
-		{"changroberts-n13", "changroberts", protocols.Scenario{N: 13, Ranks: "reverse"}},
-		{"lelann-n6", "lelann", protocols.Scenario{N: 6}},
-		{"bully-n4-crash", "bully", protocols.Scenario{N: 4, Crashes: 1}},
-		{"bully-n5", "bully", protocols.Scenario{N: 5, Initiators: "0"}},
-		{"ring-n6", "ring", protocols.Scenario{N: 6, Ranks: "reverse"}},
-		{"emergent-n5-crash", "emergent", protocols.Scenario{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}},
+		{"changroberts-n7", "changroberts", suite.Scenario{N: 7, Ranks: "reverse"}},
+		{"changroberts-n13", "changroberts", suite.Scenario{N: 13, Ranks: "reverse"}},
+		{"lelann-n6", "lelann", suite.Scenario{N: 6}},
+		{"bully-n4-crash", "bully", suite.Scenario{N: 4, Crashes: 1}},
+		{"bully-n5", "bully", suite.Scenario{N: 5, Initiators: "0"}},
+		{"ring-n6", "ring", suite.Scenario{N: 6, Ranks: "reverse"}},
+		{"emergent-n5-crash", "emergent", suite.Scenario{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}},
 		// a step that loses a message to a cut expires timers: its
 		// successor is built, not fingerprinted incrementally
-		{"invitation-n3-crash-partition", "invitation", protocols.Scenario{N: 3, Crashes: 1, Partitions: 1}},
+		{"invitation-n3-crash-partition", "invitation", suite.Scenario{N: 3, Crashes: 1, Partitions: 1}},
 		// every delivery feeds the ordering monitors, whose states are
 		// part of the world
-		{"causal-n3-msgs2", "causal", protocols.Scenario{N: 3, Channels: "unordered", Params: map[string]int{"msgs": 2}}},
-		{"isis-n3", "isis", protocols.Scenario{N: 3, Channels: "unordered"}},
+		{"causal-n3-msgs2", "causal", suite.Scenario{N: 3, Channels: model.Unordered, Params: map[string]int{"msgs": 2}}},
+		{"isis-n3", "isis", suite.Scenario{N: 3, Channels: model.Unordered}},
 		// the full search against a sweep (every edge goes one level
 		// down: the same states), and a sweep with a window where paths
 		// of different lengths meet
-		{"ricartagrawala-n4", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
-		{"ricartagrawala-n4-sweep", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}, Sweep: true}},
-		{"invitation-n3-partition", "invitation", protocols.Scenario{N: 3, Partitions: 1}},
-		{"invitation-n3-partition-sweep-window4", "invitation", protocols.Scenario{N: 3, Partitions: 1, Sweep: true, Window: 4}},
+		{"ricartagrawala-n4", "ricartagrawala", suite.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
+		{"ricartagrawala-n4-sweep", "ricartagrawala", suite.Scenario{N: 4, Params: map[string]int{"requests": 1}, Sweep: true}},
+		{"invitation-n3-partition", "invitation", suite.Scenario{N: 3, Partitions: 1}},
+		{"invitation-n3-partition-sweep-window4", "invitation", suite.Scenario{N: 3, Partitions: 1, Sweep: true, Window: 4}},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)
@@ -56,7 +58,7 @@ func BenchmarkExhaustive(b *testing.B) {
 					peak := uint64(0)
 					for b.Loop() {
 						runtime.GC()
-						r, err = Exhaustive(context.Background(), p, &c.sc, checker.Options{Workers: workers, Messages: msgs})
+						r, err = suite.Exhaustive(context.Background(), p, &c.sc, checker.Options{Workers: workers, Messages: msgs})
 						if err != nil {
 							b.Fatal(err)
 						}
@@ -86,15 +88,15 @@ func heapObjects() uint64 {
 // costs: the same search with the mutex safety properties alone, and with
 // no-starvation under each fairness.
 //
-//	go test ./internal/suite -run '^$' -bench Liveness -count 5 | benchstat -
+//	go test ./internal/regress -run '^$' -bench Liveness -count 5 | benchstat -
 func BenchmarkLiveness(b *testing.B) {
 	cases := []struct {
 		name     string
 		protocol string
-		sc       protocols.Scenario
+		sc       suite.Scenario
 	}{
-		{"central-n4-forever", "central", protocols.Scenario{N: 4, Params: map[string]int{"requests": 0}}},
-		{"ricartagrawala-n4", "ricartagrawala", protocols.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
+		{"central-n4-forever", "central", suite.Scenario{N: 4, Params: map[string]int{"requests": 0}}},
+		{"ricartagrawala-n4", "ricartagrawala", suite.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
 	}
 	safety := []string{"mutual-exclusion", "no-deadlock"}
 	for _, c := range cases {
@@ -117,7 +119,7 @@ func BenchmarkLiveness(b *testing.B) {
 				var r *checker.Result
 				for b.Loop() {
 					runtime.GC()
-					r, err = Exhaustive(context.Background(), p, &sc, checker.Options{Fairness: v.f})
+					r, err = suite.Exhaustive(context.Background(), p, &sc, checker.Options{Fairness: v.f})
 					if err != nil {
 						b.Fatal(err)
 					}

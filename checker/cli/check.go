@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"context"
@@ -8,16 +8,14 @@ import (
 	"io"
 	"maps"
 	"os"
-	"strconv"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
-	"github.com/vigil-check/vigil/protocols"
-	"github.com/vigil-check/vigil/protocols/multicast"
 )
 
 // Exhaustive search beyond this many nodes is hopeless; say so up front.
@@ -33,8 +31,7 @@ type checkFlags struct {
 	all                                bool
 	scenario                           string
 	n, crashes, recoveries, partitions int
-	requests, msgs                     int
-	reads                              string
+	protoParams                        map[string]string // -NAME VALUE for declared parameters, parsed once the protocol is known
 	fairness                           string
 	sweep                              bool
 	window                             int
@@ -52,12 +49,11 @@ type checkFlags struct {
 	json                               bool
 	trace                              string
 	linHTML                            string
-	params                             map[string]int
 	set                                map[string]bool
 }
 
-func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
-	f := &checkFlags{}
+func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags, string, error) {
+	f := &checkFlags{protoParams: map[string]string{}}
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line; -h prints the flags
 	fs.BoolVar(&f.all, "all", false, "check every protocol's scenarios and compare with the expected verdicts")
@@ -66,22 +62,24 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
-	fs.IntVar(&f.requests, "requests", 1, "mutex: times each node asks for the critical section (0: forever, central and tokenring only)")
-	fs.IntVar(&f.msgs, "msgs", 1, "multicast: operations each node issues (values multicast, or register writes and reads)")
-	fs.StringVar(&f.reads, "reads", "none", "multicast/sequencer and isis: a replicated register whose reads are local or ordered (none: no register)")
+	for _, prm := range declaredParams(r) {
+		if fs.Lookup(prm.name) != nil {
+			continue // a parameter named like one of vigil's flags: -param NAME=VALUE sets it
+		}
+		fs.Func(prm.name, prm.usage, func(v string) error {
+			f.protoParams[prm.name] = v
+			return nil
+		})
+	}
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
 	fs.IntVar(&f.window, "window", 0, "with -sweep: levels of visited states kept, so that a state met again within them is not expanded again")
-	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable)", func(v string) error {
+	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable; vigil list -v shows each protocol's)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
-		n, err := strconv.Atoi(val)
-		if !ok || name == "" || err != nil {
-			return fmt.Errorf("want name=integer, not %q", v)
+		if !ok || name == "" || val == "" {
+			return fmt.Errorf("want name=value, not %q", v)
 		}
-		if f.params == nil {
-			f.params = map[string]int{}
-		}
-		f.params[name] = n
+		f.protoParams[name] = val
 		return nil
 	})
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
@@ -125,8 +123,8 @@ func parseCheck(args []string, stderr io.Writer) (*checkFlags, string, error) {
 	return f, protocol, nil
 }
 
-func check(args []string, stdout, stderr io.Writer) error {
-	f, name, err := parseCheck(args, stderr)
+func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
+	f, name, err := parseCheck(r, args, stderr)
 	if err == flag.ErrHelp {
 		return nil
 	}
@@ -142,12 +140,12 @@ func check(args []string, stdout, stderr io.Writer) error {
 			// search stopped at its first violation leaves some unknown.
 			return badInput("-first leaves verdicts unknown, and --all compares every verdict with the one expected: give one or the other")
 		}
-		return checkAll(stdout, stderr, f)
+		return checkAll(r, stdout, stderr, f)
 	}
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")
 	}
-	p, err := protocols.Lookup(name)
+	p, err := r.Lookup(name)
 	if err != nil {
 		return usageError{err}
 	}
@@ -159,10 +157,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	if sc.Props == nil {
-		sc.Props = p.ClaimsFor(cfg)
-	}
-	props, err := suite.Props(p, sc.Props)
+	props, err := p.Props(cfg, sc.Props)
 	if err != nil {
 		return usageError{err}
 	}
@@ -185,7 +180,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
 		return badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
 	}
-	m, err := suite.Compile(p, cfg, props)
+	m, err := p.Compile(cfg, props)
 	if err != nil {
 		return usageError{err}
 	}
@@ -203,17 +198,24 @@ func check(args []string, stdout, stderr io.Writer) error {
 		if !f.json {
 			opt.Progress = stderr
 		}
-		res = checker.Exhaustive(ctx, m, props, opt)
-		if p.Family == "mutex" && res.Cut == "" {
+		res = checker.Exhaustive(ctx, m, opt)
+		if p.EntryFigures && res.Cut == "" {
 			// the figures are timed runs: sample them (the properties
 			// are judged already)
-			sample := checker.Random(ctx, m, nil, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
+			figures, err := m.WithProperties()
+			if err != nil {
+				return err
+			}
+			sample := checker.Random(ctx, figures, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
 				MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
 			res.Entry = sample.Entry
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.Family == "mutex", Object: p.Object(cfg), First: f.first}
+			EntryFigures: p.EntryFigures, First: f.first}
+		if p.Object != nil {
+			opt.Object = p.Object(cfg)
+		}
 		if !f.json {
 			start := time.Now()
 			last := start
@@ -224,7 +226,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 				}
 			}
 		}
-		res = checker.Random(ctx, m, props, opt)
+		res = checker.Random(ctx, m, opt)
 	default:
 		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
 	}
@@ -256,24 +258,31 @@ func check(args []string, stdout, stderr io.Writer) error {
 
 // scenarioFor starts from the named (or first) scenario and applies the
 // flags the user set.
-func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, error) {
-	sc := p.Scenarios[0]
-	if f.scenario != "" {
-		found := false
-		var names []string
-		for _, s := range p.Scenarios {
-			names = append(names, s.Name)
-			if s.Name == f.scenario {
-				sc, found = s, true
-			}
-		}
-		if !found {
-			return sc, badInput("%s has no scenario %q (it has: %s)", p.Path(), f.scenario, strings.Join(names, ", "))
-		}
-	}
-	reads, err := multicast.ParseReads(f.reads)
+func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
+	sc, err := p.Scenario(f.scenario)
 	if err != nil {
-		return sc, badInput("%v", err)
+		return sc, usageError{err}
+	}
+	sc.Params = maps.Clone(sc.Params)
+	if sc.Params == nil {
+		sc.Params = map[string]int{}
+	}
+	for _, name := range slices.Sorted(maps.Keys(f.protoParams)) {
+		prm := p.Param(name)
+		if prm == nil {
+			return sc, badInput("%s has no parameter %s (it has: %s)", p.Path(), name, paramNames(p))
+		}
+		v, err := prm.Parse(f.protoParams[name])
+		if err != nil {
+			return sc, usageError{err}
+		}
+		sc.Params[name] = v
+	}
+	var bad error
+	parse := func(err error) {
+		if err != nil && bad == nil {
+			bad = usageError{err}
+		}
 	}
 	// the flags that change the run; the scenario's name says so
 	overrides := []struct {
@@ -284,29 +293,21 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 		{"crashes", func() { sc.Crashes = f.crashes }},
 		{"recoveries", func() { sc.Recoveries = f.recoveries }},
 		{"partitions", func() { sc.Partitions = f.partitions }},
-		{"param", func() {
-			params := maps.Clone(sc.Params)
-			if params == nil {
-				params = map[string]int{}
-			}
-			maps.Copy(params, f.params)
-			sc.Params = params
-		}},
-		{"requests", func() { sc.Params = withParam(sc.Params, "requests", f.requests) }},
-		{"msgs", func() { sc.Params = withParam(sc.Params, "msgs", f.msgs) }},
-		{"reads", func() { sc.Params = withParam(sc.Params, "reads", int(reads)) }},
-		{"timing", func() { sc.Timing = f.timing }},
-		{"channels", func() { sc.Channels = f.channels }},
+		{"timing", func() { sc.Timing, err = model.ParseTiming(f.timing); parse(err) }},
+		{"channels", func() { sc.Channels, err = model.ParseChannels(f.channels); parse(err) }},
 		{"ranks", func() { sc.Ranks = f.ranks }},
 		{"initiators", func() { sc.Initiators = f.initiators }},
 		{"depth", func() { sc.MaxDepth = f.depth }},
 	}
-	changed := false
+	changed := len(f.protoParams) > 0
 	for _, o := range overrides {
 		if f.set[o.flag] {
 			o.apply()
 			changed = true
 		}
+	}
+	if bad != nil {
+		return sc, bad
 	}
 	if changed {
 		sc.Name += " with flags"
@@ -320,14 +321,41 @@ func (f *checkFlags) scenarioFor(p *protocols.Protocol) (protocols.Scenario, err
 	return sc, nil
 }
 
-// withParam returns params, copied, with name set to v.
-func withParam(params map[string]int, name string, v int) map[string]int {
-	params = maps.Clone(params)
-	if params == nil {
-		params = map[string]int{}
+// declared is a parameter flag: one name, whichever protocols declare it.
+type declared struct{ name, usage string }
+
+// declaredParams lists the parameters r's protocols declare, each once,
+// with the protocols that read it, as flags of vigil check.
+func declaredParams(r *suite.Registry) []declared {
+	users := map[string][]string{}
+	docs := map[string]string{}
+	for _, p := range r.All() {
+		for _, prm := range p.Params {
+			users[prm.Name] = append(users[prm.Name], p.Path())
+			if docs[prm.Name] == "" {
+				docs[prm.Name] = prm.Doc
+				if prm.Values != nil {
+					docs[prm.Name] += ": " + strings.Join(prm.Values, ", ")
+				}
+			}
+		}
 	}
-	params[name] = v
-	return params
+	var out []declared
+	for _, name := range slices.Sorted(maps.Keys(users)) {
+		out = append(out, declared{name, fmt.Sprintf("%s (%s)", docs[name], strings.Join(users[name], ", "))})
+	}
+	return out
+}
+
+func paramNames(p *suite.Protocol) string {
+	var names []string
+	for _, prm := range p.Params {
+		names = append(names, prm.Name)
+	}
+	if names == nil {
+		return "none"
+	}
+	return strings.Join(names, ", ")
 }
 
 func describeConfig(cfg model.Config) string {
@@ -363,7 +391,7 @@ var cutWords = map[string]string{
 	"memory": "the memory limit (-memory)",
 }
 
-func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.Config, r *checker.Result) {
+func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
 	fairness := ""
 	switch r.Fairness {
 	case "":
@@ -439,7 +467,7 @@ type messageJSON struct {
 	Unbounded bool   `json:"unbounded,omitempty"`
 }
 
-func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
+func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
 	doc := struct {
 		Protocol       string                   `json:"protocol"`
 		Scenario       string                   `json:"scenario"`
@@ -477,7 +505,7 @@ type traceFile struct {
 	Trace      *checker.Trace `json:"trace"`
 }
 
-func writeTrace(path string, p *protocols.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
+func writeTrace(path string, p *suite.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
 	failed := r.Failed()
 	if len(failed) == 0 {
 		return nil

@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -37,8 +38,8 @@ func (p lowestFirst) Receive(ctx *model.Ctx[central.Msg], s central.State, from 
 func TestStarvationLasso(t *testing.T) {
 	forever := model.Config{N: 3, Params: map[string]int{"requests": 0}}
 	for _, f := range []checker.Fairness{checker.WeakFairness, checker.StrongFairness, checker.NoFairness} {
-		m, props := compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{}, forever)
-		r := checker.Exhaustive(context.Background(), m, props, checker.Options{Fairness: f})
+		m := compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{}, forever)
+		r := checker.Exhaustive(context.Background(), m, checker.Options{Fairness: f})
 		require.Equal(t, checker.Pass, r.Property("mutual-exclusion").Verdict, "%v", f)
 		require.Equal(t, checker.Pass, r.Property("no-deadlock").Verdict, "%v", f)
 		starve := r.Property("no-starvation")
@@ -46,14 +47,14 @@ func TestStarvationLasso(t *testing.T) {
 		cx := starve.Counterexample
 		require.Positive(t, cx.Cycle, "%v: not a lasso", f)
 		require.Regexp(t, `^n[12] waits for the critical section forever, on a `, starve.Detail)
-		back, err := checker.Replay(m, props, cx)
+		back, err := checker.Replay(m, cx)
 		require.NoError(t, err, "%v", f)
 		require.Equal(t, starve.Detail, back.Detail, "%v", f)
 
 		// with a bounded number of requests everyone gets in
-		m, props = compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{},
+		m = compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{},
 			model.Config{N: 3, Params: map[string]int{"requests": 2}})
-		r = checker.Exhaustive(context.Background(), m, props, checker.Options{Fairness: f})
+		r = checker.Exhaustive(context.Background(), m, checker.Options{Fairness: f})
 		require.Equal(t, checker.Pass, r.Verdict, "%v: %v", f, r.Failed())
 	}
 	// The shipped server's FIFO queue starves no one under weak fairness;
@@ -107,8 +108,8 @@ func TestMessagesPerEntry(t *testing.T) {
 		require.NoError(t, err)
 		for n := 2; n <= 5; n++ {
 			for _, node := range []int{0, n - 1} {
-				s := protocols.Scenario{N: n, Initiators: fmt.Sprint(node), Params: map[string]int{"requests": 1}}
-				r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+				s := suite.Scenario{N: n, Initiators: fmt.Sprint(node), Params: map[string]int{"requests": 1}}
+				r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 				require.NoError(t, err)
 				require.Equal(t, checker.Pass, r.Verdict, "%s n=%d", c.protocol, n)
 				total := messages(t, r, "total")
@@ -223,9 +224,9 @@ func TestLockLinearizability(t *testing.T) {
 		}
 	}
 
-	m, props := compileVariant(t, "ricartagrawala", "mutex/ricartagrawala-held-replier", heldReplier{},
+	m := compileVariant(t, "ricartagrawala", "mutex/ricartagrawala-held-replier", heldReplier{},
 		model.Config{N: 10, Params: map[string]int{"requests": 2}})
-	r := checker.Random(context.Background(), m, props, opt)
+	r := checker.Random(context.Background(), m, opt)
 	require.Equal(t, checker.Fail, r.Property("mutual-exclusion").Verdict)
 	l := r.Linearizability
 	require.Equal(t, checker.Fail, l.Verdict, "the broken lock's histories are linearizable")
@@ -247,8 +248,8 @@ func TestCentralBreaksRequestOrder(t *testing.T) {
 	pr := r.Property("request-order")
 	require.Equal(t, checker.Fail, pr.Verdict)
 	require.Regexp(t, `^n\d entered while n\d, whose request is earlier in \(timestamp, id\) order, waited$`, pr.Detail)
-	m, props := compiled(t, "central", model.Config{N: 3}, []string{"request-order"})
-	back, err := checker.Replay(m, props, pr.Counterexample)
+	m := compiled(t, "central", model.Config{N: 3}, []string{"request-order"})
+	back, err := checker.Replay(m, pr.Counterexample)
 	require.NoError(t, err)
 	require.Equal(t, pr.Detail, back.Detail)
 }

@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -17,12 +19,12 @@ const rapidMaxSteps = 2000
 
 // rapidSchedules is the number of schedules drawn per scenario: runs are
 // cheap next to the breadth of schedules worth trying. For a longer search
-// run go test ./internal/suite -run Rapid -rapid.checks=10000.
+// run go test ./internal/regress -run Rapid -rapid.checks=10000.
 const rapidSchedules = 10
 
 // rapidScenario is a protocol and a configuration drawn by rapid.
 type rapidScenario struct {
-	p   *protocols.Protocol
+	p   *suite.Protocol
 	cfg model.Config
 	// lateFaults: faults only in quiescent worlds, so that a crash comes
 	// after an election has finished (rapid otherwise tends to crash a node
@@ -99,6 +101,7 @@ type rapidRun struct {
 	quiescent bool           // the schedule ended in a quiescent world
 	judged    int            // quiescent worlds judged on the way
 	sent      map[string]int // messages sent, by kind
+	crashed   bool           // a node crashed on the way
 }
 
 // runDrawnSchedule runs m under a schedule rapid draws: at each step the
@@ -107,33 +110,17 @@ type rapidRun struct {
 // decides whether to stop or to go on with a fault (when one is left).
 // every is called on every world, quiescent on every quiescent one; either
 // may stop the run by returning true.
-func runDrawnSchedule(t *rapid.T, m *model.Machine, lateFaults bool, every, quiescent func(st *model.Stepper, w model.World, step int) bool) rapidRun {
-	st := m.NewStepper()
-	run := rapidRun{sent: map[string]int{}}
-	w, initSteps := st.Init()
-	count := func(steps ...*model.Step) {
-		kinds := m.Kinds()
-		for _, s := range steps {
-			if s == nil {
-				continue // a crash
-			}
-			for _, snd := range s.Sends {
-				run.sent[kinds[model.SendKind(snd)]]++
-			}
-		}
-	}
-	count(initSteps...)
-	if every(st, w, 0) {
+func runDrawnSchedule(t *rapid.T, m *checker.Machine, lateFaults bool, every, quiescent func(v properties.View, step int) bool) (run rapidRun) {
+	r := m.Start()
+	defer func() { run.sent = r.Sent() }()
+	if every(r.View(), 0) {
 		return run
 	}
-	var evs []model.Event
-	var next model.World
 	for ; ; run.steps++ {
-		var nproto int
-		evs, nproto = st.Enabled(w, evs[:0])
+		n, nproto := r.Enabled()
 		if nproto == 0 {
 			run.judged++
-			if quiescent(st, w, run.steps) || len(evs) == 0 || !rapid.Bool().Draw(t, "go on with a fault") {
+			if quiescent(r.View(), run.steps) || n == 0 || !rapid.Bool().Draw(t, "go on with a fault") {
 				run.quiescent = true
 				return run
 			}
@@ -141,16 +128,14 @@ func runDrawnSchedule(t *rapid.T, m *model.Machine, lateFaults bool, every, quie
 		if run.steps == rapidMaxSteps {
 			return run
 		}
-		choices := evs
+		choices := n
 		if lateFaults && nproto > 0 {
-			choices = evs[:nproto]
+			choices = nproto
 		}
-		ev := choices[rapid.IntRange(0, len(choices)-1).Draw(t, "event")]
-		var step *model.Step
-		next, step = st.Apply(w, ev, next)
-		w, next = next, w
-		count(step)
-		if every(st, w, run.steps+1) {
+		if r.Take(rapid.IntRange(0, choices-1).Draw(t, "event")).Kind == "crash" {
+			run.crashed = true
+		}
+		if every(r.View(), run.steps+1) {
 			return run
 		}
 	}
@@ -197,9 +182,9 @@ func TestRapidElectionSchedules(t *testing.T) {
 	var scenarios, runs, complete, judged, partial, crashes, longest int
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawElectionScenario(t)
-		props, err := Props(s.p, nil)
+		props, err := s.p.Props(model.Config{}, nil) // every claim, whoever initiates
 		require.NoError(t, err)
-		m, err := Compile(s.p, s.cfg, props)
+		m, err := s.p.Compile(s.cfg, props)
 		require.NoError(t, err)
 		var invariants, atEnd []*properties.Property
 		for _, p := range props {
@@ -211,19 +196,14 @@ func TestRapidElectionSchedules(t *testing.T) {
 		}
 		require.NotEmpty(t, invariants)
 		require.NotEmpty(t, atEnd)
-		crashed := false
-		every := func(st *model.Stepper, w model.World, step int) bool {
-			if c, _ := model.FaultsUsed(w); c > 0 {
-				crashed = true
-			}
+		every := func(v properties.View, step int) bool {
 			for _, p := range invariants {
-				d := p.Check(properties.View{S: st, W: w})
+				d := p.Check(v)
 				require.Empty(t, d, "%s after %d steps of %s %+v", p.Name, step, s.p.Name, s.cfg)
 			}
 			return false
 		}
-		quiescent := func(st *model.Stepper, w model.World, step int) bool {
-			v := properties.View{S: st, W: w}
+		quiescent := func(v properties.View, step int) bool {
 			what := fmt.Sprintf("quiescent after %d steps of %s %+v", step, s.p.Name, s.cfg)
 			beliefs := v.Monitor(properties.Leaders).([]model.NodeID)
 			switch {
@@ -269,12 +249,11 @@ func TestRapidElectionSchedules(t *testing.T) {
 			}
 		}
 		for range rapidSchedules {
-			crashed = false
 			run := runDrawnSchedule(t, m, s.lateFaults, every, quiescent)
 			runs++
 			longest = max(longest, run.steps)
 			judged += run.judged
-			if crashed {
+			if run.crashed {
 				crashes++
 			}
 			// Every run ends: the faults are bounded, and none of these
@@ -315,11 +294,11 @@ func TestRapidFindsBullyAsyncViolation(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		n := rapid.IntRange(2, 8).Draw(t, "n")
 		cfg := model.Config{N: n, Ranks: drawRanks(t, n), Timing: model.Async, Crashes: rapid.IntRange(0, 1).Draw(t, "crashes")}
-		m, err := Compile(p, cfg, props)
+		m, err := p.Compile(cfg, props)
 		require.NoError(t, err)
 		violated := false
-		stopAt := func(st *model.Stepper, w model.World, step int) bool {
-			if d := properties.UniqueLeader.Check(properties.View{S: st, W: w}); d != "" {
+		stopAt := func(v properties.View, step int) bool {
+			if d := properties.UniqueLeader.Check(v); d != "" {
 				violated = true
 				if example == "" {
 					example = fmt.Sprintf("%s after %d steps, ranks %v", d, step, cfg.Ranks)

@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"encoding/json"
@@ -7,13 +7,12 @@ import (
 	"os"
 
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/suite"
-	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/checker/suite"
 )
 
 // replay re-runs a counterexample file and prints it step by step. It exits
 // 1 when the run still violates a property, 0 when it no longer does.
-func replay(args []string, out io.Writer) error {
+func replay(r *suite.Registry, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return badInput("replay needs exactly one trace file")
 	}
@@ -28,22 +27,22 @@ func replay(args []string, out io.Writer) error {
 	if tf.Trace == nil {
 		return badInput("%s is not a vigil trace: it has no events", args[0])
 	}
-	p, err := protocols.Lookup(tf.Protocol)
+	p, err := r.Lookup(tf.Protocol)
 	if err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
 	if err := tf.Config.Validate(); err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
-	props, err := suite.Props(p, tf.Properties)
+	props, err := p.Props(tf.Config, tf.Properties)
 	if err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
-	m, err := suite.Compile(p, tf.Config, props)
+	m, err := p.Compile(tf.Config, props)
 	if err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
-	t, err := checker.Replay(m, props, tf.Trace)
+	t, err := checker.Replay(m, tf.Trace)
 	if err != nil {
 		return badInput("%s does not replay: %v", args[0], err)
 	}

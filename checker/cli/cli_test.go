@@ -1,4 +1,4 @@
-package main
+package cli
 
 import (
 	"bytes"
@@ -10,11 +10,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/protocols"
 )
+
+// builtins is the registry of cmd/vigil.
+var builtins = protocols.Registry()
 
 func vigil(args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = Main(builtins, args, &out, &errOut)
 	return code, out.String(), errOut.String()
 }
 
@@ -37,20 +41,24 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-n", "12", "-sweep"}, "-sweep is a way of searching exhaustively; it does not apply to -mode random"},
 		{[]string{"check", "bully", "-timing", "sometimes"}, "timing must be sync or async"},
 		{[]string{"check", "bully", "-ranks", "1,1,2,3"}, "distinct"},
-		{[]string{"check", "bully", "-props", "mutual-exclusion"}, "speaks of the mutex family, not of election"},
-		{[]string{"check", "bully", "-props", "no-such-property"}, `unknown property "no-such-property"`},
+		{[]string{"check", "bully", "-props", "mutual-exclusion"}, `election/bully has no property "mutual-exclusion" (it has: agreement,`},
+		{[]string{"check", "bully", "-props", "no-such-property"}, `has no property "no-such-property"`},
+		{[]string{"check", "bully", "-props", "agreement,agreement"}, "two properties are named agreement"},
 		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
 		{[]string{"check", "invitation", "-partitions", "8"}, "partitions must be between 0 and 7"},
 		{[]string{"check", "invitation", "-n", "1", "-partitions", "1"}, "partitions need at least 2 nodes"},
-		{[]string{"check", "emergent", "-param", "pool-min"}, "want name=integer"},
+		{[]string{"check", "emergent", "-param", "pool-min"}, "want name=value"},
+		{[]string{"check", "emergent", "-param", "pool-mni=2"}, "election/emergent has no parameter pool-mni (it has: pool-min, pool-max)"},
+		{[]string{"check", "emergent", "-param", "pool-min=two"}, `-pool-min takes an integer, not "two"`},
+		{[]string{"check", "bully", "-requests", "2"}, "election/bully has no parameter requests (it has: none)"},
 		{[]string{"check", "bully", "-scenario", "nope"}, "has no scenario"},
 		{[]string{"check", "central", "-fairness", "sometimes"}, `unknown fairness "sometimes"`},
 		{[]string{"check", "central", "-requests", "-1"}, "requests must be at least 0"},
 		{[]string{"check", "ricartagrawala", "-requests", "0"}, "requests must be at least 1 here"},
 		{[]string{"check", "basic", "-msgs", "0"}, "msgs must be between 1 and 65535, not 0"},
-		{[]string{"check", "sequencer", "-reads", "often"}, `reads must be none, local or ordered, not "often"`},
-		{[]string{"check", "fifo", "-reads", "local"}, "a replicated register needs a total order"},
-		{[]string{"check", "basic", "-props", "agreement,no-deadlock"}, "speaks of the mutex family, not of multicast"},
+		{[]string{"check", "sequencer", "-reads", "often"}, `-reads takes none, local, ordered, not "often"`},
+		{[]string{"check", "fifo", "-reads", "local"}, "multicast/fifo has no parameter reads (it has: msgs)"},
+		{[]string{"check", "basic", "-props", "agreement,no-deadlock"}, `multicast/basic has no property "no-deadlock"`},
 		{[]string{"check"}, "needs a protocol name"},
 		{[]string{"check", "--all", "-first"}, "-first leaves verdicts unknown, and --all compares every verdict"},
 		{[]string{"frobnicate"}, "unknown command"},

@@ -1,11 +1,11 @@
-package model_test
+package checker_test
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -18,10 +18,9 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, tm := range []model.Timing{model.Sync, model.Async} {
 				cfg := model.Config{N: 3, Channels: ch, Timing: tm, Crashes: 1, Recoveries: 1, Partitions: 1}
-				props := properties.Family(p.Family)
-				m, err := p.Compile(cfg, properties.Monitors(props)...)
+				m, err := p.Compile(cfg, p.Properties)
 				require.NoError(t, err)
-				st := m.NewStepper()
+				st := checker.ModelOf(m).NewStepper()
 				w0, _ := st.Init()
 				seen := map[string]bool{}
 				queue := []model.World{w0}

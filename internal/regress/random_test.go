@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"testing"

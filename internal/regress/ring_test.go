@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -7,12 +7,13 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/ring"
 )
 
-func ringProtocol(t *testing.T) *protocols.Protocol {
+func ringProtocol(t *testing.T) *suite.Protocol {
 	t.Helper()
 	p, err := protocols.Lookup("ring")
 	require.NoError(t, err)
@@ -35,14 +36,14 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 				want = counts{n * n, n, n*n + n}
 			}
 			for _, ranks := range []string{"sorted", "reverse"} {
-				channels := []string{"fifo"}
+				channels := []model.Channels{model.FIFO}
 				if n <= 4 {
-					channels = append(channels, "unordered")
+					channels = append(channels, model.Unordered)
 				}
 				for _, ch := range channels {
-					s := protocols.Scenario{N: n, Initiators: init, Ranks: ranks, Channels: ch}
-					what := fmt.Sprintf("n=%d initiators=%s ranks=%s %s", n, init, ranks, ch)
-					r, err := Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+					s := suite.Scenario{N: n, Initiators: init, Ranks: ranks, Channels: ch}
+					what := fmt.Sprintf("n=%d initiators=%s ranks=%s %v", n, init, ranks, ch)
+					r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 					require.NoError(t, err)
 					require.Equal(t, checker.Pass, r.Verdict, what)
 					for kind, w := range map[string]int{"election": want.election, "coordinator": want.coordinator,
@@ -64,19 +65,19 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 // N = 5 with one initiator 10 million.
 func TestRingExhaustiveWithCrashes(t *testing.T) {
 	p := ringProtocol(t)
-	cases := []protocols.Scenario{
-		{N: 2, Crashes: 1}, {N: 3, Crashes: 1}, {N: 3, Crashes: 1, Channels: "unordered"},
+	cases := []suite.Scenario{
+		{N: 2, Crashes: 1}, {N: 3, Crashes: 1}, {N: 3, Crashes: 1, Channels: model.Unordered},
 		{N: 2, Crashes: 1, Initiators: "0"}, {N: 3, Crashes: 1, Initiators: "0"},
 		{N: 4, Crashes: 1, Initiators: "0"}, {N: 4, Crashes: 1, Initiators: "3", Ranks: "reverse"},
 		{N: 3, Crashes: 2, Initiators: "0"},
 	}
 	if !testing.Short() {
-		cases = append(cases, protocols.Scenario{N: 3, Crashes: 2}) // 739 thousand worlds
+		cases = append(cases, suite.Scenario{N: 3, Crashes: 2}) // 739 thousand worlds
 	}
 	for _, s := range cases {
-		r, err := Exhaustive(context.Background(), p, &s, checker.Options{})
+		r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{})
 		require.NoError(t, err)
-		require.Equal(t, checker.Pass, r.Verdict, "%+v: %s", s, describe(r))
+		require.Equal(t, checker.Pass, r.Verdict, "%+v: %s", s, suite.Describe(r))
 		require.Positive(t, r.Stats.Quiescent)
 	}
 }
@@ -85,7 +86,7 @@ func TestRingExhaustiveWithCrashes(t *testing.T) {
 func TestRingRandomLargeRing(t *testing.T) {
 	for _, c := range []struct{ crashes, walks int }{{1, 1000}, {2, 300}} {
 		r := randomRun(t, "ring", model.Config{N: 30, Crashes: c.crashes}, nil, checker.RandomOptions{Walks: c.walks, Seed: 1})
-		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", c.crashes, describe(r))
+		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", c.crashes, suite.Describe(r))
 		require.Equal(t, c.walks, r.Stats.Walks)
 		require.Positive(t, r.Stats.Quiescent)
 	}
@@ -110,7 +111,7 @@ func (f forgetful) Timeout(ctx *model.Ctx[ring.Msg], s ring.State, t model.Timer
 // counterexample, and the safety properties none.
 func requireCaught(t *testing.T, r *checker.Result, what string) {
 	t.Helper()
-	require.Equal(t, checker.Fail, r.Verdict, "%s: the seeded bug went unnoticed: %s", what, describe(r))
+	require.Equal(t, checker.Fail, r.Verdict, "%s: the seeded bug went unnoticed: %s", what, suite.Describe(r))
 	caught := false
 	for _, f := range r.Failed() {
 		switch f.Name {
@@ -119,19 +120,19 @@ func requireCaught(t *testing.T, r *checker.Result, what string) {
 			require.NotNil(t, f.Counterexample, what)
 		}
 	}
-	require.True(t, caught, "%s: %s", what, describe(r))
-	t.Logf("%s: %s", what, describe(r))
+	require.True(t, caught, "%s: %s", what, suite.Describe(r))
+	t.Logf("%s: %s", what, suite.Describe(r))
 }
 
 // The checker catches a node that forgets to skip its failed successor,
 // exhaustively at small N and by random walks at N = 30.
 func TestRingSeededBugForgetsToSkip(t *testing.T) {
 	for _, cfg := range []model.Config{{N: 3, Crashes: 1}, {N: 4, Crashes: 1, Initiators: []bool{true, false, false, false}}} {
-		m, props := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, cfg)
-		r := checker.Exhaustive(context.Background(), m, props, checker.Options{})
+		m := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, cfg)
+		r := checker.Exhaustive(context.Background(), m, checker.Options{})
 		requireCaught(t, r, fmt.Sprintf("exhaustive n=%d", cfg.N))
 	}
-	m, props := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, model.Config{N: 30, Crashes: 1})
-	r := checker.Random(context.Background(), m, props, checker.RandomOptions{Walks: 1000, Seed: 1})
+	m := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, model.Config{N: 30, Crashes: 1})
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 1000, Seed: 1})
 	requireCaught(t, r, "random n=30")
 }

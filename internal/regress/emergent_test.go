@@ -1,4 +1,4 @@
-package suite
+package regress
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -17,24 +18,24 @@ func TestEmergentScenarios(t *testing.T) {
 	p, err := protocols.Lookup("emergent")
 	require.NoError(t, err)
 	require.Equal(t, []string{"unique-leader", "agreement", "termination", "pool-size"}, p.Claims)
-	byName := map[string]*protocols.Scenario{}
+	byName := map[string]*suite.Scenario{}
 	for i := range p.Scenarios {
 		byName[p.Scenarios[i].Name] = &p.Scenarios[i]
 	}
 	require.Equal(t, "master-crash", p.Scenarios[0].Name, "the default scenario")
 
 	s := byName["master-crash"]
-	r, err := Exhaustive(context.Background(), p, s, checker.Options{})
+	r, err := suite.Exhaustive(context.Background(), p, s, checker.Options{})
 	require.NoError(t, err)
-	require.Empty(t, Judge(s, r))
+	require.Empty(t, suite.Judge(s, r))
 	require.Empty(t, r.Cut)
 	require.Equal(t, checker.Pass, r.Verdict)
 	t.Logf("master-crash: %d states, %d transitions, %.2fs", r.Stats.States, r.Stats.Transitions, r.Stats.Seconds)
 
 	s = byName["async"]
-	r, err = Exhaustive(context.Background(), p, s, checker.Options{})
+	r, err = suite.Exhaustive(context.Background(), p, s, checker.Options{})
 	require.NoError(t, err)
-	require.Empty(t, Judge(s, r))
+	require.Empty(t, suite.Judge(s, r))
 	pr := r.Property("unique-leader")
 	require.Equal(t, checker.Fail, pr.Verdict)
 	// the join and master timers fire although everyone is alive
@@ -44,9 +45,9 @@ func TestEmergentScenarios(t *testing.T) {
 	}
 
 	s = byName["recovery"]
-	r, err = Exhaustive(context.Background(), p, s, checker.Options{})
+	r, err = suite.Exhaustive(context.Background(), p, s, checker.Options{})
 	require.NoError(t, err)
-	require.Empty(t, Judge(s, r))
+	require.Empty(t, suite.Judge(s, r))
 	require.Equal(t, checker.Pass, r.Property("unique-leader").Verdict, "a restarted master never makes two masters")
 }
 
@@ -64,7 +65,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 	for _, c := range cases {
 		r := exhaustiveRun(t, "emergent", c.cfg, nil, checker.Options{Messages: true})
 		require.Empty(t, r.Cut, c.name)
-		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, describe(r))
+		require.Equal(t, checker.Pass, r.Verdict, "%s: %s", c.name, suite.Describe(r))
 		t.Logf("%s: %d states, %.2fs, messages %v", c.name, r.Stats.States, r.Stats.Seconds, r.Messages)
 	}
 	// with a pool of two, a master crash makes the two slaves elect: each
@@ -81,7 +82,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 func TestEmergentRandomLarge(t *testing.T) {
 	for _, crashes := range []int{1, 3, 5} {
 		r := randomRun(t, "emergent", model.Config{N: 30, Crashes: crashes}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
-		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", crashes, describe(r))
+		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", crashes, suite.Describe(r))
 		require.Equal(t, 1000, r.Stats.Walks)
 		require.Positive(t, r.Stats.Quiescent)
 	}

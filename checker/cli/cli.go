@@ -1,0 +1,85 @@
+// Package cli is vigil's command line, over any registry of protocols:
+// cmd/vigil runs it over the built-in ones, and a binary of one's own over
+// its own protocols, with every command and flag:
+//
+//	func main() {
+//		var r suite.Registry
+//		r.MustRegister(twopc.Description)
+//		os.Exit(cli.Main(&r, os.Args[1:], os.Stdout, os.Stderr))
+//	}
+//
+// The commands:
+//
+//	vigil list
+//	vigil check PROTOCOL [flags]
+//	vigil check --all
+//	vigil replay FILE
+//
+// Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
+// input, a handler or monitor that failed, or a bound (time, memory,
+// states, depth) that cut the search short before any counterexample was
+// found.
+package cli
+
+import (
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/vigil-check/vigil/checker/suite"
+)
+
+const usage = `usage:
+  vigil list                    list the protocols
+  vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
+  vigil check --all             check every protocol's scenarios
+  vigil replay FILE             replay a counterexample written by -trace
+`
+
+// usageError is bad input: reported on one line, exit code 2.
+type usageError struct{ error }
+
+func badInput(format string, args ...any) error {
+	return usageError{fmt.Errorf(format, args...)}
+}
+
+// errFailed: a property failed (exit 1); errIncomplete: a bound stopped the
+// search before any counterexample (exit 2). Both are already reported.
+var (
+	errFailed     = errors.New("a property fails")
+	errIncomplete = errors.New("search incomplete")
+)
+
+// Main runs the command line args (without the program's name) over the
+// protocols of r, writing to stdout and stderr, and returns the exit code.
+func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	var err error
+	switch args[0] {
+	case "list":
+		err = list(r, stdout)
+	case "check":
+		err = check(r, args[1:], stdout, stderr)
+	case "replay":
+		err = replay(r, args[1:], stdout)
+	case "help", "-h", "--help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	default:
+		err = badInput("unknown command %q; try vigil help", args[0])
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, errFailed):
+		return 1
+	case errors.Is(err, errIncomplete):
+		return 2
+	default:
+		fmt.Fprintf(stderr, "vigil: %v\n", err)
+		return 2
+	}
+}
