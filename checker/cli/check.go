@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"slices"
 	"strings"
 	"time"
@@ -497,28 +496,13 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	return enc.Encode(doc)
 }
 
-// traceFile is what -trace writes and vigil replay reads.
-type traceFile struct {
-	Protocol   string         `json:"protocol"`
-	Config     model.Config   `json:"config"`
-	Properties []string       `json:"properties"`
-	Trace      *checker.Trace `json:"trace"`
-}
-
+// writeTrace writes the first counterexample of r, if any, to path.
 func writeTrace(path string, p *suite.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
 	failed := r.Failed()
 	if len(failed) == 0 {
 		return nil
 	}
-	tf := traceFile{Protocol: p.Path(), Config: cfg, Trace: failed[0].Counterexample}
-	for _, pr := range props {
-		tf.Properties = append(tf.Properties, pr.Name)
-	}
-	b, err := json.MarshalIndent(tf, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(path, append(b, '\n'), 0o644); err != nil {
+	if err := suite.NewTraceFile(p, cfg, props, failed[0].Counterexample).Write(path); err != nil {
 		return usageError{err}
 	}
 	return nil

@@ -1,10 +1,8 @@
 package cli
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
@@ -16,22 +14,12 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return badInput("replay needs exactly one trace file")
 	}
-	b, err := os.ReadFile(args[0])
+	tf, err := suite.ReadTraceFile(args[0])
 	if err != nil {
-		return badInput("cannot read trace: %v", err)
-	}
-	var tf traceFile
-	if err := json.Unmarshal(b, &tf); err != nil {
-		return badInput("%s is not a vigil trace: %v", args[0], err)
-	}
-	if tf.Trace == nil {
-		return badInput("%s is not a vigil trace: it has no events", args[0])
+		return usageError{err}
 	}
 	p, err := r.Lookup(tf.Protocol)
 	if err != nil {
-		return badInput("%s: %v", args[0], err)
-	}
-	if err := tf.Config.Validate(); err != nil {
 		return badInput("%s: %v", args[0], err)
 	}
 	props, err := p.Props(tf.Config, tf.Properties)
