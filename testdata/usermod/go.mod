@@ -1,0 +1,12 @@
+module example.com/commit
+
+go 1.26.8
+
+require github.com/vigil-check/vigil v0.0.0
+
+require (
+	github.com/anishathalye/porcupine v1.3.1 // indirect
+	pgregory.net/rapid v1.3.0 // indirect
+)
+
+replace github.com/vigil-check/vigil => ../..
