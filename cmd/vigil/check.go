@@ -147,7 +147,7 @@ func check(args []string, stdout, stderr io.Writer) error {
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")
 	}
-	p, err := protocols.Lookup(name)
+	p, err := lookup(name)
 	if err != nil {
 		return usageError{err}
 	}
@@ -246,6 +246,8 @@ func check(args []string, stdout, stderr io.Writer) error {
 		printText(stdout, p, sc.Name, cfg, res)
 	}
 	switch {
+	case res.Fault != nil:
+		return errFaulted
 	case res.Verdict == checker.Fail:
 		return errFailed
 	case res.Cut != "":
@@ -419,11 +421,23 @@ func printText(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
 	}
+	if r.Fault != nil {
+		fmt.Fprintf(out, "  the search ended at a fault of a handler or monitor (below): properties without a counterexample are unknown\n")
+	}
 	if r.Stopped {
 		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
 	}
 	if r.StoppedFirst {
 		fmt.Fprintf(out, "  stopped at the first violation (-first): the other verdicts are unknown; the figures cover the search so far\n")
+	}
+	if f := r.Fault; f != nil {
+		// the fault first: the search ended there, and it is a bug to fix
+		// before any verdict means anything
+		fmt.Fprintln(out)
+		checker.Render(out, f.Trace)
+		if where := f.Where(); where != "" {
+			fmt.Fprintf(out, "  panicked in %s\n", where)
+		}
 	}
 	for _, pr := range r.Failed() {
 		fmt.Fprintln(out)
@@ -456,8 +470,9 @@ func printJSON(out io.Writer, p *protocols.Protocol, scenario string, cfg model.
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
+		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}
@@ -478,11 +493,17 @@ type traceFile struct {
 }
 
 func writeTrace(path string, p *protocols.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
-	failed := r.Failed()
-	if len(failed) == 0 {
+	var t *checker.Trace
+	if failed := r.Failed(); len(failed) > 0 {
+		t = failed[0].Counterexample
+	}
+	if r.Fault != nil {
+		t = r.Fault.Trace // the run to the fault, for vigil replay to show it again
+	}
+	if t == nil {
 		return nil
 	}
-	tf := traceFile{Protocol: p.Path(), Config: cfg, Trace: failed[0].Counterexample}
+	tf := traceFile{Protocol: p.Path(), Config: cfg, Trace: t}
 	for _, pr := range props {
 		tf.Properties = append(tf.Properties, pr.Name)
 	}

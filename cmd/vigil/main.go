@@ -9,8 +9,10 @@
 //	vigil replay FILE
 //
 // Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
-// input, or a bound (time, memory, states, depth) cut the search short
-// before any counterexample was found.
+// input, a bound (time, memory, states, depth) cut the search short
+// before any counterexample was found, or a protocol handler or monitor
+// failed (panicked or mutated its input): then the run to the fault is
+// printed.
 package main
 
 import (
@@ -18,6 +20,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/vigil-check/vigil/protocols"
 )
 
 const usage = `usage:
@@ -26,6 +30,10 @@ const usage = `usage:
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
 `
+
+// lookup finds a protocol by name, for check and replay; tests add
+// protocols of their own.
+var lookup = protocols.Lookup
 
 // usageError is bad input: reported on one line, exit code 2.
 type usageError struct{ error }
@@ -36,9 +44,12 @@ func badInput(format string, args ...any) error {
 
 // errFailed: a property failed (exit 1); errIncomplete: a bound stopped the
 // search before any counterexample (exit 2). Both are already reported.
+// errFaulted: a protocol handler or monitor failed (exit 2), reported
+// with the run to it.
 var (
 	errFailed     = errors.New("a property fails")
 	errIncomplete = errors.New("search incomplete")
+	errFaulted    = errors.New("a handler or monitor faulted")
 )
 
 func main() {
@@ -69,7 +80,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFailed):
 		return 1
-	case errors.Is(err, errIncomplete):
+	case errors.Is(err, errIncomplete), errors.Is(err, errFaulted):
 		return 2
 	default:
 		fmt.Fprintf(stderr, "vigil: %v\n", err)

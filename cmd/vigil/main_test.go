@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
 )
 
 func vigil(args ...string) (code int, stdout, stderr string) {
@@ -167,6 +170,78 @@ func TestFirst(t *testing.T) {
 			require.Contains(t, out, "\n  stopped at the first violation (-first): the other verdicts are unknown")
 			require.Contains(t, out, "verdict: fail\n")
 		})
+	}
+}
+
+// crashy is a protocol whose Receive panics: n0 greets n1, and n1 fails.
+type crashy struct{}
+
+type crashyMsg struct{ Hello int }
+
+func (crashy) Init(ctx *model.Ctx[crashyMsg]) int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, crashyMsg{1})
+	}
+	return 0
+}
+func (crashy) Receive(_ *model.Ctx[crashyMsg], _ int, _ model.NodeID, m crashyMsg) int {
+	panic(fmt.Sprintf("cannot take hello %d", m.Hello))
+}
+func (crashy) Timeout(_ *model.Ctx[crashyMsg], s int, _ model.Timer) int { return s }
+func (crashy) Recover(_ *model.Ctx[crashyMsg], s int) int                { return s }
+
+// A handler that panics is reported with the run to it, exit 2, in text
+// and JSON, both modes; its trace replays to the same fault.
+func TestHandlerFaultIsReported(t *testing.T) {
+	p := &protocols.Protocol{Name: "crashy", Family: "election", Claims: []string{"unique-leader"},
+		Compile: func(cfg model.Config, mons ...model.Monitor) (*model.Machine, error) {
+			return model.Compile("crashy", crashy{}, cfg, mons...)
+		},
+		Scenarios: []protocols.Scenario{{Name: "hello", N: 2, Expect: "pass"}}}
+	defer func(old func(string) (*protocols.Protocol, error)) { lookup = old }(lookup)
+	lookup = func(name string) (*protocols.Protocol, error) {
+		if name == "crashy" || name == p.Path() {
+			return p, nil
+		}
+		return protocols.Lookup(name)
+	}
+	const fault = "fault: protocol crashy: Receive on n1 panicked: cannot take hello 1\n"
+	for _, mode := range []string{"exhaustive", "random"} {
+		file := filepath.Join(t.TempDir(), "fault.json")
+		code, out, stderr := vigil("check", "crashy", "-mode", mode, "-trace", file)
+		require.Equal(t, 2, code, out+stderr)
+		require.Contains(t, out, "  unique-leader    unknown: not judged to the end: a handler or monitor faulted\n")
+		require.Contains(t, out, "\n"+fault)
+		require.Contains(t, out, "   1. n0 → n1  {Hello:1}\n  (the fault is in this last step: nothing came of it)\n")
+		require.Regexp(t, `  panicked in github.com/vigil-check/vigil/cmd/vigil.crashy.Receive at .*main_test.go:\d+\n`, out)
+		require.Contains(t, out, "verdict: error\n")
+		require.NotContains(t, stderr, "panic:")
+
+		code, out, _ = vigil("check", "crashy", "-mode", mode, "-json")
+		require.Equal(t, 2, code, out)
+		var doc struct {
+			Verdict string
+			Fault   *struct {
+				Handler, Panic string
+				Node           int
+				Trace          struct {
+					Fault  string
+					Events []struct{ Kind string }
+				}
+			}
+		}
+		require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+		require.Equal(t, "error", doc.Verdict)
+		require.NotNil(t, doc.Fault)
+		require.Equal(t, "Receive", doc.Fault.Handler)
+		require.Equal(t, 1, doc.Fault.Node)
+		require.Equal(t, "cannot take hello 1", doc.Fault.Panic)
+		require.Len(t, doc.Fault.Trace.Events, 1)
+
+		code, replayed, stderr := vigil("replay", file)
+		require.Equal(t, 2, code, replayed+stderr)
+		require.Contains(t, replayed, fault)
+		require.Contains(t, replayed, "   1. n0 → n1  {Hello:1}\n  (the fault is in this last step: nothing came of it)\n")
 	}
 }
 
