@@ -73,6 +73,10 @@ type chunk struct {
 	// the obligations of each Eventually property.
 	ids  []uint64
 	pend []uint64
+	// fault: a handler or monitor failed expanding state faultSrc; the
+	// chunk's expansion stopped there
+	fault    *model.Fault
+	faultSrc int
 }
 
 // candidate is 24 bytes: a level can have many more candidates than new
@@ -166,6 +170,11 @@ type search struct {
 	// pairs: a sweep's pairs of states that shared a visited set, the
 	// only ones whose fingerprints could be confused
 	pairs float64
+	// fault: a handler or monitor failed expanding state faultSrc (the
+	// first such state in the merge order of the wave that met it)
+	fault      *model.Fault
+	faultSrc   int
+	faultDepth int
 }
 
 // windowBytes is the memory of a sweep's visited sets.
@@ -268,6 +277,11 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 
 	w0, initSteps := xs[0].st.Init()
+	if f := xs[0].st.TakeFault(); f != nil {
+		res.faulted(newFault(m, nil, f, nil))
+		res.finish(start)
+		return res
+	}
 	fp0 := xs[0].st.Fingerprint(w0)
 	e.vis.insert(fp0)
 	e.count = 1
@@ -320,7 +334,16 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 				pool = append(pool, &chunk{})
 			}
 			chunks := pool[:k]
-			if complete = e.expandWave(ctx, xs, chunks, cur, lo, c0, depth, judgeOnly); !complete {
+			complete = e.expandWave(ctx, xs, chunks, cur, lo, c0, depth, judgeOnly)
+			// A fault ends the search before the wave is merged. Each
+			// chunk stops at its first faulting state, and chunks are
+			// handed out in order, so the first faulting chunk does not
+			// depend on Workers.
+			if i := slices.IndexFunc(chunks, func(c *chunk) bool { return c.fault != nil }); i >= 0 {
+				e.fault, e.faultSrc, e.faultDepth = chunks[i].fault, chunks[i].faultSrc, depth
+				break
+			}
+			if !complete {
 				break
 			}
 			e.merge(chunks, &next, res)
@@ -332,6 +355,9 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 				stoppedFirst = true
 				break
 			}
+		}
+		if e.fault != nil {
+			break
 		}
 		if !complete {
 			if overMemory.Load() {
@@ -384,8 +410,8 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 		}
 	}
 	res.Cut = e.stopped
-	res.StoppedFirst = stoppedFirst
-	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst
+	res.StoppedFirst = stoppedFirst && e.fault == nil
+	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst && e.fault == nil
 	res.Stats.States = e.count
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
@@ -400,7 +426,7 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	if e.g != nil {
 		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
-		if !stoppedFirst {
+		if !stoppedFirst && e.fault == nil {
 			e.judgeCycles()
 		}
 	}
@@ -426,7 +452,10 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 			res.Properties[p].Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
 		}
 	}
-	if opt.Messages && res.Cut == "" && !stoppedFirst && e.revisits == 0 {
+	if e.fault != nil {
+		res.faulted(e.faultResult(m, props, opt))
+	}
+	if opt.Messages && res.Cut == "" && !stoppedFirst && e.fault == nil && e.revisits == 0 {
 		switch {
 		case e.paths != nil:
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
@@ -436,6 +465,21 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	res.finish(start)
 	return res
+}
+
+// faultResult locates the fault met expanding state e.faultSrc and gives
+// the run to it. A sweep's first pass keeps no parents: it sweeps again,
+// with them, to the fault's level, where the same fault comes back (the
+// search is deterministic, and faulting calls are not memoised).
+func (e *search) faultResult(m *model.Machine, props []*properties.Property, opt Options) *Fault {
+	if e.parents {
+		return newFault(m, e.events(e.pathTo(e.faultSrc)), e.fault, nil)
+	}
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
+	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
+		return again.Fault
+	}
+	return &Fault{Fault: *e.fault, Trace: &Trace{Fault: e.fault.Error()}} // not met again: no run to show
 }
 
 // sweepForTraces sweeps again, keeping parents this time, down to the
@@ -717,6 +761,13 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		w := lv.world(a + i)
 		var nproto int
 		x.evs, nproto = x.st.Enabled(w, x.evs[:0])
+		// Listing the events runs the handlers of timeouts and actions;
+		// the successors, every handler and monitor: a fault stops the
+		// chunk (the search ends with the wave).
+		if f := x.st.TakeFault(); f != nil {
+			c.fault, c.faultSrc = f, c.lo+i
+			return
+		}
 		c.trans += int64(len(x.evs))
 		quiet := nproto == 0
 		if quiet {
@@ -796,6 +847,10 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 				}
 			}
+		}
+		if f := x.st.TakeFault(); f != nil {
+			c.fault, c.faultSrc = f, c.lo+i
+			return
 		}
 	}
 }

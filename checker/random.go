@@ -53,6 +53,10 @@ const batch = 64
 // kept for each property is the one of the walk with the lowest seed, shrunk
 // (see shrink).
 //
+// A handler or monitor that fails (see model.Fault) ends its walk, and the
+// search after its batch: the result is the fault met by the walk of
+// lowest seed, with its run (Result.Fault), which replays from that seed.
+//
 // With opt.First a walk ends at its first violating world and the search
 // after the batch of walks (a fixed run of seeds, whatever Workers) in
 // which any walk found a violation, so it stops at the same point for any
@@ -82,7 +86,8 @@ func random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	}
 	done := 0
 	failed := map[int]bool{}
-	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && ctx.Err() == nil {
+	faultWalk := -1
+	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && faultWalk < 0 && ctx.Err() == nil {
 		hi := min(opt.Walks, done+batch)
 		var next atomic.Int64
 		next.Store(int64(done))
@@ -107,6 +112,10 @@ func random(ctx context.Context, m *model.Machine, props []*properties.Property,
 			for p := range outs[i].viol {
 				failed[p] = true
 			}
+			if outs[i].fault != nil {
+				// the walk of lowest seed that met a fault ends the search
+				faultWalk, hi = i, i+1
+			}
 		}
 		done = hi
 		if opt.Progress != nil {
@@ -114,7 +123,7 @@ func random(ctx context.Context, m *model.Machine, props []*properties.Property,
 		}
 	}
 	res.Stats.Walks = done
-	if opt.First && len(failed) > 0 {
+	if opt.First && len(failed) > 0 && faultWalk < 0 {
 		res.StoppedFirst = done < opt.Walks || slices.ContainsFunc(outs[:done], func(o walkResult) bool { return o.cutFirst })
 	}
 	if opt.Object != nil {
@@ -191,6 +200,11 @@ func random(ctx context.Context, m *model.Machine, props []*properties.Property,
 			}
 		}
 	}
+	if faultWalk >= 0 {
+		seed := opt.Seed + uint64(faultWalk)
+		res.faulted(newFault(m, outs[faultWalk].events, outs[faultWalk].fault, &seed))
+		res.Messages = nil // as in an exhaustive search: no figures of a search that ended at a fault
+	}
 	// A random search that finds no counterexample passes the walks it
 	// made, no more: the mode and the stats say which.
 	res.finish(start)
@@ -209,6 +223,7 @@ type walkResult struct {
 	complete  bool  // ended in a quiescent world
 	quiescent int64
 	cutFirst  bool          // ended at its first violation, with more to walk
+	fault     *model.Fault  // a handler or monitor failed past events; the walk ended
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
 	// when it is not linearizable
@@ -221,6 +236,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	w, initSteps := st.Init()
 	var r walkResult
+	if r.fault = st.TakeFault(); r.fault != nil {
+		return r
+	}
 	r.sent = sentByKind(initSteps...)
 	var clock *entryClock
 	if figures {
@@ -264,6 +282,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	for len(r.events) < maxDepth && undecided() {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
+		if r.fault = st.TakeFault(); r.fault != nil {
+			break // listing the events ran a faulting timeout or action
+		}
 		canonical(st.Machine(), evs[:nproto], keys)
 		var ev model.Event
 		if nproto == 0 {
@@ -286,6 +307,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
 		r.events = append(r.events, ev)
+		if r.fault = st.TakeFault(); r.fault != nil {
+			break
+		}
 		if clock != nil {
 			clock.step(ev.Node, &ev, step)
 		}
@@ -303,8 +327,15 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			r.cutFirst = first
 		}
 	}
+	if r.fault != nil {
+		return r
+	}
 	if len(r.events) == maxDepth && undecided() {
-		if _, nproto := st.Enabled(w, evs[:0]); nproto == 0 {
+		_, nproto := st.Enabled(w, evs[:0])
+		if r.fault = st.TakeFault(); r.fault != nil {
+			return r
+		}
+		if nproto == 0 {
 			r.quiescent++
 			r.complete = true
 			judge(true)

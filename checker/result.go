@@ -19,6 +19,9 @@ const (
 	Pass    Verdict = "pass"    // holds in every world explored, and the search was complete
 	Fail    Verdict = "fail"    // a counterexample was found
 	Unknown Verdict = "unknown" // no counterexample, but a bound cut the search short
+	// Error is a search's verdict, never a property's, when a protocol
+	// handler or a monitor failed (Result.Fault): the search ended there.
+	Error Verdict = "error"
 )
 
 // PropertyResult is one property's verdict, with its counterexample on Fail.
@@ -104,6 +107,10 @@ type Result struct {
 	// and the stats cover what was explored until then. Stopped is then
 	// false, even if every property failed by that point.
 	StoppedFirst bool `json:"stopped_at_first,omitempty"`
+	// Fault: a protocol handler or monitor failed, and the search ended
+	// there; the verdict is Error, the properties without a counterexample
+	// Unknown, the stats cover what was explored until then.
+	Fault *Fault `json:"fault,omitempty"`
 }
 
 // notJudged is the detail of a property left Unknown by a search that
@@ -159,6 +166,20 @@ func (r *Result) finish(start time.Time) {
 			r.Verdict = Fail
 		case l.Verdict == Unknown && r.Verdict == Pass:
 			r.Verdict = Unknown
+		}
+	}
+	if r.Fault != nil {
+		r.Verdict = Error
+	}
+}
+
+// faulted ends a result with fault f: properties without a counterexample
+// are Unknown.
+func (r *Result) faulted(f *Fault) {
+	r.Fault = f
+	for i := range r.Properties {
+		if r.Properties[i].Verdict != Fail {
+			r.Properties[i].Verdict, r.Properties[i].Detail = Unknown, faultDetail
 		}
 	}
 }

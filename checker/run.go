@@ -20,12 +20,16 @@ type Run struct {
 	sent   map[string]int
 	kinds  []string
 	view   properties.View
+	fault  *Fault
 }
 
 // Start begins a run of m in its initial world.
 func (m *Machine) Start() *Run {
 	r := &Run{m: m, st: m.m.NewStepper(), sent: map[string]int{}}
 	w, steps := r.st.Init()
+	if r.faulted() {
+		return r
+	}
 	r.count(steps...)
 	r.enter(w)
 	return r
@@ -35,7 +39,26 @@ func (r *Run) enter(w model.World) {
 	r.w = w
 	r.evs, r.nproto = r.st.Enabled(w, r.evs[:0])
 	r.view = properties.View{S: r.st, W: w}
+	if r.faulted() {
+		r.evs, r.nproto = r.evs[:0], 0
+	}
 }
+
+// faulted takes the fault a handler or monitor met in the last call, if
+// any: the run ends there.
+func (r *Run) faulted() bool {
+	f := r.st.TakeFault()
+	if f == nil {
+		return false
+	}
+	r.fault = newFault(r.m.m, r.events, f, nil)
+	return true
+}
+
+// Fault is the fault of a handler or monitor that ended the run (see
+// model.Fault), with the run to it, or nil. A run with a fault has no
+// event enabled.
+func (r *Run) Fault() *Fault { return r.fault }
 
 func (r *Run) count(steps ...*model.Step) {
 	for _, s := range steps {
@@ -77,8 +100,12 @@ func (r *Run) Take(i int) TraceStep {
 	ev := r.evs[i]
 	s := describe(r.st, r.w, ev)
 	next, step := r.st.Apply(r.w, ev, r.next)
-	r.count(step)
 	r.events = append(r.events, ev)
+	if r.faulted() {
+		r.evs, r.nproto = r.evs[:0], 0
+		return s
+	}
+	r.count(step)
 	r.next = r.w
 	r.enter(next)
 	return s
@@ -105,6 +132,9 @@ func (r *Run) Sent() map[string]int {
 // here means a quiescent world), and returns the first that fails with
 // what is wrong, or nil and "".
 func (r *Run) Violation() (*properties.Property, string) {
+	if r.fault != nil {
+		return nil, ""
+	}
 	for _, p := range r.m.props {
 		if d := p.Judge(r.view, r.Quiescent()); d != "" {
 			return p, d

@@ -42,30 +42,47 @@ func shrink(m *model.Machine, prop *properties.Property, events []model.Event, b
 
 // violates replays events and returns the length of the shortest prefix
 // whose last world violates prop (an invariant, or a quiescence property in
-// a quiescent world), or -1 if none does or an event is not enabled.
+// a quiescent world), or -1 if none does or an event is not enabled. A
+// shorter run can reach worlds no walk did: one where a handler or monitor
+// faults is no counterexample either.
 func violates(st *model.Stepper, prop *properties.Property, events []model.Event) (int, string) {
 	w, _ := st.Init()
-	judge := func() string {
+	faulted := func() bool { return st.TakeFault() != nil }
+	// judge returns the violation in w, or bad when the step to w or
+	// listing its events met a fault
+	judge := func() (string, bool) {
 		quiescent := true
 		if prop.When != properties.Always {
 			_, nproto := st.Enabled(w, nil)
 			quiescent = nproto == 0
 		}
-		return prop.Judge(properties.View{S: st, W: w}, quiescent)
+		if faulted() {
+			return "", true
+		}
+		return prop.Judge(properties.View{S: st, W: w}, quiescent), false
 	}
-	if d := judge(); d != "" {
+	if faulted() {
+		return -1, ""
+	}
+	if d, bad := judge(); bad {
+		return -1, ""
+	} else if d != "" {
 		return 0, d
 	}
 	var evs []model.Event
 	var next model.World
 	for i, ev := range events {
 		evs, _ = st.Enabled(w, evs[:0])
-		if !slices.Contains(evs, ev) {
+		if faulted() || !slices.Contains(evs, ev) {
 			return -1, ""
 		}
 		next, _ = st.Apply(w, ev, next)
 		w, next = next, w
-		if d := judge(); d != "" {
+		d, bad := judge()
+		if bad {
+			return -1, ""
+		}
+		if d != "" {
 			return i + 1, d
 		}
 	}

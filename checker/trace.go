@@ -30,6 +30,12 @@ type Trace struct {
 	Events   []TraceStep `json:"events"`
 	// Seed of the random walk that found it (random mode only).
 	Seed *uint64 `json:"seed,omitempty"`
+	// Fault, instead of Property and Detail, says how a handler or monitor
+	// failed at the end of the run (see checker.Fault); FaultInStep: in the
+	// last event's step, which changed nothing, rather than while listing
+	// the events of the last world.
+	Fault       string `json:"fault,omitempty"`
+	FaultInStep bool   `json:"fault_in_step,omitempty"`
 }
 
 // TraceStep is one event of a trace and the nodes it changed.
@@ -109,8 +115,17 @@ func nodeState(st *model.Stepper, w model.World, i int) NodeState {
 func buildTrace(m *model.Machine, events []model.Event) *Trace {
 	st := m.NewStepper()
 	w, _ := st.Init()
+	t, w := replayEvents(st, w, events)
+	_, nproto := st.Enabled(w, nil)
+	t.Quiescent = nproto == 0
+	return t
+}
+
+// replayEvents replays events from w, the initial world, and returns their
+// trace and the last world.
+func replayEvents(st *model.Stepper, w model.World, events []model.Event) (*Trace, model.World) {
 	t := &Trace{}
-	for i := range m.Config().N {
+	for i := range st.Machine().Config().N {
 		t.Initial = append(t.Initial, nodeState(st, w, i))
 	}
 	var next model.World
@@ -132,40 +147,50 @@ func buildTrace(m *model.Machine, events []model.Event) *Trace {
 		t.Events = append(t.Events, s)
 		w, next = next, w
 	}
-	_, nproto := st.Enabled(w, nil)
-	t.Quiescent = nproto == 0
-	return t
+	return t, w
 }
 
 // trace rebuilds the run to v: it follows parent links back to the initial
 // world, then replays the recorded event positions forward.
 func (e *search) trace(v violation, p *properties.Property) *Trace {
-	var path []uint32
+	path := e.pathTo(v.src)
 	if v.pos >= 0 {
 		path = append(path, uint32(v.pos))
 	}
-	for s := v.src; s != 0; s = int(e.parent[s]) {
-		path = append(path, e.via[s])
-	}
-	st := e.m.NewStepper()
-	w, _ := st.Init()
-	var events []model.Event
-	slices.Reverse(path)
 	for _, edge := range v.cycle { // an edge's position among its source's is its event's
 		path = append(path, edge-e.g.start[e.g.source(edge)])
 	}
+	t := buildTrace(e.m, e.events(path))
+	t.Property, t.Detail, t.Cycle = p.Name, v.detail, len(v.cycle)
+	if t.Cycle > 0 {
+		t.Fairness = e.fair.String()
+	}
+	return t
+}
+
+// pathTo returns the positions, each among the enabled events of its
+// world, of the events that lead from the initial world to state s.
+func (e *search) pathTo(s int) []uint32 {
+	var path []uint32
+	for ; s != 0; s = int(e.parent[s]) {
+		path = append(path, e.via[s])
+	}
+	slices.Reverse(path)
+	return path
+}
+
+// events replays a path of event positions from the initial world.
+func (e *search) events(path []uint32) []model.Event {
+	st := e.m.NewStepper()
+	w, _ := st.Init()
+	var events []model.Event
 	for _, pos := range path {
 		evs, _ := st.Enabled(w, nil)
 		ev := evs[pos]
 		events = append(events, ev)
 		w, _ = st.Apply(w, ev, nil)
 	}
-	t := buildTrace(e.m, events)
-	t.Property, t.Detail, t.Cycle = p.Name, v.detail, len(v.cycle)
-	if t.Cycle > 0 {
-		t.Fairness = e.fair.String()
-	}
-	return t
+	return events
 }
 
 // replay re-runs a trace's events on m, checking that each is enabled in
@@ -174,19 +199,57 @@ func (e *search) trace(v violation, p *properties.Property) *Trace {
 // quiescence properties when the run is over, Eventually properties on its
 // cycle, if it has one) is named in the result. A trace with a cycle must
 // return to the world the cycle starts from, and the cycle must be fair
-// under the trace's fairness.
+// under the trace's fairness. A handler or monitor that fails on the way
+// (see model.Fault) ends the replay: replay returns the trace to the
+// fault, with Trace.Fault set, and an error wrapping the *model.Fault.
 func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
 	st := m.NewStepper()
 	w, _ := st.Init()
-	worlds := []model.World{w}
 	var events []model.Event
+	var worlds []model.World
+	// fault reports a handler's or monitor's fault met before step at
+	// (at start-up, or while listing the events of a world) or in it
+	// (inStep): the trace to it, and the fault as the error.
+	fault := func(at int, f *model.Fault, inStep bool) (*Trace, error) {
+		run := events
+		var where string
+		switch {
+		case inStep:
+			where = fmt.Sprintf("at step %d (%s)", at+1, in.Events[at])
+		case len(worlds) == 0:
+			where = "at start-up"
+		default:
+			// listing the events of a world runs the handlers of its
+			// timeouts and actions: the one that failed ends the trace
+			where = "listing the events enabled in the initial world"
+			if at > 0 {
+				where = fmt.Sprintf("listing the events enabled after step %d", at)
+			}
+			if e, ok := f.Event(); ok {
+				run, inStep = append(slices.Clip(run), e), true
+			}
+		}
+		t := faultTrace(m, run, inStep)
+		t.Fault = f.Error()
+		return t, fmt.Errorf("the run faults %s: %w", where, f)
+	}
+	if f := st.TakeFault(); f != nil {
+		return fault(0, f, false)
+	}
+	worlds = append(worlds, w)
 	for k, want := range in.Events {
 		evs, _ := st.Enabled(w, nil)
+		if f := st.TakeFault(); f != nil {
+			return fault(k, f, false)
+		}
 		found := false
 		for _, ev := range evs {
 			if describe(st, w, ev).key() == want.key() {
 				events = append(events, ev)
 				w, _ = st.Apply(w, ev, nil)
+				if f := st.TakeFault(); f != nil {
+					return fault(k, f, true)
+				}
 				worlds = append(worlds, w)
 				found = true
 				break
@@ -195,6 +258,10 @@ func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 		if !found {
 			return nil, fmt.Errorf("step %d (%s) is not enabled at that point of the run", k+1, want)
 		}
+	}
+	st.Enabled(w, nil)
+	if f := st.TakeFault(); f != nil {
+		return fault(len(in.Events), f, false)
 	}
 	t := buildTrace(m, events)
 	if in.Cycle < 0 || in.Cycle > len(events) {
@@ -281,9 +348,17 @@ func unfairOn(st *model.Stepper, worlds []model.World, events []model.Event, f F
 // Render writes t for a person: the initial states, then each event with
 // the states of the nodes it changed.
 func Render(out io.Writer, t *Trace) {
-	fmt.Fprintf(out, "counterexample to %s: %s\n", t.Property, t.Detail)
+	if t.Fault != "" {
+		fmt.Fprintf(out, "fault: %s\n", t.Fault)
+	} else {
+		fmt.Fprintf(out, "counterexample to %s: %s\n", t.Property, t.Detail)
+	}
 	if t.Seed != nil {
 		fmt.Fprintf(out, "found by the random walk of seed %d\n", *t.Seed)
+	}
+	if t.Fault != "" && len(t.Initial) == 0 {
+		fmt.Fprintf(out, "  (at start-up: a node's Init or a monitor's Start)\n")
+		return
 	}
 	fmt.Fprintf(out, "  initial:\n")
 	for _, n := range t.Initial {
@@ -295,6 +370,9 @@ func Render(out io.Writer, t *Trace) {
 			fmt.Fprintf(out, "  -- from here the run goes round a cycle forever --\n")
 		}
 		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
+		if t.FaultInStep && i == len(t.Events)-1 {
+			break
+		}
 		if len(s.Changes) == 0 && len(s.Observed) == 0 {
 			fmt.Fprintf(out, "      (no node changed)\n")
 		}
@@ -311,6 +389,10 @@ func Render(out io.Writer, t *Trace) {
 	}
 	end := "  (violation in the last world)"
 	switch {
+	case t.Fault != "" && t.FaultInStep:
+		end = "  (the fault is in this last step: nothing came of it)"
+	case t.Fault != "":
+		end = "  (the fault is in the last world, listing the events it enables)"
 	case t.Cycle > 0:
 		end = fmt.Sprintf("  (back to the world after step %d: the cycle repeats forever)", loop)
 		if loop == 0 {

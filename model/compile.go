@@ -1,7 +1,6 @@
 package model
 
 import (
-	"bytes"
 	"fmt"
 	"reflect"
 )
@@ -35,6 +34,7 @@ type compiled interface {
 	msgKeyOf(m uint32) string
 	stateValue(s uint32) any
 	hasActions() bool
+	repair()
 }
 
 type typed[S, M any] struct {
@@ -52,6 +52,11 @@ type typed[S, M any] struct {
 	msgKey   []string
 	msgIdx   map[string]uint32
 	buf      []byte
+	// writableS, writableM: states or messages hold slices or maps, through
+	// which a handler could write into its input (see run)
+	writableS, writableM bool
+	// the inputs of the handler call under way (-1: none)
+	curIn, curMsg int64
 }
 
 func newTyped[S, M any](name string, p Protocol[S, M], cfg *Config) (*typed[S, M], error) {
@@ -62,7 +67,8 @@ func newTyped[S, M any](name string, p Protocol[S, M], cfg *Config) (*typed[S, M
 			return nil, fmt.Errorf("protocol %s: %w", name, err)
 		}
 	}
-	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{}}
+	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
+		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1}
 	t.actor, _ = p.(Actor[S, M])
 	return t, nil
 }
@@ -101,21 +107,27 @@ func kindOf(m any) string {
 
 // run calls one handler and interns its outcome. in is the input state's id
 // (or -1 for Init) and msg the received message's (or -1); the handler must
-// leave both encodings unchanged.
-func (t *typed[S, M]) run(self NodeID, in, msg int64, handler string, h func(*Ctx[M]) S) handlerResult {
+// leave both unchanged. It can write into them only through a slice or a
+// map they hold: such inputs are re-encoded afterwards and compared with
+// their interned keys (plain ones cost nothing). A fault is raised as a
+// panic of a *Fault (or a misuse), for Machine.sharedStep to catch, with
+// the inputs put back as they were (by repair, when the handler panicked),
+// so that the Machine's tables stay right.
+func (t *typed[S, M]) run(self NodeID, in, msg int64, h func(*Ctx[M]) S) handlerResult {
 	t.ctx.reset(t.cfg, self)
+	t.curIn, t.curMsg = in, msg // for repair, if h panics
 	next := h(&t.ctx)
-	if in >= 0 && !bytes.Equal(AppendKey(nil, t.states[in]), []byte(t.stateKey[in])) {
-		panic(fmt.Sprintf("protocol %s: %s on node %d mutated its input state (into %+v); handlers must return a new state", t.name, handler, self, t.states[in]))
+	t.curIn, t.curMsg = -1, -1
+	if f := t.putBack(in, msg); f != nil {
+		panic(f)
 	}
-	if msg >= 0 && !bytes.Equal(AppendKey(nil, t.msgs[msg]), []byte(t.msgKey[msg])) {
-		panic(fmt.Sprintf("protocol %s: %s on node %d mutated the message it received (into %+v); messages are read-only", t.name, handler, self, t.msgs[msg]))
+	for _, s := range t.ctx.sends {
+		if s.to < 0 || int(s.to) >= t.cfg.N {
+			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.to, t.cfg.N-1)))
+		}
 	}
 	r := handlerResult{state: t.internState(next)}
 	for _, s := range t.ctx.sends {
-		if s.to < 0 || int(s.to) >= t.cfg.N {
-			panic(fmt.Sprintf("protocol %s: %s on node %d sent to node %d, outside 0..%d", t.name, handler, self, s.to, t.cfg.N-1))
-		}
 		r.sends = append(r.sends, rawSend{to: s.to, msg: t.internMsg(s.msg), kind: kindOf(s.msg)})
 	}
 	for _, op := range t.ctx.timers {
@@ -126,20 +138,58 @@ func (t *typed[S, M]) run(self NodeID, in, msg int64, handler string, h func(*Ct
 	return r
 }
 
+// putBack checks that the last handler call left its input state in and
+// message msg (-1: none) as they were. If it wrote into one, the interned
+// value is rebuilt from its key and put back, and the Fault says what
+// changed.
+// repair puts back the inputs of a handler call that panicked.
+func (t *typed[S, M]) repair() {
+	t.putBack(t.curIn, t.curMsg)
+	t.curIn, t.curMsg = -1, -1
+}
+
+func (t *typed[S, M]) putBack(in, msg int64) *Fault {
+	var f *Fault
+	if in >= 0 && t.writableS {
+		if t.buf = AppendKey(t.buf[:0], t.states[in]); string(t.buf) != t.stateKey[in] {
+			f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", t.states[in])}
+			f.Before = restore(&t.states[in], reflect.TypeFor[S](), t.stateKey[in])
+		}
+	}
+	if msg >= 0 && t.writableM && f == nil {
+		if t.buf = AppendKey(t.buf[:0], t.msgs[msg]); string(t.buf) != t.msgKey[msg] {
+			f = &Fault{Mutated: "message", After: fmt.Sprintf("%+v", t.msgs[msg])}
+			f.Before = restore(&t.msgs[msg], reflect.TypeFor[M](), t.msgKey[msg])
+		}
+	}
+	return f
+}
+
+// restore sets *p to the value of type t (T's, or the dynamic type when T
+// is an interface) encoded by key, and renders it (%+v).
+func restore[T any](p *T, t reflect.Type, key string) string {
+	v, ok := decodeKey(t, key)
+	if !ok {
+		return "(not shown: the type has unexported fields)"
+	}
+	*p = v.Interface().(T)
+	return fmt.Sprintf("%+v", *p)
+}
+
 func (t *typed[S, M]) init(self NodeID) handlerResult {
-	return t.run(self, -1, -1, "Init", func(c *Ctx[M]) S { return t.p.Init(c) })
+	return t.run(self, -1, -1, func(c *Ctx[M]) S { return t.p.Init(c) })
 }
 
 func (t *typed[S, M]) receive(self NodeID, s uint32, from NodeID, m uint32) handlerResult {
-	return t.run(self, int64(s), int64(m), "Receive", func(c *Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
+	return t.run(self, int64(s), int64(m), func(c *Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
 }
 
 func (t *typed[S, M]) timeout(self NodeID, s uint32, tm Timer) handlerResult {
-	return t.run(self, int64(s), -1, "Timeout", func(c *Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
+	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
 }
 
 func (t *typed[S, M]) recoverFrom(self NodeID, s uint32) handlerResult {
-	return t.run(self, int64(s), -1, "Recover", func(c *Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
+	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
 }
 
 func (t *typed[S, M]) actions(self NodeID, s uint32) []Action {
@@ -151,7 +201,7 @@ func (t *typed[S, M]) actions(self NodeID, s uint32) []Action {
 }
 
 func (t *typed[S, M]) do(self NodeID, s uint32, a Action) handlerResult {
-	return t.run(self, int64(s), -1, "Do", func(c *Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
+	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
 }
 
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }

@@ -11,8 +11,20 @@
 // clocks or draw random numbers. Compile turns a Protocol and a Config into a
 // Machine: node states, messages and timer sets are interned as small
 // integers, and every handler result is memoised, so a handler runs once per
-// distinct (node, state, input). Whenever a handler runs, the Machine
-// re-encodes the input state to check that the handler did not mutate it.
+// distinct (node, state, input). Whenever a handler runs on a state or
+// message holding slices or maps (the only way to write into a value
+// passed by value), the Machine keeps a copy and re-encodes the input
+// afterwards to check that the handler did not mutate it; monitors are
+// checked the same way.
+//
+// # Faults
+//
+// A handler or monitor that panics, mutates its input, or misuses its
+// context (a send to no node, a timer that is no plain comparable value)
+// does not crash the process: the Stepper records a Fault (see
+// Stepper.TakeFault), the Machine stays unlocked with its tables as they
+// were, and the faulting call is not memoised. The engines stop there and
+// report the fault with the run that leads to it.
 //
 // # Semantics
 //

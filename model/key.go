@@ -225,3 +225,83 @@ func needsClone(t reflect.Type) bool {
 	}
 	return false
 }
+
+// decodeKey rebuilds a value of type t from its encoding (see AppendKey),
+// to show and put back what a handler or monitor wrote into: the checks
+// keep no copy of an input, only its key. It reports false for a type it
+// cannot rebuild (a struct with unexported fields) or a malformed key.
+// Empty slices come back nil, empty maps non-nil: they encode alike.
+func decodeKey(t reflect.Type, key string) (v reflect.Value, ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	v = reflect.New(t).Elem()
+	rest := decodeInto(v, []byte(key))
+	return v, len(rest) == 0
+}
+
+func decodeInto(v reflect.Value, b []byte) []byte {
+	uvarint := func() int {
+		x, n := binary.Uvarint(b)
+		if n <= 0 {
+			panic("bad key")
+		}
+		b = b[n:]
+		return int(x)
+	}
+	switch v.Kind() {
+	case reflect.Bool:
+		v.SetBool(b[0] == 1)
+		return b[1:]
+	case reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64:
+		x, n := binary.Varint(b)
+		if n <= 0 {
+			panic("bad key")
+		}
+		v.SetInt(x)
+		return b[n:]
+	case reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr:
+		v.SetUint(uint64(uvarint()))
+		return b
+	case reflect.Float32, reflect.Float64:
+		v.SetFloat(math.Float64frombits(binary.LittleEndian.Uint64(b)))
+		return b[8:]
+	case reflect.String:
+		n := uvarint()
+		v.SetString(string(b[:n]))
+		return b[n:]
+	case reflect.Array:
+		for i := range v.Len() {
+			b = decodeInto(v.Index(i), b)
+		}
+		return b
+	case reflect.Slice:
+		if n := uvarint(); n > 0 {
+			s := reflect.MakeSlice(v.Type(), n, n)
+			for i := range n {
+				b = decodeInto(s.Index(i), b)
+			}
+			v.Set(s)
+		}
+		return b
+	case reflect.Map:
+		n := uvarint()
+		m := reflect.MakeMapWithSize(v.Type(), n)
+		for range n {
+			k, e := reflect.New(v.Type().Key()).Elem(), reflect.New(v.Type().Elem()).Elem()
+			b = decodeInto(k, b)
+			b = decodeInto(e, b)
+			m.SetMapIndex(k, e)
+		}
+		v.Set(m)
+		return b
+	case reflect.Struct:
+		for i := range v.NumField() {
+			b = decodeInto(v.Field(i), b) // panics on an unexported field: not settable
+		}
+		return b
+	}
+	panic("no canonical form")
+}

@@ -42,6 +42,8 @@ type Machine struct {
 	kindIdx   map[string]uint8
 	mons      []monTable
 	monSteps  map[monKey]uint32
+	writable  map[reflect.Type]bool // monitor state types, see writable
+	buf       []byte
 }
 
 type timerEntry struct {
@@ -51,6 +53,7 @@ type timerEntry struct {
 
 type monTable struct {
 	vals []any
+	keys []string // vals' encodings, to check that Observe leaves its input as it was
 	idx  map[string]uint32
 }
 
@@ -90,6 +93,7 @@ func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Mo
 	m.tsetIdx = map[string]uint32{}
 	m.kindIdx = map[string]uint8{}
 	m.monSteps = map[monKey]uint32{}
+	m.writable = map[reflect.Type]bool{}
 	m.internTimerSet(nil) // id 0: no timer armed
 	m.mons = make([]monTable, len(monitors))
 	for i := range m.mons {
@@ -126,7 +130,7 @@ func (m *Machine) internKind(k string) uint8 {
 
 func (m *Machine) internTimer(t Timer) uint32 {
 	if err := checkPlainComparable(t); err != nil {
-		panic(fmt.Sprintf("protocol %s: timer %v: %v", m.Name, t, err))
+		panic(misuse(fmt.Sprintf("armed timer %v: %v", t, err)))
 	}
 	if i, ok := m.timerIdx[t]; ok {
 		return i
@@ -193,14 +197,50 @@ func (m *Machine) internTimerSet(es []timerEntry) uint32 {
 
 func (m *Machine) internMon(k int, st any) uint32 {
 	t := &m.mons[k]
-	key := string(AppendKey(nil, st))
-	if i, ok := t.idx[key]; ok {
+	m.buf = AppendKey(m.buf[:0], st)
+	if i, ok := t.idx[string(m.buf)]; ok { // no allocation to look up
 		return i
 	}
+	key := string(m.buf)
 	i := uint32(len(t.vals))
 	t.idx[key] = i
 	t.vals = append(t.vals, st)
+	t.keys = append(t.keys, key)
 	return i
+}
+
+// observe feeds o at node to monitor k in state id and interns the
+// monitor's next state. As a handler's call is checked (see typed.run), a
+// monitor state holding slices or maps is re-encoded afterwards and
+// compared with its key, and rebuilt from the key if Observe wrote into
+// it. A panic or a mutation is returned as a Fault. Called with m.mu held.
+func (m *Machine) observe(k int, id uint32, node NodeID, o Obs) (next uint32, f *Fault) {
+	t := &m.mons[k]
+	in := t.vals[id]
+	rt := reflect.TypeOf(in)
+	w, ok := m.writable[rt]
+	if !ok {
+		w = writable(rt)
+		m.writable[rt] = w
+	}
+	var out any
+	f = catch(func() { out = m.monitors[k].Observe(&m.cfg, in, node, o) })
+	if w {
+		if m.buf = AppendKey(m.buf[:0], in); string(m.buf) != t.keys[id] {
+			mut := &Fault{Mutated: "state", After: fmt.Sprintf("%+v", in)}
+			mut.Before = restore(&t.vals[id], rt, t.keys[id])
+			if f == nil {
+				f = mut
+			}
+		}
+	}
+	if f == nil {
+		f = catch(func() { next = m.internMon(k, out) }) // a state with no canonical form
+	}
+	if f != nil {
+		f.Protocol, f.Monitor, f.Handler, f.Node, f.Obs = m.Name, m.monitors[k].Name(), "Observe", node, o.String()
+	}
+	return next, f
 }
 
 // Step is the memoised outcome of one handler call at one node: the node's
@@ -242,7 +282,8 @@ func input(e Event) uint64 {
 }
 
 // computeStep runs the handler for input in at node (record rec) and
-// interns the result. Called with m.mu held.
+// interns the result. Called with m.mu held; a fault panics (see
+// sharedStep).
 func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
 	state, tset := recState(rec), recTimers(rec)
 	arg := uint32(in)
@@ -288,7 +329,7 @@ func (m *Machine) actionsLocked(node NodeID, state uint32) []Action {
 	as := m.impl.actions(node, state)
 	for _, a := range as {
 		if err := checkPlainComparable(a); err != nil {
-			panic(fmt.Sprintf("protocol %s: action %v: %v", m.Name, a, err))
+			panic(misuse(fmt.Sprintf("declared action %v: %v", a, err)))
 		}
 	}
 	m.actions[k] = as

@@ -69,26 +69,33 @@ func (mutatesMsg) Receive(_ *model.Ctx[vmsg], s int, _ model.NodeID, m vmsg) int
 func (mutatesMsg) Timeout(_ *model.Ctx[vmsg], s int, _ model.Timer) int { return s }
 func (mutatesMsg) Recover(_ *model.Ctx[vmsg], s int) int                { return s }
 
-// A handler that writes into the message it received is caught, and the
-// panic leaves the Machine usable.
-func TestMutatedMessagePanicsAndUnlocks(t *testing.T) {
+// A handler that writes into the message it received is caught as a
+// fault, the message put back, and the Machine left usable.
+func TestMutatedMessageFaultsAndUnlocks(t *testing.T) {
 	m, err := model.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
 	evs, _ := st.Enabled(w, nil)
 	require.Len(t, evs, 1)
-	require.PanicsWithValue(t,
-		"protocol mutates: Receive on node 1 mutated the message it received (into {V:[99]}); messages are read-only",
-		func() { st.Apply(w, evs[0], nil) })
+	require.Nil(t, st.TakeFault())
+	st.Apply(w, evs[0], nil)
+	f := st.TakeFault()
+	require.NotNil(t, f)
+	require.Equal(t, "protocol mutates: Receive on n1 mutated the message it received (before {V:[1]}, after {V:[99]}); messages are read-only", f.Error())
+	require.Equal(t, "{V:[1]}", m.FormatMsg(evs[0].Arg), "the message is put back")
 	done := make(chan string, 1)
 	go func() { done <- m.FormatState(0) }()
 	select {
 	case s := <-done:
 		require.Equal(t, "0", s)
 	case <-time.After(5 * time.Second):
-		t.Fatal("the Machine stays locked after a handler panicked")
+		t.Fatal("the Machine stays locked after a handler faulted")
 	}
+	// nothing of the faulting call was memoised: it faults again
+	st.Apply(w, evs[0], nil)
+	require.NotNil(t, st.TakeFault())
+	require.NotNil(t, func() *model.Fault { s := m.NewStepper(); s.Apply(w, evs[0], nil); return s.TakeFault() }())
 }
 
 // Enabled counts protocol events among those it appends, not those already

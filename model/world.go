@@ -72,6 +72,7 @@ type Stepper struct {
 	acts      bool     // whether the protocol has local actions
 	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
 	sent      []int32  // scratch per-receiver send counts
+	fault     *Fault   // the first fault met since TakeFault
 }
 
 // NewStepper returns a Stepper for m.
@@ -92,22 +93,50 @@ func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
 	if st := s.steps.get(k); st != nil {
 		return st
 	}
-	st := s.m.sharedStep(k, node, rec, in)
+	st, f := s.m.sharedStep(k, node, rec, in)
+	if f != nil {
+		// The step changes nothing; the engine stops at the fault.
+		s.setFault(f)
+		return &Step{Rec: rec &^ deadBit}
+	}
 	s.steps.put(k, st)
 	return st
 }
 
+// TakeFault returns the first Fault met by s since the last call, if
+// any, and forgets it. After a fault the Stepper's results describe a run
+// in which the faulting call changed nothing: an engine checks for a
+// fault after each step, or each world it expands, and stops there. It is
+// checked on the engines' hot path, so it is a field read.
+func (s *Stepper) TakeFault() *Fault {
+	f := s.fault
+	s.fault = nil
+	return f
+}
+
+func (s *Stepper) setFault(f *Fault) {
+	if s.fault == nil {
+		s.fault = f
+	}
+}
+
 // sharedStep looks the step up in the Machine's table, computing it on a
-// miss; the lock is released even when a handler panics.
-func (m *Machine) sharedStep(k stepKey, node NodeID, rec, in uint64) *Step {
+// miss. A handler's fault is caught and returned, not memoised; the lock
+// is released in any case.
+func (m *Machine) sharedStep(k stepKey, node NodeID, rec, in uint64) (st *Step, f *Fault) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.steps[k]
-	if !ok {
-		st = m.computeStep(node, rec, in)
-		m.steps[k] = st
+	if ok {
+		return st, nil
 	}
-	return st
+	if f = catch(func() { st = m.computeStep(node, rec, in) }); f != nil {
+		m.impl.repair()
+		f.Protocol, f.Handler, f.Node, f.in = m.Name, handlerName(in), node, in
+		return nil, f
+	}
+	m.steps[k] = st
+	return st, nil
 }
 
 func (s *Stepper) timerSet(id uint32) []timerEntry {
@@ -148,9 +177,15 @@ func (s *Stepper) localActions(node NodeID, state uint32) []Action {
 	if as, ok := s.actions[k]; ok {
 		return as
 	}
+	var as []Action
 	s.m.mu.Lock()
-	as := s.m.actionsLocked(node, state)
+	f := catch(func() { as = s.m.actionsLocked(node, state) })
 	s.m.mu.Unlock()
+	if f != nil {
+		f.Protocol, f.Handler, f.Node = s.m.Name, "Actions", node
+		s.setFault(f)
+		return nil
+	}
 	s.actions[k] = as
 	return as
 }
@@ -201,13 +236,18 @@ func (s *Stepper) observeSlots(slots []uint64, node NodeID, o Obs) {
 		key := monKey{uint32(k), uint32(slots[k]), node, o}
 		next, ok := s.monSteps[key]
 		if !ok {
+			var f *Fault
 			s.m.mu.Lock()
 			if next, ok = s.m.monSteps[key]; !ok {
-				mon := s.m.monitors[k]
-				next = s.m.internMon(k, mon.Observe(&s.m.cfg, s.m.mons[k].vals[slots[k]], node, o))
-				s.m.monSteps[key] = next
+				if next, f = s.m.observe(k, uint32(slots[k]), node, o); f == nil {
+					s.m.monSteps[key] = next
+				}
 			}
 			s.m.mu.Unlock()
+			if f != nil {
+				s.setFault(f) // the monitor's state stays as it was
+				continue
+			}
 			s.monSteps[key] = next
 		}
 		slots[k] = uint64(next)
@@ -216,17 +256,26 @@ func (s *Stepper) observeSlots(slots []uint64, node NodeID, o Obs) {
 
 // Init returns the initial world: every node alive in its Init state, the
 // messages Init sent in flight, monitors fed with Init's observations; and
-// the Init steps of the nodes, in node order.
+// the Init steps of the nodes, in node order. After a fault (see
+// TakeFault) it returns at once, with a partial world and nil steps.
 func (s *Stepper) Init() (World, []*Step) {
 	m := s.m
 	w := make(World, s.header)
 	m.mu.Lock()
 	for k, mon := range m.monitors {
-		w[1+m.cfg.N+k] = uint64(m.internMon(k, mon.Start(&m.cfg)))
+		var id uint32
+		if f := catch(func() { id = m.internMon(k, mon.Start(&m.cfg)) }); f != nil {
+			f.Protocol, f.Monitor, f.Handler, f.Node = m.Name, mon.Name(), "Start", None
+			s.setFault(f)
+		}
+		w[1+m.cfg.N+k] = uint64(id)
 	}
 	m.mu.Unlock()
 	steps := make([]*Step, m.cfg.N)
 	for i := range m.cfg.N {
+		if s.fault != nil {
+			break
+		}
 		w, steps[i] = s.apply(w, NodeID(i), 0, inInit<<56)
 	}
 	return w, steps

@@ -484,9 +484,11 @@ func TestQuiescence(t *testing.T) {
 	}
 }
 
-// A handler that mutates its input state makes the Machine panic, whichever
-// handler it is; one that builds a new value does not.
-func TestMutatingHandlerPanics(t *testing.T) {
+// A handler that mutates its input state is a Fault, whichever handler it
+// is, not a panic: the Stepper records it, with the state before and
+// after, and puts the Machine's copy back; one that builds a new value is
+// fine.
+func TestMutatingHandlerFaults(t *testing.T) {
 	start := func(ctx *model.Ctx[tmsg]) tstate {
 		ctx.SetTimer("t", 1)
 		if ctx.Self() == 0 {
@@ -498,33 +500,35 @@ func TestMutatingHandlerPanics(t *testing.T) {
 		name    string
 		p       script
 		event   string
-		handler string // "" when no panic is expected
+		handler string // "" when no fault is expected
+		node    model.NodeID
+		after   string
 	}{
 		{"receive writes a slice element", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.Got[1] = 9
 			return s
-		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "Got:[0 9]"},
 		{"receive writes a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.M["k"] = 9
 			return s
-		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:9]"},
 		{"receive adds a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.M["new"] = 0
 			return tstate{}
-		}}, "deliver n0→n1 {V:1}", "Receive on node 1"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:0 new:0]"},
 		{"timeout writes a slice element", script{init: start, timeout: func(_ *model.Ctx[tmsg], s tstate, _ model.Timer) tstate {
 			s.Got[0]++
 			return s
-		}}, "timeout n0 t", "Timeout on node 0"},
+		}}, "timeout n0 t", "Timeout", 0, "Got:[1 0]"},
 		{"recover writes a slice element", script{init: start, recover: func(_ *model.Ctx[tmsg], s tstate) tstate {
 			s.Got[0] = 1
 			return tstate{}
-		}}, "recover n1", "Recover on node 1"},
+		}}, "recover n1", "Recover", 1, "Got:[1 0]"},
 		{"receive appends and copies", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
 			s.Got = append(s.Got, m.V)
 			s.M = map[string]int{"k": 1}
 			return s
-		}}, "deliver n0→n1 {V:1}", ""},
+		}}, "deliver n0→n1 {V:1}", "", 0, ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -534,31 +538,55 @@ func TestMutatingHandlerPanics(t *testing.T) {
 			}
 			if c.handler == "" {
 				w = h.do(t, w, c.event)
+				require.Nil(t, h.st.TakeFault())
 				require.Equal(t, []int{0, 0, 1}, h.state(w, 1).Got)
 				w0, _ := h.st.Init()
 				require.Equal(t, []int{0, 0}, h.state(w0, 1).Got, "the input state is intact")
 				return
 			}
-			var msg string
-			func() {
-				defer func() { msg = fmt.Sprint(recover()) }()
-				h.do(t, w, c.event)
-			}()
-			require.Contains(t, msg, "protocol test: "+c.handler+" mutated its input state")
-			require.Contains(t, msg, "handlers must return a new state")
+			// A timeout's handler runs as Enabled lists it (a timeout that
+			// changes nothing is not listed), a delivery's as it is applied.
+			evs, _ := h.st.Enabled(w, nil)
+			for _, ev := range evs {
+				if h.describe(w, ev) == c.event {
+					h.st.Apply(w, ev, nil)
+				}
+			}
+			f := h.st.TakeFault()
+			require.NotNil(t, f, "no fault")
+			require.Nil(t, h.st.TakeFault(), "TakeFault forgets the fault")
+			require.Equal(t, c.handler, f.Handler)
+			require.Equal(t, c.node, f.Node)
+			require.Equal(t, "state", f.Mutated)
+			require.Contains(t, f.Before, "Got:[0 0]")
+			require.Contains(t, f.Before, "M:map[k:0]")
+			require.Contains(t, f.After, c.after)
+			require.Contains(t, f.Error(), "protocol test: "+c.handler+" on "+c.node.String()+" mutated its input state (before {")
+			ev, ok := f.Event()
+			require.True(t, ok)
+			require.Equal(t, c.event, h.describe(w, ev))
+			st := h.state(w, c.node)
+			require.Equal(t, []int{0, 0}, st.Got, "the Machine's copy of the input state is put back")
+			require.Equal(t, map[string]int{"k": 0}, st.M, "the Machine's copy of the input state is put back")
 		})
 	}
 }
 
-// Sending outside 0..N-1 is a protocol bug the Machine reports.
-func TestSendOutOfRangePanics(t *testing.T) {
+// Sending outside 0..N-1 is a protocol bug the Machine reports as a fault.
+func TestSendOutOfRangeFaults(t *testing.T) {
 	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
 		ctx.Send(model.NodeID(ctx.N()), tmsg{})
 		return tstate{}
 	}}
 	m, err := model.Compile("test", p, model.Config{N: 2})
 	require.NoError(t, err)
-	require.PanicsWithValue(t, "protocol test: Init on node 0 sent to node 2, outside 0..1", func() { m.NewStepper().Init() })
+	st := m.NewStepper()
+	st.Init()
+	f := st.TakeFault()
+	require.NotNil(t, f)
+	require.Equal(t, "protocol test: Init on n0 sent to node 2, outside 0..1", f.Error())
+	_, ok := f.Event()
+	require.False(t, ok, "no event runs Init")
 }
 
 // logMonitor records every observation it is fed.
@@ -850,7 +878,7 @@ func TestTypedTimers(t *testing.T) {
 }
 
 // A timer or an action must be a plain comparable value: one that is not
-// is reported with the protocol's name, not met as a runtime hash panic.
+// is reported as a fault of the handler, not met as a runtime hash panic.
 func TestTimerMustBeComparable(t *testing.T) {
 	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
 		ctx.SetTimer([]int{1})
@@ -858,5 +886,9 @@ func TestTimerMustBeComparable(t *testing.T) {
 	}}
 	m, err := model.Compile("test", p, model.Config{N: 1})
 	require.NoError(t, err)
-	require.PanicsWithValue(t, "protocol test: timer [1]: type []int is not comparable", func() { m.NewStepper().Init() })
+	st := m.NewStepper()
+	st.Init()
+	f := st.TakeFault()
+	require.NotNil(t, f)
+	require.Equal(t, "protocol test: Init on n0 armed timer [1]: type []int is not comparable", f.Error())
 }

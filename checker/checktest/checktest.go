@@ -71,13 +71,22 @@ func run(t testing.TB, p *suite.Protocol, sc *suite.Scenario, s settings) (*chec
 	if err != nil {
 		t.Fatalf("%s: %v", p.Path(), err)
 	}
+	r := engine(m, sc, s)
+	if f := r.Fault; f != nil {
+		// a bug of the protocol's, to fix before any verdict means anything
+		t.Errorf("%s: a handler or monitor failed; the run to it:\n%s", label(p, sc), renderFault(f))
+	}
+	return r, m
+}
+
+func engine(m *checker.Machine, sc *suite.Scenario, s settings) *checker.Result {
 	if s.random {
 		opt := s.walks
 		opt.First = opt.First || s.first
 		if opt.MaxDepth == 0 {
 			opt.MaxDepth = sc.MaxDepth
 		}
-		return checker.Random(context.Background(), m, opt), m
+		return checker.Random(context.Background(), m, opt)
 	}
 	opt := s.exhaustive
 	opt.First = opt.First || s.first
@@ -86,7 +95,7 @@ func run(t testing.TB, p *suite.Protocol, sc *suite.Scenario, s settings) (*chec
 	}
 	opt.Sweep = opt.Sweep || sc.Sweep
 	opt.Window = max(opt.Window, sc.Window)
-	return checker.Exhaustive(context.Background(), m, opt), m
+	return checker.Exhaustive(context.Background(), m, opt)
 }
 
 // Check checks scenario sc of p (its Props, or p's claims) and fails t
@@ -104,10 +113,10 @@ func Check(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) *
 		if err := suite.NewTraceFile(p, m.Config(), m.Properties(), pr.Counterexample).Write(path); err != nil {
 			where = fmt.Sprintf("its trace file could not be written: %v", err)
 		}
-		t.Errorf("%s [%s]: %s fails: %s\n%s%s", p.Path(), sc.Name, pr.Name, pr.Detail, render(pr.Counterexample), where)
+		t.Errorf("%s: %s fails: %s\n%s%s", label(p, &sc), pr.Name, pr.Detail, render(pr.Counterexample), where)
 	}
-	if r.Verdict == checker.Unknown {
-		t.Errorf("%s [%s]: no verdict: %s; the search was cut by its %s bound", p.Path(), sc.Name, suite.Describe(r), r.Cut)
+	if r.Verdict == checker.Unknown && r.Fault == nil {
+		t.Errorf("%s: no verdict: %s; the search was cut by its %s bound", label(p, &sc), suite.Describe(r), r.Cut)
 	}
 	return r
 }
@@ -123,10 +132,10 @@ func Fails(t testing.TB, p *suite.Protocol, sc suite.Scenario, property string, 
 	r, _ := run(t, p, &sc, configure(opts))
 	pr := r.Property(property)
 	if pr == nil {
-		t.Fatalf("%s [%s]: %s is not among the properties checked (%v)", p.Path(), sc.Name, property, sc.Props)
+		t.Fatalf("%s: %s is not among the properties checked (%v)", label(p, &sc), property, sc.Props)
 	}
-	if pr.Verdict != checker.Fail {
-		t.Errorf("%s [%s]: expected a counterexample to %s, got %s", p.Path(), sc.Name, property, suite.Describe(r))
+	if pr.Verdict != checker.Fail && r.Fault == nil {
+		t.Errorf("%s: expected a counterexample to %s, got %s", label(p, &sc), property, suite.Describe(r))
 		return nil
 	}
 	return pr.Counterexample
@@ -145,7 +154,7 @@ func Expect(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) 
 				cx.WriteString(render(pr.Counterexample))
 			}
 		}
-		t.Errorf("%s [%s]: %s\n%s", p.Path(), sc.Name, why, cx.String())
+		t.Errorf("%s: %s\n%s", label(p, &sc), why, cx.String())
 	}
 	return r
 }
@@ -157,6 +166,23 @@ func Scenarios(t *testing.T, p *suite.Protocol, opts ...Option) {
 	for _, sc := range p.Scenarios {
 		t.Run(sc.Name, func(t *testing.T) { Expect(t, p, sc, opts...) })
 	}
+}
+
+// label names a check: the protocol, and the scenario if it has a name.
+func label(p *suite.Protocol, sc *suite.Scenario) string {
+	if sc.Name == "" {
+		return p.Path()
+	}
+	return p.Path() + " [" + sc.Name + "]"
+}
+
+// renderFault is the run to a fault, as vigil check prints it.
+func renderFault(f *checker.Fault) string {
+	out := render(f.Trace)
+	if where := f.Where(); where != "" {
+		out += "  panicked in " + where + "\n"
+	}
+	return out
 }
 
 func render(t *checker.Trace) string {

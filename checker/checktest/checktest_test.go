@@ -231,7 +231,7 @@ func (r *rapidRecorder) Name() string { return "TestRapidShrinks" }
 // the bug and a short schedule.
 func TestRapidShrinksBrokenVariant(t *testing.T) {
 	noFailFile(t)
-	space := checktest.Space{MinN: 2, MaxN: 12, Ranks: true, Initiators: false, Crashes: 1, Channels: true}
+	space := checktest.Space{MinN: 2, MaxN: 12, Ranks: true, Channels: true}
 	rec := &rapidRecorder{recorder: recorder{TB: t}}
 	done := make(chan struct{})
 	go func() {
@@ -267,4 +267,77 @@ func noFailFile(t *testing.T) {
 	old := f.Value.String()
 	require.NoError(t, f.Value.Set("true"))
 	t.Cleanup(func() { _ = f.Value.Set(old) })
+}
+
+// panicky's Receive panics once a node has heard from everyone.
+type panicky struct{ flood }
+
+func (p panicky) Receive(ctx *model.Ctx[floodMsg], s floodState, from model.NodeID, m floodMsg) floodState {
+	if s.Heard+1 == ctx.N()-1 {
+		panic("heard from everyone")
+	}
+	return p.flood.Receive(ctx, s, from, m)
+}
+
+// hoarder keeps every rank it hears in a map, added in place.
+type hoarder struct{}
+
+func (hoarder) Init(ctx *model.Ctx[floodMsg]) map[int]bool {
+	ctx.SendAll(ctx.Nodes(func(model.NodeID) bool { return true }), floodMsg{ctx.MyRank()})
+	return map[int]bool{}
+}
+func (hoarder) Receive(_ *model.Ctx[floodMsg], s map[int]bool, _ model.NodeID, m floodMsg) map[int]bool {
+	s[m.Rank] = true
+	return s
+}
+func (hoarder) Timeout(_ *model.Ctx[floodMsg], s map[int]bool, _ model.Timer) map[int]bool { return s }
+func (hoarder) Recover(_ *model.Ctx[floodMsg], s map[int]bool) map[int]bool                { return s }
+
+// tally counts leaders observed per node, in place.
+var tally = properties.NewMonitor("tally",
+	func(cfg *model.Config) []int { return make([]int, cfg.N) },
+	func(_ *model.Config, st []int, node model.NodeID, o model.Obs) []int {
+		if o.Kind == model.ObsLeader {
+			st[node]++
+		}
+		return st
+	})
+
+// A handler that panics, one that mutates its input and a monitor that
+// mutates its state fail the test with the run to the fault, in either
+// engine and in rapid's schedules; the test binary carries on.
+func TestFaultsFailTheTest(t *testing.T) {
+	three := suite.Scenario{N: 3}
+	tallied := properties.Invariant("tallied", "reads the tally", func(properties.View) string { return "" })
+	tallied.Monitor = tally
+	cases := []struct {
+		name string
+		p    *suite.Protocol
+		want string
+	}{
+		{"panicking handler", &suite.Protocol{Name: "panicky", Properties: []*properties.Property{properties.Agreement}, Claims: []string{"agreement"},
+			Compile: suite.Compiler("test/panicky", panicky{}, nil)}, "panicked: heard from everyone"},
+		{"mutating handler", &suite.Protocol{Name: "hoarder", Properties: []*properties.Property{properties.Agreement}, Claims: []string{"agreement"},
+			Compile: suite.Compiler("test/hoarder", hoarder{}, nil)}, "mutated its input state"},
+		{"mutating monitor", &suite.Protocol{Name: "tallied", Properties: []*properties.Property{tallied}, Claims: []string{"tallied"},
+			Compile: suite.Compiler("test/flood", flood{}, nil)}, "monitor tally"},
+	}
+	for _, c := range cases {
+		for _, engine := range []checktest.Option{checktest.Exhaustive(checker.Options{}), checktest.Random(checker.RandomOptions{Walks: 20})} {
+			rec := record(t, func(tb testing.TB) { checktest.Check(tb, c.p, three, engine) })
+			require.True(t, rec.failed, c.name)
+			require.Contains(t, rec.output(), c.want, c.name)
+			require.Contains(t, rec.output(), "(the fault is in this last step: nothing came of it)", c.name)
+		}
+		noFailFile(t)
+		rr := &rapidRecorder{recorder: recorder{TB: t}}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			rapid.Check(rr, checktest.Property(c.p, checktest.Space{Base: three}))
+		}()
+		<-done
+		require.True(t, rr.failed, c.name)
+		require.Contains(t, rr.output()+strings.Join(rr.logs, "\n"), c.want, c.name)
+	}
 }

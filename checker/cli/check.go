@@ -247,6 +247,8 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		printText(stdout, p, sc.Name, cfg, res)
 	}
 	switch {
+	case res.Fault != nil:
+		return errFaulted
 	case res.Verdict == checker.Fail:
 		return errFailed
 	case res.Cut != "":
@@ -446,11 +448,23 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
 	}
+	if r.Fault != nil {
+		fmt.Fprintf(out, "  the search ended at a fault of a handler or monitor (below): properties without a counterexample are unknown\n")
+	}
 	if r.Stopped {
 		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
 	}
 	if r.StoppedFirst {
 		fmt.Fprintf(out, "  stopped at the first violation (-first): the other verdicts are unknown; the figures cover the search so far\n")
+	}
+	if f := r.Fault; f != nil {
+		// the fault first: the search ended there, and it is a bug to fix
+		// before any verdict means anything
+		fmt.Fprintln(out)
+		checker.Render(out, f.Trace)
+		if where := f.Where(); where != "" {
+			fmt.Fprintf(out, "  panicked in %s\n", where)
+		}
 	}
 	for _, pr := range r.Failed() {
 		fmt.Fprintln(out)
@@ -483,8 +497,9 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
+		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}
@@ -496,13 +511,20 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	return enc.Encode(doc)
 }
 
-// writeTrace writes the first counterexample of r, if any, to path.
+// writeTrace writes the first counterexample of r, or the run to its
+// fault, if any, to path.
 func writeTrace(path string, p *suite.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
-	failed := r.Failed()
-	if len(failed) == 0 {
+	var t *checker.Trace
+	if failed := r.Failed(); len(failed) > 0 {
+		t = failed[0].Counterexample
+	}
+	if r.Fault != nil {
+		t = r.Fault.Trace // the run to the fault, for vigil replay to show it again
+	}
+	if t == nil {
 		return nil
 	}
-	if err := suite.NewTraceFile(p, cfg, props, failed[0].Counterexample).Write(path); err != nil {
+	if err := suite.NewTraceFile(p, cfg, props, t).Write(path); err != nil {
 		return usageError{err}
 	}
 	return nil

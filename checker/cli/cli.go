@@ -48,6 +48,7 @@ func badInput(format string, args ...any) error {
 var (
 	errFailed     = errors.New("a property fails")
 	errIncomplete = errors.New("search incomplete")
+	errFaulted    = errors.New("a handler or monitor faulted")
 )
 
 // Main runs the command line args (without the program's name) over the
@@ -76,7 +77,7 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.Is(err, errFailed):
 		return 1
-	case errors.Is(err, errIncomplete):
+	case errors.Is(err, errIncomplete), errors.Is(err, errFaulted):
 		return 2
 	default:
 		fmt.Fprintf(stderr, "vigil: %v\n", err)

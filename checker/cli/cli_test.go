@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,10 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -175,6 +180,132 @@ func TestFirst(t *testing.T) {
 			require.Contains(t, out, "\n  stopped at the first violation (-first): the other verdicts are unknown")
 			require.Contains(t, out, "verdict: fail\n")
 		})
+	}
+}
+
+// crashy is a protocol whose Receive panics: n0 greets n1, and n1 fails.
+type crashy struct{}
+
+type hello struct{ Hello int }
+
+func (crashy) Init(ctx *model.Ctx[hello]) int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, hello{1})
+	}
+	return 0
+}
+func (crashy) Receive(_ *model.Ctx[hello], _ int, _ model.NodeID, m hello) int {
+	panic(fmt.Sprintf("cannot take hello %d", m.Hello))
+}
+func (crashy) Timeout(_ *model.Ctx[hello], s int, _ model.Timer) int { return s }
+func (crashy) Recover(_ *model.Ctx[hello], s int) int                { return s }
+
+// mutator counts the hellos it gets in place, in its input state.
+type mutator struct{}
+
+func (mutator) Init(ctx *model.Ctx[hello]) []int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, hello{1})
+	}
+	return []int{0}
+}
+func (mutator) Receive(_ *model.Ctx[hello], s []int, _ model.NodeID, _ hello) []int {
+	s[0]++
+	return s
+}
+func (mutator) Timeout(_ *model.Ctx[hello], s []int, _ model.Timer) []int { return s }
+func (mutator) Recover(_ *model.Ctx[hello], s []int) []int                { return s }
+
+// greeter is crashy mended: n1 takes n0's hello and follows n0.
+type greeter struct{ crashy }
+
+func (greeter) Receive(ctx *model.Ctx[hello], s int, from model.NodeID, _ hello) int {
+	ctx.Observe(model.Leader(from))
+	return s + 1
+}
+
+// counting is a monitor that counts each node's observations in place.
+var counting = properties.NewMonitor("counting",
+	func(cfg *model.Config) []int { return make([]int, cfg.N) },
+	func(_ *model.Config, st []int, node model.NodeID, _ model.Obs) []int {
+		st[node]++
+		return st
+	})
+
+var counted = &properties.Property{Name: "counted", Doc: "the counting monitor's state", When: properties.Always,
+	Monitor: counting, Check: func(properties.View) string { return "" }}
+
+// faulty is the built-in registry with protocols that fail: a handler that
+// panics, a handler that mutates its input state, and a protocol fine in
+// itself whose monitor mutates its state.
+func faulty(t *testing.T) *suite.Registry {
+	r := protocols.Registry()
+	hello := []suite.Scenario{{Name: "hello", N: 2, Expect: checker.Pass}}
+	require.NoError(t, r.Register(
+		&suite.Protocol{Name: "crashy", Family: "test", Properties: []*properties.Property{properties.UniqueLeader},
+			Claims: []string{"unique-leader"}, Compile: suite.Compiler("test/crashy", crashy{}, nil), Scenarios: hello},
+		&suite.Protocol{Name: "mutator", Family: "test", Properties: []*properties.Property{properties.UniqueLeader},
+			Claims: []string{"unique-leader"}, Compile: suite.Compiler("test/mutator", mutator{}, nil), Scenarios: hello},
+		&suite.Protocol{Name: "counted", Family: "test", Properties: []*properties.Property{counted},
+			Claims: []string{"counted"}, Compile: suite.Compiler("test/counted", greeter{}, nil), Scenarios: hello},
+	))
+	return r
+}
+
+// A handler that panics, a handler that mutates its input and a monitor
+// that mutates its state are each reported with the run to the fault, exit
+// 2, in text and JSON, in both modes; the trace replays to the same fault.
+func TestFaultsAreReported(t *testing.T) {
+	r := faulty(t)
+	run := func(args ...string) (int, string, string) {
+		var out, errOut bytes.Buffer
+		code := Main(r, args, &out, &errOut)
+		return code, out.String(), errOut.String()
+	}
+	cases := []struct {
+		protocol, handler string
+		fault, last       string
+	}{
+		{"crashy", "Receive", "fault: protocol test/crashy: Receive on n1 panicked: cannot take hello 1\n",
+			"   1. n0 → n1  {Hello:1}\n  (the fault is in this last step: nothing came of it)\n"},
+		{"mutator", "Receive", "fault: protocol test/mutator: Receive on n1 mutated its input state",
+			"   1. n0 → n1  {Hello:1}\n  (the fault is in this last step: nothing came of it)\n"},
+		{"counted", "Observe", "fault: monitor counting",
+			"(the fault is in this last step: nothing came of it)\n"},
+	}
+	for _, c := range cases {
+		for _, mode := range []string{"exhaustive", "random"} {
+			what := c.protocol + " " + mode
+			file := filepath.Join(t.TempDir(), "fault.json")
+			code, out, stderr := run("check", c.protocol, "-mode", mode, "-trace", file)
+			require.Equal(t, 2, code, out+stderr)
+			require.Contains(t, out, c.fault, what)
+			require.Contains(t, out, c.last, what)
+			require.Contains(t, out, "verdict: error\n", what)
+			require.NotContains(t, stderr, "panic:", what)
+			if c.protocol == "crashy" {
+				require.Regexp(t, `  panicked in github.com/vigil-check/vigil/checker/cli.crashy.Receive at .*cli_test.go:\d+\n`, out)
+			}
+
+			code, out, _ = run("check", c.protocol, "-mode", mode, "-json")
+			require.Equal(t, 2, code, out)
+			var doc struct {
+				Verdict string
+				Fault   *struct {
+					Handler string
+					Trace   struct{ Events []struct{ Kind string } }
+				}
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+			require.Equal(t, "error", doc.Verdict, what)
+			require.NotNil(t, doc.Fault, what)
+			require.Equal(t, c.handler, doc.Fault.Handler, what)
+			require.NotEmpty(t, doc.Fault.Trace.Events, what)
+
+			code, replayed, stderr := run("replay", file)
+			require.Equal(t, 2, code, replayed+stderr)
+			require.Contains(t, replayed, c.fault, what)
+		}
 	}
 }
 

@@ -1,15 +1,19 @@
 package cli
 
 import (
+	"errors"
 	"fmt"
 	"io"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
 )
 
 // replay re-runs a counterexample file and prints it step by step. It exits
-// 1 when the run still violates a property, 0 when it no longer does.
+// 1 when the run still violates a property, 0 when it no longer does, and
+// 2 when a handler or monitor fails on the way (the run to the fault is
+// printed).
 func replay(r *suite.Registry, args []string, out io.Writer) error {
 	if len(args) != 1 {
 		return badInput("replay needs exactly one trace file")
@@ -31,6 +35,12 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 		return badInput("%s: %v", args[0], err)
 	}
 	t, err := checker.Replay(m, tf.Trace)
+	if f := (*model.Fault)(nil); errors.As(err, &f) {
+		// the run reaches a handler's or monitor's fault: show it
+		fmt.Fprintf(out, "%s %s\n", p.Path(), describeConfig(tf.Config))
+		checker.Render(out, t)
+		return errFaulted
+	}
 	if err != nil {
 		return badInput("%s does not replay: %v", args[0], err)
 	}

@@ -1,0 +1,279 @@
+package checker_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// pingPong is a protocol with a bug planted at the third hop: n0 sends hop
+// 1 to n1, each node answers hop h with hop h+1 up to hop 4, and reports
+// each receipt as an observation. Its fault names what goes wrong at hop 3
+// (received by n1, the third step of every run), or, for timeout-panic,
+// at the timer n1 arms on hop 1.
+type pingPong struct{ fault string }
+
+type ppState struct {
+	Hops int
+	Seen map[int]bool // hops received
+}
+
+type ppMsg struct {
+	Hop  int
+	Path []int // the hops so far
+}
+
+type ppTimer int
+
+func (ppTimer) String() string { return "late" }
+
+func (p pingPong) Init(ctx *model.Ctx[ppMsg]) ppState {
+	if ctx.Self() == 0 {
+		ctx.Send(1, ppMsg{Hop: 1, Path: []int{1}})
+	}
+	return ppState{Seen: map[int]bool{}}
+}
+
+func (p pingPong) Receive(ctx *model.Ctx[ppMsg], s ppState, from model.NodeID, m ppMsg) ppState {
+	if m.Hop == 3 {
+		switch p.fault {
+		case "receive-panic":
+			var hops []int
+			_ = hops[m.Hop] // index out of range
+		case "state-mutation":
+			s.Seen[m.Hop] = true // writes into the input state's map
+			return s
+		case "message-mutation":
+			m.Path[0] = 99 // writes into the received message
+		}
+	}
+	if m.Hop == 1 && p.fault == "timeout-panic" {
+		ctx.SetTimer(ppTimer(0))
+	}
+	seen := maps.Clone(s.Seen)
+	seen[m.Hop] = true
+	if m.Hop < 4 {
+		ctx.Send(from, ppMsg{Hop: m.Hop + 1, Path: append(append([]int(nil), m.Path...), m.Hop+1)})
+	}
+	ctx.Observe(model.Leader(ctx.Self()))
+	return ppState{Hops: s.Hops + 1, Seen: seen}
+}
+
+func (p pingPong) Timeout(_ *model.Ctx[ppMsg], s ppState, _ model.Timer) ppState {
+	if p.fault == "timeout-panic" {
+		panic("the late timer fired")
+	}
+	return s
+}
+
+func (pingPong) Recover(_ *model.Ctx[ppMsg], s ppState) ppState { return s }
+
+// receipts is a monitor counting the receipts each node reported, with a
+// bug planted at the third: a panic, or a write into its input state.
+type receipts struct{ fault string }
+
+func (receipts) Name() string            { return "receipts" }
+func (receipts) Start(*model.Config) any { return map[int]int{} }
+func (r receipts) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	in := st.(map[int]int)
+	if o.Kind != model.ObsLeader {
+		return in
+	}
+	total := 1
+	for _, n := range in {
+		total += n
+	}
+	if total == 3 {
+		switch r.fault {
+		case "monitor-panic":
+			panic(fmt.Sprintf("receipt %d", total))
+		case "monitor-mutation":
+			in[int(node)]++
+			return in
+		}
+	}
+	out := maps.Clone(in)
+	out[int(node)]++
+	return out
+}
+
+// quiet is an invariant that always holds: it fails no search, so only
+// the fault can end one.
+var quiet = &properties.Property{Name: "quiet", Family: "test", When: properties.Always,
+	Check: func(properties.View) string { return "" }}
+
+// TestFaultsAreResults: a handler or monitor that panics or mutates its
+// input ends every engine's search with a fault and the run to it, the
+// faulting step last, never a crash; the same with one worker or two;
+// the run replays to the same fault.
+func TestFaultsAreResults(t *testing.T) {
+	cases := []struct {
+		fault   string
+		handler string // Fault.Handler
+		monitor string
+		node    model.NodeID
+		last    string // the faulting step, as the trace prints it
+		steps   int    // events in the trace, the faulting one included
+		panic   string // Fault.Panic contains it
+		mutated string
+		before  string
+		after   string
+	}{
+		{fault: "receive-panic", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
+			panic: "index out of range"},
+		{fault: "timeout-panic", handler: "Timeout", node: 1, last: "n1  timeout late", steps: 2,
+			panic: "the late timer fired"},
+		{fault: "state-mutation", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
+			mutated: "state", before: "{Hops:1 Seen:map[1:true]}", after: "{Hops:1 Seen:map[1:true 3:true]}"},
+		{fault: "message-mutation", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
+			mutated: "message", before: "{Hop:3 Path:[1 2 3]}", after: "{Hop:3 Path:[99 2 3]}"},
+		{fault: "monitor-panic", handler: "Observe", monitor: "receipts", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
+			panic: "receipt 3"},
+		{fault: "monitor-mutation", handler: "Observe", monitor: "receipts", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
+			mutated: "state", before: "map[0:1 1:1]", after: "map[0:1 1:2]"},
+	}
+	// Crashes and async timers give the search worlds to explore besides
+	// the ping-pong; each fault is at the same depth in every run.
+	cfg := model.Config{N: 2, Crashes: 1, Timing: model.Async}
+	props := []*properties.Property{quiet}
+	for _, c := range cases {
+		compile := func() *checker.Machine {
+			m, err := checker.Compile("pingpong", pingPong{c.fault}, cfg, append(props, watching(receipts{c.fault}))...)
+			require.NoError(t, err)
+			return m
+		}
+		runs := []struct {
+			name string
+			run  func() *checker.Result
+		}{
+			{"exhaustive/workers=1", func() *checker.Result {
+				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, Messages: true})
+			}},
+			{"exhaustive/workers=2", func() *checker.Result {
+				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Messages: true})
+			}},
+			{"exhaustive/sweep", func() *checker.Result {
+				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true})
+			}},
+			{"random/workers=1", func() *checker.Result {
+				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 1})
+			}},
+			{"random/workers=2", func() *checker.Result {
+				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2})
+			}},
+		}
+		var byMode = map[string]*checker.Result{}
+		for _, r := range runs {
+			t.Run(c.fault+"/"+r.name, func(t *testing.T) {
+				res := r.run()
+				require.Equal(t, checker.Error, res.Verdict)
+				require.NotNil(t, res.Fault, "no fault reported")
+				f := res.Fault
+				require.Equal(t, "pingpong", f.Protocol)
+				require.Equal(t, c.handler, f.Handler)
+				require.Equal(t, c.monitor, f.Monitor)
+				require.Equal(t, c.node, f.Node)
+				if c.panic != "" {
+					require.Contains(t, f.Panic, c.panic)
+					require.Contains(t, f.Stack, "checker_test.")
+					require.Contains(t, f.Where(), "fault_test.go:", "the panic's place")
+				} else {
+					require.Empty(t, f.Panic)
+					require.Equal(t, c.mutated, f.Mutated)
+					require.Equal(t, c.before, f.Before)
+					require.Equal(t, c.after, f.After)
+				}
+				require.Equal(t, checker.Unknown, res.Properties[0].Verdict)
+				require.Nil(t, res.Messages)
+
+				tr := f.Trace
+				require.NotNil(t, tr)
+				require.Equal(t, f.Error(), tr.Fault)
+				require.True(t, tr.FaultInStep)
+				if res.Mode == "exhaustive" {
+					require.Len(t, tr.Events, c.steps, "breadth first: the shortest run to the fault")
+				} else {
+					require.GreaterOrEqual(t, len(tr.Events), c.steps) // a walk may crash a node on the way
+				}
+				require.Equal(t, c.last, tr.Events[len(tr.Events)-1].String())
+				require.Empty(t, tr.Events[len(tr.Events)-1].Changes, "nothing came of the faulting step")
+				if res.Mode == "random" {
+					require.NotNil(t, tr.Seed, "a walk's fault replays from its seed")
+				}
+				var out bytes.Buffer
+				checker.Render(&out, tr)
+				require.Contains(t, out.String(), "fault: "+f.Error()+"\n")
+				require.Contains(t, out.String(), fmt.Sprintf("  %2d. %s\n  (the fault is in this last step: nothing came of it)\n", len(tr.Events), c.last))
+
+				// Replay meets the same fault, as an error, with the same run.
+				rt, err := checker.Replay(compile(), tr)
+				var mf *model.Fault
+				require.True(t, errors.As(err, &mf), "replay: %v", err)
+				require.Equal(t, f.Error(), mf.Error())
+				require.NotNil(t, rt)
+				require.Equal(t, tr.Events, rt.Events)
+
+				// the same result with one worker or two
+				mode := res.Mode
+				if base := byMode[mode]; base != nil {
+					if mode == "random" || res.Sweep == base.Sweep {
+						require.Equal(t, comparableFault(base), comparableFault(res))
+					}
+				} else {
+					byMode[mode] = res
+				}
+			})
+		}
+	}
+}
+
+// comparableFault clears what legitimately differs between two runs: the
+// time taken, and the goroutine's stack.
+func comparableFault(r *checker.Result) checker.Result {
+	c := comparableResult(r)
+	f := *c.Fault
+	f.Stack = ""
+	c.Fault = &f
+	return c
+}
+
+// A fault at start-up (a node's Init, a monitor's Start) is a result too,
+// with an empty run.
+func TestFaultAtStartUp(t *testing.T) {
+	m, err := checker.Compile("pingpong", pingPong{}, model.Config{N: 2}, quiet, watching(startPanics{}))
+	require.NoError(t, err)
+	for _, res := range []*checker.Result{
+		checker.Exhaustive(context.Background(), m, checker.Options{}),
+		checker.Random(context.Background(), m, checker.RandomOptions{Walks: 10}),
+	} {
+		require.Equal(t, checker.Error, res.Verdict)
+		require.NotNil(t, res.Fault)
+		require.Equal(t, "Start", res.Fault.Handler)
+		require.Equal(t, "monitor startpanics: Start panicked: no start", res.Fault.Error())
+		require.Empty(t, res.Fault.Trace.Events)
+		require.Empty(t, res.Fault.Trace.Initial)
+	}
+}
+
+type startPanics struct{}
+
+func (startPanics) Name() string            { return "startpanics" }
+func (startPanics) Start(*model.Config) any { panic("no start") }
+func (startPanics) Observe(_ *model.Config, st any, _ model.NodeID, _ model.Obs) any {
+	return st
+}
+
+// watching is a property that holds everywhere and reads mon, so that a
+// Machine compiled with it feeds mon.
+func watching(mon model.Monitor) *properties.Property {
+	return &properties.Property{Name: "watch-" + mon.Name(), When: properties.Always, Monitor: mon,
+		Check: func(properties.View) string { return "" }}
+}
