@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -66,7 +68,7 @@ type chunk struct {
 	// if known (>= 0) or -1-k for candidate k; the step taken; the number of
 	// successors and quiescence of each state.
 	succ  []int64
-	steps []*model.Step
+	steps []*sim.Step
 	nsucc []int32
 	qs    []bool
 	// For liveness only: per successor, its event's identity; per state,
@@ -75,7 +77,7 @@ type chunk struct {
 	pend []uint64
 	// fault: a handler or monitor failed expanding state faultSrc; the
 	// chunk's expansion stopped there
-	fault    *model.Fault
+	fault    *sim.Fault
 	faultSrc int
 }
 
@@ -92,15 +94,15 @@ type candidate struct {
 
 // packEvent packs an event in 64 bits: node ids fit in 15 bits
 // (model.MaxNodes) and arguments, interned ids, in 30.
-func packEvent(e model.Event) uint64 {
+func packEvent(e sim.Event) uint64 {
 	if e.Arg >= 1<<30 {
 		panic("more than 2^30 distinct messages, timers or actions")
 	}
 	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(e.Arg)
 }
 
-func unpackEvent(p uint64) model.Event {
-	return model.Event{Kind: model.EventKind(p >> 60), Node: model.NodeID(p >> 45 & 0x7fff),
+func unpackEvent(p uint64) sim.Event {
+	return sim.Event{Kind: sim.EventKind(p >> 60), Node: model.NodeID(p >> 45 & 0x7fff),
 		From: model.NodeID(p >> 30 & 0x7fff), Arg: uint32(p & (1<<30 - 1))}
 }
 
@@ -133,7 +135,7 @@ const revisit = math.MinInt64
 var waveChunks = 1024
 
 type search struct {
-	m       *model.Machine
+	m       *sim.Machine
 	props   []*properties.Property
 	vis     *visited
 	parent  []uint32 // parent[s]: the state s was discovered from
@@ -172,7 +174,7 @@ type search struct {
 	pairs float64
 	// fault: a handler or monitor failed expanding state faultSrc (the
 	// first such state in the merge order of the wave that met it)
-	fault      *model.Fault
+	fault      *sim.Fault
 	faultSrc   int
 	faultDepth int
 }
@@ -197,54 +199,8 @@ func (e *search) inWindow(fp uint64) bool {
 	return false
 }
 
-// exhaustive explores every world reachable from m's initial world, breadth
-// first, and checks props: invariants in every world, quiescence properties
-// in every quiescent world. The first counterexample of each property is
-// among the shortest. The search stops early once every property has a
-// counterexample (Result.Stopped), or, with Options.First, once any has
-// (Result.StoppedFirst). Each level is expanded in parallel and
-// merged in a fixed order, so verdicts, state and transition counts, depth
-// and counterexample lengths do not depend on Workers. The events of a
-// counterexample can, rarely: messages are numbered in the order workers
-// first meet them, and unordered channels list deliveries by number.
-//
-// With Options.First the search stops after merging the wave (a fixed run
-// of waveChunks chunks of the level, whatever Workers) in which the first
-// violation appeared. That point does not depend on Workers either: a
-// wave's chunks are fixed slices of the level, expanded against the
-// visited set as the previous wave's merge left it, and merged in order.
-// Every counterexample found by then is still among the shortest: the
-// levels above were expanded whole, so every shallower world was judged;
-// a wave finds quiescence violations at the level's depth and invariant
-// violations one deeper, never a deeper one. Stopping at a wave rather than
-// at the end of its level saves up to a whole level's expansion, the
-// largest part of the search. The properties without a counterexample are
-// Unknown, not Pass, and no message figures or cycles are judged: the
-// search did not go to the end.
-//
-// A sweep (Options.Sweep) keeps in memory only the level it expands and the
-// one it builds, with each state's parent for counterexamples: the
-// visited set holds the next level alone, and no state graph is kept. It is
-// the sweep-line method with the search depth as its progress measure, and
-// is meant for state spaces whose runs all end (a bounded number of
-// requests, messages or faults). Dropping old levels has two costs: a
-// state reached at two depths is expanded, and counted, at each (where
-// every edge goes one depth down, the usual case when each step consumes
-// a message or a bounded action, the counts are exact); and a state space
-// with a cycle has paths of every length, so its sweep never ends: it is
-// cut by a bound, and verdicts it could not back stay unknown. A sweep that
-// ends has thereby shown that every run ends, so an Eventually property
-// is judged exactly where runs end, as quiescence properties are, with no
-// fairness to assume; message figures are carried from level to level.
-// A window (Options.Window) keeps the visited sets of a few earlier levels
-// too, and does not expand again a state met in them: far fewer
-// duplicates where paths of different lengths meet, as when a fault can
-// fall at many points, at the price of the proof that runs end, a cycle
-// shorter than the window being cut short like any revisit. Invariants
-// and quiescence properties keep their verdicts; an Eventually property
-// that did not fail is unknown once a revisit happened, and message
-// figures are not given.
-func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Property, opt Options) *Result {
+// exhaustive is Exhaustive over the Machine and properties m wraps.
+func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
@@ -273,7 +229,8 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	e.vis = newVisited(e.keepsEdges())
 	xs := make([]*expander, workers)
 	for i := range xs {
-		xs[i] = &expander{e: e, st: m.NewStepper()}
+		st := m.NewStepper()
+		xs[i] = &expander{e: e, st: st, view: st.View(nil)}
 	}
 
 	w0, initSteps := xs[0].st.Init()
@@ -290,7 +247,7 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 	}
 	for p, prop := range props {
 		if prop.When == properties.Always {
-			if d := prop.Check(properties.View{S: xs[0].st, W: w0}); d != "" {
+			if d := prop.Check(xs[0].view.At(w0)); d != "" {
 				e.record(violation{prop: p, src: 0, pos: -1, detail: d})
 			}
 		}
@@ -471,7 +428,7 @@ func exhaustive(ctx context.Context, m *model.Machine, props []*properties.Prope
 // the run to it. A sweep's first pass keeps no parents: it sweeps again,
 // with them, to the fault's level, where the same fault comes back (the
 // search is deterministic, and faulting calls are not memoised).
-func (e *search) faultResult(m *model.Machine, props []*properties.Property, opt Options) *Fault {
+func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
 	if e.parents {
 		return newFault(m, e.events(e.pathTo(e.faultSrc)), e.fault, nil)
 	}
@@ -479,14 +436,14 @@ func (e *search) faultResult(m *model.Machine, props []*properties.Property, opt
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
 		return again.Fault
 	}
-	return &Fault{Fault: *e.fault, Trace: &Trace{Fault: e.fault.Error()}} // not met again: no run to show
+	return faultOf(e.fault, &Trace{Fault: e.fault.Error()}) // not met again: no run to show
 }
 
 // sweepForTraces sweeps again, keeping parents this time, down to the
 // deepest of the first violations: a sweep does not keep them on its first
 // pass, which in a passing run would cost 8 bytes a state for nothing. The
 // search is deterministic, so it meets the same first violations.
-func (e *search) sweepForTraces(m *model.Machine, props []*properties.Property, opt Options) *Result {
+func (e *search) sweepForTraces(m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	deepest := 0
 	for _, v := range e.first {
 		deepest = max(deepest, v.depth)
@@ -668,7 +625,7 @@ type level struct {
 	fps   []uint64
 }
 
-func (l level) world(i int) model.World { return l.words[l.off[i]:l.off[i+1]] }
+func (l level) world(i int) sim.World { return l.words[l.off[i]:l.off[i+1]] }
 
 func (l level) len() int { return len(l.off) - 1 }
 
@@ -713,11 +670,12 @@ func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk
 
 type expander struct {
 	e     *search
-	st    *model.Stepper
-	evs   []model.Event
-	buf   model.World
+	st    *sim.Stepper
+	view  *sim.View // what properties see, pointed at each world judged
+	evs   []sim.Event
+	buf   sim.World
 	fps   []uint64
-	succs []model.Successor
+	succs []sim.Successor
 	sink  uint64 // see visited.touch
 	// checked caches verdicts of MonitorOnly properties, direct-mapped
 	checked [256]checkEntry
@@ -736,21 +694,21 @@ type checkKey struct {
 }
 
 // check judges prop in w, from the cache when the property allows it.
-func (x *expander) check(p int, prop *properties.Property, w model.World) string {
+func (x *expander) check(p int, prop *properties.Property, w sim.World) string {
 	k := x.e.monIdx[p]
 	if !prop.MonitorOnly || k < 0 {
-		return prop.Check(properties.View{S: x.st, W: w})
+		return prop.Check(x.view.At(w))
 	}
 	alive, ok := x.st.AliveMask(w)
 	if !ok {
-		return prop.Check(properties.View{S: x.st, W: w})
+		return prop.Check(x.view.At(w))
 	}
 	ck := checkKey{p, x.st.MonitorID(w, k), alive}
 	slot := &x.checked[(uint64(ck.mon)*0x9e3779b97f4a7c15^alive*0xbf58476d1ce4e5b9^uint64(p)*0x94d049bb133111eb)>>56]
 	if slot.ok && slot.key == ck {
 		return slot.detail
 	}
-	d := prop.Check(properties.View{S: x.st, W: w})
+	d := prop.Check(x.view.At(w))
 	*slot = checkEntry{key: ck, detail: d, ok: true}
 	return d
 }
@@ -790,7 +748,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		}
 		if e.g != nil {
 			for _, p := range e.live {
-				c.pend = append(c.pend, e.props[p].Pending(properties.View{S: x.st, W: w}))
+				c.pend = append(c.pend, e.props[p].Pending(x.view.At(w)))
 			}
 		}
 		// Fingerprint every successor from w's, without building it, then
@@ -833,7 +791,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 			c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(pos), wlen: int32(x.succs[pos].Len)})
 			// A MonitorOnly property cannot change its verdict on a step that
 			// changes no monitor and no node's liveness: w was judged already.
-			same := ev.Kind != model.Crash && ev.Kind != model.Recover && !x.succs[pos].MonitorsChanged
+			same := ev.Kind != sim.Crash && ev.Kind != sim.Recover && !x.succs[pos].MonitorsChanged
 			built := false
 			for p, prop := range e.props {
 				if prop.When != properties.Always || e.skip[p] || (same && prop.MonitorOnly) {

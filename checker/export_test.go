@@ -1,6 +1,6 @@
 package checker
 
-import "github.com/vigil-check/vigil/model"
+import "github.com/vigil-check/vigil/internal/sim"
 
 // SetWaveChunks makes waves of n chunks until the returned function
 // restores the default, so that small searches have levels of several
@@ -14,6 +14,6 @@ func SetWaveChunks(n int) (restore func()) {
 // NotJudged is the detail of a property left unknown by Options.First.
 const NotJudged = notJudged
 
-// ModelOf is the model.Machine that m wraps, for tests that enumerate its
+// ModelOf is the sim.Machine that m wraps, for tests that enumerate its
 // worlds by hand.
-func ModelOf(m *Machine) *model.Machine { return m.m }
+func ModelOf(m *Machine) *sim.Machine { return m.m }

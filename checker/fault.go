@@ -3,15 +3,38 @@ package checker
 import (
 	"slices"
 
+	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
 )
 
-// Fault is a protocol handler or monitor that failed during a search (see
-// model.Fault: it panicked, misused its context, or mutated its input),
-// with the run that leads to it. The search ends there: Result.Verdict is
-// Error, properties without a counterexample are Unknown.
+// Fault is a protocol handler or monitor that failed during a search: it
+// panicked, misused its context (a send to no node, a timer that is no
+// plain comparable value), or wrote into an input it must only read. It
+// comes with the run that leads to it. The search ends there:
+// Result.Verdict is Error, properties without a counterexample are Unknown.
 type Fault struct {
-	model.Fault
+	Protocol string `json:"protocol"`
+	// Handler is the protocol handler that failed (Init, Receive, Timeout,
+	// Recover, Do, Actions) or, for a monitor, Start or Observe.
+	Handler string `json:"handler"`
+	// Monitor names the monitor, for a monitor's fault.
+	Monitor string `json:"monitor,omitempty"`
+	// Node is the node whose handler ran, or whose observation the
+	// monitor was fed (model.None for Start).
+	Node model.NodeID `json:"node"`
+	// Obs is the observation a monitor was fed.
+	Obs string `json:"observation,omitempty"`
+	// Panic is the panic's value, as text, and Stack where it was raised.
+	Panic string `json:"panic,omitempty"`
+	Stack string `json:"stack,omitempty"`
+	// Misuse says how a handler broke the contract of model.Ctx.
+	Misuse string `json:"misuse,omitempty"`
+	// Mutated names the input a handler or monitor wrote into: "state"
+	// (its input state) or "message" (the message it received); Before and
+	// After render it (%+v) before and after the call.
+	Mutated string `json:"mutated,omitempty"`
+	Before  string `json:"before,omitempty"`
+	After   string `json:"after,omitempty"`
 	// Trace runs from the initial world to the faulting step, the event
 	// whose handler or monitor failed last (Trace.Fault says so). A fault
 	// while listing a world's events (a node's Actions) ends the trace in
@@ -19,6 +42,23 @@ type Fault struct {
 	// and no initial states.
 	Trace *Trace `json:"trace"`
 }
+
+func faultOf(f *sim.Fault, t *Trace) *Fault {
+	return &Fault{Protocol: f.Protocol, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
+		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After, Trace: t}
+}
+
+func (f *Fault) sim() *sim.Fault {
+	return &sim.Fault{Protocol: f.Protocol, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
+		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After}
+}
+
+// Error says in one line what failed, where and how.
+func (f *Fault) Error() string { return f.sim().Error() }
+
+// Where returns the function and file:line that raised a panic ("" when
+// the fault is no panic).
+func (f *Fault) Where() string { return f.sim().Where() }
 
 // faultDetail is the detail of a property left Unknown by a fault.
 const faultDetail = "not judged to the end: a handler or monitor faulted"
@@ -31,21 +71,21 @@ const faultDetail = "not judged to the end: a handler or monitor faulted"
 // engine that met a fault while expanding a world gives the run to that
 // world. Handlers are pure and faulting calls are not memoised, so the
 // fault comes back.
-func faultRun(m *model.Machine, events []model.Event) (run []model.Event, f *model.Fault, inStep bool) {
+func faultRun(m *sim.Machine, events []sim.Event) (run []sim.Event, f *sim.Fault, inStep bool) {
 	st := m.NewStepper()
 	w, _ := st.Init()
 	if f := st.TakeFault(); f != nil {
 		return nil, f, false
 	}
 	// listing the events of a world runs the handlers of its timeouts and
-	// actions (see model.Stepper.Enabled): the one that faulted is last
-	listFault := func(run []model.Event, f *model.Fault) ([]model.Event, *model.Fault, bool) {
+	// actions (see sim.Stepper.Enabled): the one that faulted is last
+	listFault := func(run []sim.Event, f *sim.Fault) ([]sim.Event, *sim.Fault, bool) {
 		if e, ok := f.Event(); ok {
 			return append(slices.Clip(run), e), f, true
 		}
 		return run, f, false
 	}
-	var next model.World
+	var next sim.World
 	for i, ev := range events {
 		st.Enabled(w, nil)
 		if f := st.TakeFault(); f != nil {
@@ -73,7 +113,7 @@ func faultRun(m *model.Machine, events []model.Event) (run []model.Event, f *mod
 // newFault locates the fault f that an engine met past events (see
 // faultRun) and returns it with its trace; seed is the random walk's, or
 // nil.
-func newFault(m *model.Machine, events []model.Event, f *model.Fault, seed *uint64) *Fault {
+func newFault(m *sim.Machine, events []sim.Event, f *sim.Fault, seed *uint64) *Fault {
 	run, again, inStep := faultRun(m, events)
 	if again != nil {
 		f = again
@@ -82,13 +122,13 @@ func newFault(m *model.Machine, events []model.Event, f *model.Fault, seed *uint
 	}
 	t := faultTrace(m, run, inStep)
 	t.Fault, t.Seed = f.Error(), seed
-	return &Fault{Fault: *f, Trace: t}
+	return faultOf(f, t)
 }
 
 // faultTrace is the trace of run, which ends in a fault: in its last
 // event's step (inStep), shown without changes since nothing came of it,
 // or in its last world. A fault at start-up leaves no initial world.
-func faultTrace(m *model.Machine, run []model.Event, inStep bool) *Trace {
+func faultTrace(m *sim.Machine, run []sim.Event, inStep bool) *Trace {
 	st := m.NewStepper()
 	w, _ := st.Init()
 	t := &Trace{}

@@ -215,7 +215,7 @@ func TestFaultsAreResults(t *testing.T) {
 
 				// Replay meets the same fault, as an error, with the same run.
 				rt, err := checker.Replay(compile(), tr)
-				var mf *model.Fault
+				var mf *checker.Fault
 				require.True(t, errors.As(err, &mf), "replay: %v", err)
 				require.Equal(t, f.Error(), mf.Error())
 				require.NotNil(t, rt)

@@ -3,6 +3,8 @@ package checker
 import (
 	"fmt"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -156,10 +158,10 @@ func flightKey(from, to model.NodeID, msg uint32) uint64 {
 }
 
 // step times one step at node i, the delivery of ev if it is one.
-func (c *entryClock) step(i model.NodeID, ev *model.Event, step *model.Step) {
+func (c *entryClock) step(i model.NodeID, ev *sim.Event, step *sim.Step) {
 	if ev != nil {
 		switch ev.Kind {
-		case model.Deliver:
+		case sim.Deliver:
 			k := flightKey(ev.From, ev.Node, ev.Arg)
 			if q := c.inFlight[k]; len(q) > 0 {
 				// identical messages are interchangeable: take the
@@ -167,7 +169,7 @@ func (c *entryClock) step(i model.NodeID, ev *model.Event, step *model.Step) {
 				c.now[i] = max(c.now[i], q[0])
 				c.inFlight[k] = q[1:]
 			}
-		case model.Crash:
+		case sim.Crash:
 			c.asked[i], c.waiting[i] = -1, false
 		}
 	}
@@ -176,7 +178,7 @@ func (c *entryClock) step(i model.NodeID, ev *model.Event, step *model.Step) {
 	}
 	t := c.now[i]
 	for _, s := range step.Sends {
-		k := flightKey(i, model.SendTo(s), model.SendMsg(s))
+		k := flightKey(i, sim.SendTo(s), sim.SendMsg(s))
 		c.inFlight[k] = append(c.inFlight[k], t+1)
 		c.sent++
 	}

@@ -3,6 +3,8 @@ package checker_test
 import (
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
@@ -23,7 +25,7 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 				st := checker.ModelOf(m).NewStepper()
 				w0, _ := st.Init()
 				seen := map[string]bool{}
-				queue := []model.World{w0}
+				queue := []sim.World{w0}
 				checked := 0
 				for len(queue) > 0 && checked < 20000 {
 					w := queue[0]
@@ -50,7 +52,7 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 	}
 }
 
-func wordsKey(w model.World) []byte {
+func wordsKey(w sim.World) []byte {
 	b := make([]byte, 0, 8*len(w))
 	for _, x := range w {
 		for i := range 8 {

@@ -4,7 +4,7 @@ import (
 	"math"
 	"slices"
 
-	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/internal/sim"
 )
 
 // graph is the explored state graph in compressed sparse rows: the edges of
@@ -16,9 +16,9 @@ type graph struct {
 	class    []uint16
 	terminal []bool  // quiescent states
 	classes  [][]int // per class: messages sent by kind index
-	classOf  map[*model.Step]uint16
+	classOf  map[*sim.Step]uint16
 	// For liveness only (see liveness.go): per edge, its event's label;
-	// per label, the event's identity (model.Stepper.Identity); per
+	// per label, the event's identity (sim.Stepper.Identity); per
 	// Eventually property, per state, the obligations outstanding.
 	label   []uint32
 	ids     []uint64
@@ -32,14 +32,14 @@ func (g *graph) startNode(quiescent bool) {
 }
 
 // sentByKind counts the messages of each kind that steps sent.
-func sentByKind(steps ...*model.Step) []int {
+func sentByKind(steps ...*sim.Step) []int {
 	var counts []int
 	for _, step := range steps {
 		if step == nil {
 			continue
 		}
 		for _, s := range step.Sends {
-			k := int(model.SendKind(s))
+			k := int(sim.SendKind(s))
 			for len(counts) <= k {
 				counts = append(counts, 0)
 			}
@@ -49,9 +49,9 @@ func sentByKind(steps ...*model.Step) []int {
 	return counts
 }
 
-func (g *graph) addEdge(t uint32, step *model.Step) {
+func (g *graph) addEdge(t uint32, step *sim.Step) {
 	if g.classOf == nil {
-		g.classOf = map[*model.Step]uint16{}
+		g.classOf = map[*sim.Step]uint16{}
 		g.classes = [][]int{nil} // class 0: sends nothing
 	}
 	c, ok := g.classOf[step]
@@ -97,7 +97,7 @@ func (g *graph) edges(v int) (lo, hi uint32) {
 // components; a component that can reach quiescence and holds a cycle that
 // sends messages makes the most unbounded.
 // The Init steps' messages count in every run.
-func (g *graph) messageRanges(kinds []string, initSteps []*model.Step) []MessageRange {
+func (g *graph) messageRanges(kinds []string, initSteps []*sim.Step) []MessageRange {
 	if g.n() == 0 || !slices.Contains(g.terminal, true) {
 		return nil
 	}

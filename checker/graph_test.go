@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 )
@@ -286,7 +288,7 @@ func TestMessageRangesInitSends(t *testing.T) {
 	send := func(to model.NodeID, kind uint8, msg uint32) uint64 {
 		return uint64(to)<<48 | uint64(kind)<<32 | uint64(msg)
 	}
-	init := []*model.Step{
+	init := []*sim.Step{
 		{Sends: []uint64{send(1, 0, 7), send(2, 0, 7)}}, // two a
 		nil,                              // a step that sent nothing
 		{Sends: []uint64{send(0, 1, 3)}}, // one b

@@ -4,6 +4,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/anishathalye/porcupine"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -49,8 +51,8 @@ func (l *Linearizability) WriteHTML(path string) error {
 
 // recordStep feeds one step's observations to rec; at is the number of
 // events before it.
-func recordStep(rec properties.Recorder, ev *model.Event, node model.NodeID, step *model.Step, at int) {
-	if ev != nil && ev.Kind == model.Crash {
+func recordStep(rec properties.Recorder, ev *sim.Event, node model.NodeID, step *sim.Step, at int) {
+	if ev != nil && ev.Kind == sim.Crash {
 		rec.Crash(ev.Node)
 	}
 	if step == nil {

@@ -4,13 +4,14 @@ import (
 	"fmt"
 	"slices"
 
-	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/vigil-check/vigil/properties"
 )
 
 // Fairness says which infinite runs count against an Eventually property:
 // a run violates it when it keeps an obligation outstanding forever and is
-// fair. Events are named as model.Stepper.Identity names them (this message
+// fair. Events are named by what they are, in every world (this message
 // on this channel, this node's timer, this node's action); faults (crash,
 // recover, partition, heal) are never owed.
 type Fairness uint8
@@ -39,8 +40,8 @@ func ParseFairness(s string) (Fairness, error) {
 }
 
 func isFault(id uint64) bool {
-	switch model.EventKind(id >> 60) {
-	case model.Crash, model.Recover, model.Partition, model.Heal:
+	switch sim.EventKind(id >> 60) {
+	case sim.Crash, sim.Recover, sim.Partition, sim.Heal:
 		return true
 	}
 	return false

@@ -5,8 +5,9 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
-	"github.com/vigil-check/vigil/model"
 	"pgregory.net/rapid"
 )
 
@@ -21,9 +22,9 @@ const faultLabel = 100
 
 func labelID(l int) uint64 {
 	if l >= faultLabel {
-		return uint64(model.Crash)<<60 | uint64(l)
+		return uint64(sim.Crash)<<60 | uint64(l)
 	}
-	return uint64(model.Deliver)<<60 | uint64(l)
+	return uint64(sim.Deliver)<<60 | uint64(l)
 }
 
 // makeLabelled lays out n expanded states with the edges given, in order.

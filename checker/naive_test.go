@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
@@ -32,7 +34,7 @@ type naiveResult struct {
 	acyclic, graded bool
 }
 
-func worldKey(w model.World) string {
+func worldKey(w sim.World) string {
 	b := make([]byte, 0, 8*len(w))
 	for _, x := range w {
 		b = binary.LittleEndian.AppendUint64(b, x)
@@ -45,10 +47,10 @@ func worldKey(w model.World) string {
 // and nothing of the engine. It judges invariants in every world and
 // quiescence properties in the worlds where no protocol event is enabled.
 // It gives up after limit worlds.
-func naiveExplore(m *model.Machine, props []*properties.Property, limit int) naiveResult {
+func naiveExplore(m *sim.Machine, props []*properties.Property, limit int) naiveResult {
 	st := m.NewStepper()
 	res := naiveResult{failDepth: map[string]int{}, cycle: map[string]bool{}}
-	judge := func(w model.World, depth int, quiescent bool) {
+	judge := func(w sim.World, depth int, quiescent bool) {
 		for _, p := range props {
 			if p.When != properties.Always && !quiescent {
 				continue
@@ -56,7 +58,7 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 			if _, failed := res.failDepth[p.Name]; failed {
 				continue // BFS: the first violation found is the shallowest
 			}
-			if p.Check(properties.View{S: st, W: w}) != "" {
+			if p.Check(st.View(w)) != "" {
 				res.failDepth[p.Name] = depth
 			}
 		}
@@ -64,10 +66,10 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 	w0, _ := st.Init()
 	seen := map[string]int{worldKey(w0): 0} // world -> its index
 	var all []naiveWorld
-	level := []model.World{w0}
+	level := []sim.World{w0}
 	for depth := 0; len(level) > 0; depth++ {
 		res.depth = depth
-		var next []model.World
+		var next []sim.World
 		for _, w := range level {
 			evs, nproto := st.Enabled(w, nil)
 			res.transitions += int64(len(evs))
@@ -78,7 +80,7 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 			nw := naiveWorld{depth: depth}
 			for _, p := range props {
 				if p.When == properties.Eventually {
-					nw.pending = append(nw.pending, p.Pending(properties.View{S: st, W: w}))
+					nw.pending = append(nw.pending, p.Pending(st.View(w)))
 				}
 			}
 			for _, ev := range evs {
@@ -92,7 +94,7 @@ func naiveExplore(m *model.Machine, props []*properties.Property, limit int) nai
 				}
 				nw.succ = append(nw.succ, to)
 				nw.events = append(nw.events, st.Identity(w, ev))
-				nw.faults = append(nw.faults, ev.Kind >= model.Crash)
+				nw.faults = append(nw.faults, ev.Kind >= sim.Crash)
 			}
 			all = append(all, nw)
 			if len(seen) > limit {
@@ -266,28 +268,28 @@ func naiveFairCycle(all []naiveWorld, k int) int {
 // replayTrace re-runs a counterexample on a fresh Stepper of m, finding each
 // event among the enabled ones by its text, and returns the last world and
 // whether it is quiescent.
-func replayTrace(t *testing.T, m *model.Machine, tr *checker.Trace) (*model.Stepper, model.World, bool) {
+func replayTrace(t *testing.T, m *sim.Machine, tr *checker.Trace) (*sim.Stepper, sim.World, bool) {
 	t.Helper()
 	st := m.NewStepper()
 	w, _ := st.Init()
 	require.Len(t, tr.Initial, m.Config().N)
 	for i, step := range tr.Events {
 		evs, _ := st.Enabled(w, nil)
-		var match []model.Event
+		var match []sim.Event
 		for _, ev := range evs {
 			if ev.Kind.String() != step.Kind || int(ev.Node) != step.Node {
 				continue
 			}
 			switch ev.Kind {
-			case model.Deliver:
+			case sim.Deliver:
 				if int(ev.From) != step.From || m.FormatMsg(ev.Arg) != step.Msg {
 					continue
 				}
-			case model.Timeout:
+			case sim.Timeout:
 				if fmt.Sprint(m.TimerName(ev.Arg)) != step.Timer {
 					continue
 				}
-			case model.Act:
+			case sim.Act:
 				if fmt.Sprint(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg)) != step.Action {
 					continue
 				}
@@ -308,7 +310,7 @@ var (
 	fewInFlight = &properties.Property{
 		Name: "test:at-most-3-in-flight", When: properties.Always,
 		Check: func(v properties.View) string {
-			if n := len(v.S.Msgs(v.W)); n > 3 {
+			if n := v.InFlight(); n > 3 {
 				return fmt.Sprintf("%d messages in flight", n)
 			}
 			return ""
@@ -323,13 +325,13 @@ var (
 	busy = &properties.Property{
 		Name: "test:eventually-no-message-in-flight", When: properties.Eventually,
 		Pending: func(v properties.View) uint64 {
-			if len(v.S.Msgs(v.W)) > 0 {
+			if v.InFlight() > 0 {
 				return 1
 			}
 			return 0
 		},
 		Check: func(v properties.View) string {
-			if len(v.S.Msgs(v.W)) > 0 {
+			if v.InFlight() > 0 {
 				return "a message is in flight"
 			}
 			return ""
@@ -532,7 +534,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
 						st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
 						require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
-						detail := prop.Check(properties.View{S: st, W: w})
+						detail := prop.Check(st.View(w))
 						if prop.When != properties.Always {
 							require.True(t, quiescent, "%s: the counterexample to %s does not end a run", what, prop.Name)
 						}

@@ -3,7 +3,7 @@ package checker
 import (
 	"math"
 
-	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/internal/sim"
 )
 
 // pathMessages gives the message figures of a sweep (Options.Sweep), which
@@ -14,13 +14,13 @@ import (
 type pathMessages struct {
 	dims      int     // the total, then each kind
 	cur, next []int32 // per state: dims least, then dims most
-	weights   map[*model.Step][]int32
+	weights   map[*sim.Step][]int32
 	lo, hi    []int // over the runs ended so far
 	ended     bool
 }
 
 func newPathMessages() *pathMessages {
-	p := &pathMessages{dims: 1, weights: map[*model.Step][]int32{}}
+	p := &pathMessages{dims: 1, weights: map[*sim.Step][]int32{}}
 	p.cur = make([]int32, 2) // the initial world: nothing sent yet
 	p.lo, p.hi = []int{math.MaxInt}, []int{math.MinInt}
 	return p
@@ -74,7 +74,7 @@ func (p *pathMessages) add() {
 
 // edge takes in the step from state s of the current level to state t of
 // the next.
-func (p *pathMessages) edge(s, t int, step *model.Step) {
+func (p *pathMessages) edge(s, t int, step *sim.Step) {
 	w, ok := p.weights[step]
 	if !ok {
 		sent := sentByKind(step)
@@ -108,7 +108,7 @@ func (p *pathMessages) end(s int) {
 
 // ranges returns the figures over every run that ended, as
 // graph.messageRanges does, counting the messages the Init steps sent.
-func (p *pathMessages) ranges(kinds []string, initSteps []*model.Step) []MessageRange {
+func (p *pathMessages) ranges(kinds []string, initSteps []*sim.Step) []MessageRange {
 	if !p.ended {
 		return nil
 	}

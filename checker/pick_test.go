@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -13,24 +15,24 @@ import (
 // A random walk draws the partitions enabled as one choice among the other
 // events, and any partition within that choice.
 func TestPickCountsPartitionsAsOne(t *testing.T) {
-	evs := []model.Event{{Kind: model.Deliver, Node: 1}, {Kind: model.Crash, Node: 0}}
+	evs := []sim.Event{{Kind: sim.Deliver, Node: 1}, {Kind: sim.Crash, Node: 0}}
 	for a := 1; a < 10; a++ {
-		evs = append(evs, model.Event{Kind: model.Partition, Node: model.NodeID(a), From: model.NodeID(a)})
+		evs = append(evs, sim.Event{Kind: sim.Partition, Node: model.NodeID(a), From: model.NodeID(a)})
 	}
-	evs = append(evs, model.Event{Kind: model.Heal})
+	evs = append(evs, sim.Event{Kind: sim.Heal})
 	rng := rand.New(rand.NewPCG(1, 2))
-	byKind := map[model.EventKind]int{}
+	byKind := map[sim.EventKind]int{}
 	arcs := map[model.NodeID]int{}
 	const draws = 40000
 	for range draws {
 		e := pick(rng, evs)
 		byKind[e.Kind]++
-		if e.Kind == model.Partition {
+		if e.Kind == sim.Partition {
 			arcs[e.Node]++
 		}
 	}
 	// four choices: deliver, crash, some partition, heal
-	for _, k := range []model.EventKind{model.Deliver, model.Crash, model.Partition, model.Heal} {
+	for _, k := range []sim.EventKind{sim.Deliver, sim.Crash, sim.Partition, sim.Heal} {
 		require.InDelta(t, draws/4, byKind[k], draws/40, "%v", k)
 	}
 	require.Len(t, arcs, 9, "every partition can be drawn")
@@ -47,8 +49,8 @@ func TestPickCountsPartitionsAsOne(t *testing.T) {
 func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	cfg := model.Config{N: 5, Channels: model.Unordered, Partitions: 2}
 	props := properties.Family("election")
-	compile := func() *model.Machine {
-		m, err := model.Compile("election/invitation", invitation.Protocol{}, cfg, properties.Monitors(props)...)
+	compile := func() *sim.Machine {
+		m, err := sim.Compile("election/invitation", invitation.Protocol{}, cfg, properties.Monitors(props)...)
 		require.NoError(t, err)
 		return m
 	}
@@ -56,7 +58,7 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	for seed := uint64(100); seed < 160; seed++ {
 		walk(warm.NewStepper(), props, seed, 2000, false, nil, false)
 	}
-	steps := func(m *model.Machine, seed uint64) []string {
+	steps := func(m *sim.Machine, seed uint64) []string {
 		r := walk(m.NewStepper(), props, seed, 2000, false, nil, false)
 		var out []string
 		for _, s := range buildTrace(m, r.events).Events {

@@ -3,13 +3,15 @@ package checker
 import (
 	"context"
 	"fmt"
-	"github.com/anishathalye/porcupine"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/anishathalye/porcupine"
+	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -44,27 +46,8 @@ type RandomOptions struct {
 // depends only on the options, never on the scheduling of workers.
 const batch = 64
 
-// random runs seeded random walks from m's initial world. Each step picks
-// uniformly among the enabled events. A walk ends at the depth bound or in a
-// quiescent world; there, if faults are still possible, it goes on with one
-// of them with probability 1/2. Invariants are checked in every world of a
-// walk, quiescence properties in every quiescent world; a walk in which
-// every property has failed stops there. The counterexample
-// kept for each property is the one of the walk with the lowest seed, shrunk
-// (see shrink).
-//
-// A handler or monitor that fails (see model.Fault) ends its walk, and the
-// search after its batch: the result is the fault met by the walk of
-// lowest seed, with its run (Result.Fault), which replays from that seed.
-//
-// With opt.First a walk ends at its first violating world and the search
-// after the batch of walks (a fixed run of seeds, whatever Workers) in
-// which any walk found a violation, so it stops at the same point for any
-// number of workers. Every walk of that batch is kept: the properties they
-// broke fail, with the counterexample of the lowest seed as usual, and the
-// others are Unknown (Result.StoppedFirst) when walks were left to run or a
-// walk was cut short by its violation.
-func random(ctx context.Context, m *model.Machine, props []*properties.Property, opt RandomOptions) *Result {
+// random is Random over the Machine and properties m wraps.
+func random(ctx context.Context, m *sim.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
 	if opt.Walks <= 0 {
 		opt.Walks = 1000
@@ -80,7 +63,7 @@ func random(ctx context.Context, m *model.Machine, props []*properties.Property,
 	defer cancel()
 	res := newResult("random", props)
 	outs := make([]walkResult, opt.Walks)
-	steppers := make([]*model.Stepper, workers)
+	steppers := make([]*sim.Stepper, workers)
 	for i := range steppers {
 		steppers[i] = m.NewStepper()
 	}
@@ -217,13 +200,13 @@ type walkViolation struct {
 }
 
 type walkResult struct {
-	events    []model.Event
+	events    []sim.Event
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index
 	complete  bool  // ended in a quiescent world
 	quiescent int64
 	cutFirst  bool          // ended at its first violation, with more to walk
-	fault     *model.Fault  // a handler or monitor failed past events; the walk ended
+	fault     *sim.Fault    // a handler or monitor failed past events; the walk ended
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
 	// when it is not linearizable
@@ -232,7 +215,7 @@ type walkResult struct {
 	history []porcupine.Operation
 }
 
-func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool) walkResult {
+func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	w, initSteps := st.Init()
 	var r walkResult
@@ -256,12 +239,13 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	}
 	// judge judges the invariants after a step, or, where the run ends
 	// (atEnd), the other properties; the invariants were judged already.
+	view := st.View(nil)
 	judge := func(atEnd bool) {
 		for p, prop := range props {
 			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
 				continue
 			}
-			if d := prop.Judge(properties.View{S: st, W: w}, atEnd); d != "" {
+			if d := prop.Judge(view.At(w), atEnd); d != "" {
 				if r.viol == nil {
 					r.viol = map[int]walkViolation{}
 				}
@@ -276,9 +260,9 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 	undecided := func() bool {
 		return len(props) == 0 || (len(r.viol) < len(props) && !(first && len(r.viol) > 0))
 	}
-	var evs []model.Event
-	var next model.World
-	keys := map[model.Event]string{}
+	var evs []sim.Event
+	var next sim.World
+	keys := map[sim.Event]string{}
 	for len(r.events) < maxDepth && undecided() {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
@@ -286,7 +270,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			break // listing the events ran a faulting timeout or action
 		}
 		canonical(st.Machine(), evs[:nproto], keys)
-		var ev model.Event
+		var ev sim.Event
 		if nproto == 0 {
 			r.quiescent++
 			r.complete = true
@@ -303,7 +287,7 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 			r.complete = false
 			ev = pick(rng, evs)
 		}
-		var step *model.Step
+		var step *sim.Step
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
 		r.events = append(r.events, ev)
@@ -360,11 +344,11 @@ func walk(st *model.Stepper, props []*properties.Property, seed uint64, maxDepth
 // depend on what the Machine met first, in this walk or in earlier ones.
 // Such events are listed together; each run of them is sorted by content.
 // keys caches EventKey for the walk.
-func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string) {
-	same := func(a, b model.Event) bool {
-		return a.Kind == b.Kind && a.Node == b.Node && a.From == b.From && a.Kind != model.Act
+func canonical(m *sim.Machine, evs []sim.Event, keys map[sim.Event]string) {
+	same := func(a, b sim.Event) bool {
+		return a.Kind == b.Kind && a.Node == b.Node && a.From == b.From && a.Kind != sim.Act
 	}
-	key := func(e model.Event) string {
+	key := func(e sim.Event) string {
 		k, ok := keys[e]
 		if !ok {
 			k = m.EventKey(e)
@@ -374,7 +358,7 @@ func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string)
 	}
 	type keyed struct {
 		key string
-		ev  model.Event
+		ev  sim.Event
 	}
 	var run []keyed
 	for i := 0; i < len(evs); {
@@ -400,13 +384,13 @@ func canonical(m *model.Machine, evs []model.Event, keys map[model.Event]string)
 // pick draws an event uniformly, except that the partitions enabled (up to
 // N²/2 of them, listed together) count as one: a walk partitions about as
 // often as it crashes a given node, whatever N.
-func pick(rng *rand.Rand, evs []model.Event) model.Event {
-	lo := slices.IndexFunc(evs, func(e model.Event) bool { return e.Kind == model.Partition })
+func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
+	lo := slices.IndexFunc(evs, func(e sim.Event) bool { return e.Kind == sim.Partition })
 	if lo < 0 {
 		return evs[rng.IntN(len(evs))]
 	}
 	hi := lo
-	for hi < len(evs) && evs[hi].Kind == model.Partition {
+	for hi < len(evs) && evs[hi].Kind == sim.Partition {
 		hi++
 	}
 	k := rng.IntN(len(evs) - (hi - lo) + 1)

@@ -1,7 +1,7 @@
 package checker
 
 import (
-	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/properties"
 )
 
@@ -11,12 +11,12 @@ import (
 // A Run serves one goroutine.
 type Run struct {
 	m      *Machine
-	st     *model.Stepper
-	w      model.World
-	next   model.World
-	evs    []model.Event
+	st     *sim.Stepper
+	w      sim.World
+	next   sim.World
+	evs    []sim.Event
 	nproto int
-	events []model.Event
+	events []sim.Event
 	sent   map[string]int
 	kinds  []string
 	view   properties.View
@@ -35,10 +35,10 @@ func (m *Machine) Start() *Run {
 	return r
 }
 
-func (r *Run) enter(w model.World) {
+func (r *Run) enter(w sim.World) {
 	r.w = w
 	r.evs, r.nproto = r.st.Enabled(w, r.evs[:0])
-	r.view = properties.View{S: r.st, W: w}
+	r.view = r.st.View(w) // a new one: a View handed out stays on its world
 	if r.faulted() {
 		r.evs, r.nproto = r.evs[:0], 0
 	}
@@ -55,18 +55,17 @@ func (r *Run) faulted() bool {
 	return true
 }
 
-// Fault is the fault of a handler or monitor that ended the run (see
-// model.Fault), with the run to it, or nil. A run with a fault has no
-// event enabled.
+// Fault is the fault of a handler or monitor that ended the run, with the
+// run to it, or nil. A run with a fault has no event enabled.
 func (r *Run) Fault() *Fault { return r.fault }
 
-func (r *Run) count(steps ...*model.Step) {
+func (r *Run) count(steps ...*sim.Step) {
 	for _, s := range steps {
 		if s == nil {
 			continue // a fault runs no handler
 		}
 		for _, snd := range s.Sends {
-			k := model.SendKind(snd)
+			k := sim.SendKind(snd)
 			if int(k) >= len(r.kinds) {
 				r.kinds = r.m.m.Kinds()
 			}
@@ -114,8 +113,7 @@ func (r *Run) Take(i int) TraceStep {
 // Steps is the number of events taken.
 func (r *Run) Steps() int { return len(r.events) }
 
-// View is what properties see of the current world. It is valid until the
-// next Take.
+// View is what properties see of the current world.
 func (r *Run) View() properties.View { return r.view }
 
 // Sent counts the messages sent so far, by kind (see model.Kinder).

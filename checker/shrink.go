@@ -4,7 +4,8 @@ import (
 	"slices"
 	"time"
 
-	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/vigil-check/vigil/properties"
 )
 
@@ -13,7 +14,7 @@ import (
 // removal after which the run still replays (each event enabled in turn)
 // and still violates prop, cut at the first violating world. It stops after
 // budget; the result is always a valid counterexample.
-func shrink(m *model.Machine, prop *properties.Property, events []model.Event, budget time.Duration) ([]model.Event, string) {
+func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budget time.Duration) ([]sim.Event, string) {
 	st := m.NewStepper()
 	deadline := time.Now().Add(budget)
 	best, detail := violates(st, prop, events)
@@ -45,7 +46,7 @@ func shrink(m *model.Machine, prop *properties.Property, events []model.Event, b
 // a quiescent world), or -1 if none does or an event is not enabled. A
 // shorter run can reach worlds no walk did: one where a handler or monitor
 // faults is no counterexample either.
-func violates(st *model.Stepper, prop *properties.Property, events []model.Event) (int, string) {
+func violates(st *sim.Stepper, prop *properties.Property, events []sim.Event) (int, string) {
 	w, _ := st.Init()
 	faulted := func() bool { return st.TakeFault() != nil }
 	// judge returns the violation in w, or bad when the step to w or
@@ -59,7 +60,7 @@ func violates(st *model.Stepper, prop *properties.Property, events []model.Event
 		if faulted() {
 			return "", true
 		}
-		return prop.Judge(properties.View{S: st, W: w}, quiescent), false
+		return prop.Judge(st.View(w), quiescent), false
 	}
 	if faulted() {
 		return -1, ""
@@ -69,8 +70,8 @@ func violates(st *model.Stepper, prop *properties.Property, events []model.Event
 	} else if d != "" {
 		return 0, d
 	}
-	var evs []model.Event
-	var next model.World
+	var evs []sim.Event
+	var next sim.World
 	for i, ev := range events {
 		evs, _ = st.Enabled(w, evs[:0])
 		if faulted() || !slices.Contains(evs, ev) {

@@ -7,6 +7,8 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -82,17 +84,17 @@ func (s TraceStep) String() string {
 	return fmt.Sprintf("n%d  %s", s.Node, s.Kind)
 }
 
-func describe(st *model.Stepper, w model.World, ev model.Event) TraceStep {
+func describe(st *sim.Stepper, w sim.World, ev sim.Event) TraceStep {
 	m := st.Machine()
 	s := TraceStep{Kind: ev.Kind.String(), Node: int(ev.Node)}
 	switch ev.Kind {
-	case model.Deliver:
+	case sim.Deliver:
 		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
-	case model.Timeout:
+	case sim.Timeout:
 		s.Timer = fmt.Sprint(m.TimerName(ev.Arg))
-	case model.Act:
+	case sim.Act:
 		s.Action = fmt.Sprint(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg))
-	case model.Partition:
+	case sim.Partition:
 		s.From = int(ev.From)
 		next, _ := st.Apply(w, ev, nil)
 		s.Groups = st.Groups(next)
@@ -100,7 +102,7 @@ func describe(st *model.Stepper, w model.World, ev model.Event) TraceStep {
 	return s
 }
 
-func nodeState(st *model.Stepper, w model.World, i int) NodeState {
+func nodeState(st *sim.Stepper, w sim.World, i int) NodeState {
 	m := st.Machine()
 	rec := st.Nodes(w)[i]
 	text := m.FormatState(st.NodeState(w, model.NodeID(i)))
@@ -112,7 +114,7 @@ func nodeState(st *model.Stepper, w model.World, i int) NodeState {
 
 // buildTrace replays events from the initial world and records, for each,
 // the nodes it changed.
-func buildTrace(m *model.Machine, events []model.Event) *Trace {
+func buildTrace(m *sim.Machine, events []sim.Event) *Trace {
 	st := m.NewStepper()
 	w, _ := st.Init()
 	t, w := replayEvents(st, w, events)
@@ -123,15 +125,15 @@ func buildTrace(m *model.Machine, events []model.Event) *Trace {
 
 // replayEvents replays events from w, the initial world, and returns their
 // trace and the last world.
-func replayEvents(st *model.Stepper, w model.World, events []model.Event) (*Trace, model.World) {
+func replayEvents(st *sim.Stepper, w sim.World, events []sim.Event) (*Trace, sim.World) {
 	t := &Trace{}
 	for i := range st.Machine().Config().N {
 		t.Initial = append(t.Initial, nodeState(st, w, i))
 	}
-	var next model.World
+	var next sim.World
 	for _, ev := range events {
 		s := describe(st, w, ev)
-		var step *model.Step
+		var step *sim.Step
 		next, step = st.Apply(w, ev, next)
 		if step != nil {
 			for _, o := range step.Obs {
@@ -180,10 +182,10 @@ func (e *search) pathTo(s int) []uint32 {
 }
 
 // events replays a path of event positions from the initial world.
-func (e *search) events(path []uint32) []model.Event {
+func (e *search) events(path []uint32) []sim.Event {
 	st := e.m.NewStepper()
 	w, _ := st.Init()
-	var events []model.Event
+	var events []sim.Event
 	for _, pos := range path {
 		evs, _ := st.Enabled(w, nil)
 		ev := evs[pos]
@@ -200,17 +202,17 @@ func (e *search) events(path []uint32) []model.Event {
 // cycle, if it has one) is named in the result. A trace with a cycle must
 // return to the world the cycle starts from, and the cycle must be fair
 // under the trace's fairness. A handler or monitor that fails on the way
-// (see model.Fault) ends the replay: replay returns the trace to the
-// fault, with Trace.Fault set, and an error wrapping the *model.Fault.
-func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
+// ends the replay: replay returns the trace to the fault, with
+// Trace.Fault set, and an error wrapping the *Fault.
+func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
 	st := m.NewStepper()
 	w, _ := st.Init()
-	var events []model.Event
-	var worlds []model.World
+	var events []sim.Event
+	var worlds []sim.World
 	// fault reports a handler's or monitor's fault met before step at
 	// (at start-up, or while listing the events of a world) or in it
 	// (inStep): the trace to it, and the fault as the error.
-	fault := func(at int, f *model.Fault, inStep bool) (*Trace, error) {
+	fault := func(at int, f *sim.Fault, inStep bool) (*Trace, error) {
 		run := events
 		var where string
 		switch {
@@ -231,7 +233,7 @@ func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 		}
 		t := faultTrace(m, run, inStep)
 		t.Fault = f.Error()
-		return t, fmt.Errorf("the run faults %s: %w", where, f)
+		return t, fmt.Errorf("the run faults %s: %w", where, faultOf(f, t))
 	}
 	if f := st.TakeFault(); f != nil {
 		return fault(0, f, false)
@@ -289,7 +291,7 @@ func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 			}
 			stuck := ^uint64(0)
 			for _, cw := range worlds[loop:] {
-				stuck &= p.Pending(properties.View{S: st, W: cw})
+				stuck &= p.Pending(st.View(cw))
 			}
 			if stuck != 0 {
 				t.Property, t.Detail = p.Name, cycleDetail(p, bits.TrailingZeros64(stuck), fair)
@@ -297,7 +299,7 @@ func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 			}
 		}
 	}
-	view := properties.View{S: st, W: w}
+	view := st.View(w)
 	for _, p := range props {
 		if d := p.Judge(view, t.Quiescent); d != "" {
 			t.Property, t.Detail = p.Name, d
@@ -310,7 +312,7 @@ func replay(m *model.Machine, props []*properties.Property, in *Trace) (*Trace, 
 // unfairOn describes an event that the cycle of worlds (each left by the
 // event of the same index) owes under fairness f and never takes, or
 // returns "".
-func unfairOn(st *model.Stepper, worlds []model.World, events []model.Event, f Fairness) string {
+func unfairOn(st *sim.Stepper, worlds []sim.World, events []sim.Event, f Fairness) string {
 	if f == NoFairness {
 		return ""
 	}
@@ -319,7 +321,7 @@ func unfairOn(st *model.Stepper, worlds []model.World, events []model.Event, f F
 		taken[st.Identity(worlds[i], ev)] = true
 	}
 	count := map[uint64]int{} // worlds of the cycle enabling each event
-	first := map[uint64]model.Event{}
+	first := map[uint64]sim.Event{}
 	var order []uint64
 	for _, w := range worlds {
 		evs, _ := st.Enabled(w, nil)

@@ -2,7 +2,7 @@ package checker
 
 import "math/bits"
 
-// key maps a world's fingerprint (model.Stepper.Fingerprint) to the
+// key maps a world's fingerprint (sim.Stepper.Fingerprint) to the
 // visited set's key space, where 0 marks an empty slot.
 func key(fp uint64) uint64 {
 	if fp == 0 {

@@ -79,8 +79,11 @@ func ParseTiming(s string) (Timing, error) {
 	return 0, fmt.Errorf("timing must be sync or async, not %q", s)
 }
 
-// MaxNodes bounds N: node ids are packed in 16 bits inside a World.
+// MaxNodes bounds N: the checker packs node ids in 16 bits.
 const MaxNodes = 1 << 15
+
+// MaxPartitions bounds Config.Partitions: group labels take 4 bits.
+const MaxPartitions = 7
 
 // Config is one run's scenario: the network and fault semantics, the
 // identities of the nodes and the protocol's parameters.

@@ -231,18 +231,9 @@ func TestConfigValidate(t *testing.T) {
 				return
 			}
 			require.ErrorContains(t, err, c.want)
-			_, err = Compile("p", ptrFreeProtocol{}, c.cfg)
-			require.ErrorContains(t, err, c.want, "Compile validates the configuration")
 		})
 	}
 }
-
-type ptrFreeProtocol struct{}
-
-func (ptrFreeProtocol) Init(*Ctx[int]) int                              { return 0 }
-func (ptrFreeProtocol) Receive(_ *Ctx[int], s int, _ NodeID, _ int) int { return s }
-func (ptrFreeProtocol) Timeout(_ *Ctx[int], s int, _ Timer) int         { return s }
-func (ptrFreeProtocol) Recover(_ *Ctx[int], s int) int                  { return s }
 
 func TestConfigAccessors(t *testing.T) {
 	sorted := Config{N: 3}

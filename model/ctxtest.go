@@ -1,5 +1,7 @@
 package model
 
+import "slices"
+
 // NewCtx returns a context for calling a protocol's handler directly, as a
 // unit test does: node self of a run configured by cfg. Read the handler's
 // effects with Sent, Timers and Observed.
@@ -36,7 +38,7 @@ type TimerEffect struct {
 func (c *Ctx[M]) Timers() []TimerEffect {
 	var out []TimerEffect
 	for _, t := range c.timers {
-		out = append(out, TimerEffect{t.timer, t.arm, t.waitOn})
+		out = append(out, TimerEffect{t.timer, t.arm, slices.Clone(t.waitOn)})
 	}
 	return out
 }

@@ -1,6 +1,7 @@
-// Package model is the vocabulary shared by protocols, properties and
-// engines: node ids, run configuration, the Protocol contract, observations,
-// and the global state (World) with its semantics and canonical encoding.
+// Package model is the protocol author's manual: node ids, the run's
+// configuration, the Protocol contract, observations and monitors, and the
+// semantics of the runs vigil explores. The engines that explore them are
+// package checker.
 //
 // # The contract
 //
@@ -8,29 +9,25 @@
 // plain Go state type S and message type M (see Protocol). Handlers receive a
 // *Ctx through which they send messages, arm and cancel timers and report
 // observations; they must not mutate their input state, keep globals, read
-// clocks or draw random numbers. Compile turns a Protocol and a Config into a
-// Machine: node states, messages and timer sets are interned as small
-// integers, and every handler result is memoised, so a handler runs once per
-// distinct (node, state, input). Whenever a handler runs on a state or
-// message holding slices or maps (the only way to write into a value
-// passed by value), the Machine keeps a copy and re-encodes the input
-// afterwards to check that the handler did not mutate it; monitors are
-// checked the same way.
+// clocks or draw random numbers. States, messages, timers and actions are
+// plain values (see CheckKeyable) that the checker compares and interns by
+// content, and it runs each handler once per distinct (node, state, input),
+// remembering the outcome. A handler's unit test calls it directly with a
+// context from NewCtx and reads its effects back.
 //
 // # Faults
 //
-// A handler or monitor that panics, mutates its input, or misuses its
-// context (a send to no node, a timer that is no plain comparable value)
-// does not crash the process: the Stepper records a Fault (see
-// Stepper.TakeFault), the Machine stays unlocked with its tables as they
-// were, and the faulting call is not memoised. The engines stop there and
-// report the fault with the run that leads to it.
+// A handler or monitor that panics, mutates its input (writes into a slice
+// or map it was given), or misuses its context (a send to no node, a timer
+// that is no plain comparable value) is a bug of the protocol: the checker
+// does not crash but ends the search and reports the fault with the run
+// that leads to it (see checker.Fault).
 //
 // # Semantics
 //
-// A World holds, per node, its interned state, its armed timers and whether it
-// is alive; the messages in flight; the crash and recovery budget used; and the
-// state of every property monitor. From a World these events may be enabled:
+// A world holds, per node, its state, its armed timers and whether it is
+// alive; the messages in flight; the faults used so far; and the state of
+// every monitor. From a world these events may be enabled:
 //
 //   - Deliver: a message in flight to a live node is received. With FIFO
 //     channels only the oldest message of each ordered pair (from, to) can be
@@ -62,12 +59,12 @@
 //   - Heal: a split network may become whole again at any time. Nobody is
 //     told; messages simply pass again.
 //
-// A Timeout or Action that would leave the World exactly as it is (same
+// A Timeout or Action that would leave the world exactly as it is (same
 // node state and timers, no observation, every message it sends lost) is a
 // stutter and is not listed as enabled: a coordinator that keeps polling
 // nodes a partition cut off changes nothing.
 //
-// A World is quiescent when no Deliver, Timeout or Action event is enabled:
+// A world is quiescent when no Deliver, Timeout or Action event is enabled:
 // only faults could still happen. Quiescent worlds are the ends of complete
 // runs; termination-like properties are judged there.
 package model

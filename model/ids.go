@@ -130,7 +130,7 @@ func ownKind(k ObsKind) (string, func(int) string) {
 const (
 	// ObsLeader: the node now believes Arg is the leader (None: no leader).
 	ObsLeader ObsKind = iota + 1
-	// ObsCrash and ObsRecover are reported by the World, never by protocols.
+	// ObsCrash and ObsRecover are reported by the checker when a node crashes or recovers, never by protocols.
 	ObsCrash
 	ObsRecover
 	// ObsGroup: the node formed a new group and coordinates it; Arg is the

@@ -4,7 +4,7 @@ package model
 // one node's state S, exchanging messages M. S and M are plain Go values
 // (structs, slices, maps, strings, numbers; no pointers, channels or funcs).
 // A handler returns the node's next state and reports its effects through
-// ctx. It must not mutate s: build a new value instead (the Machine checks).
+// ctx. It must not mutate s: build a new value instead (the checker checks).
 type Protocol[S, M any] interface {
 	// Init is the node's state at start-up.
 	Init(ctx *Ctx[M]) S

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -37,7 +39,7 @@ func (believer) Recover(_ *model.Ctx[believerMsg], s believerState) believerStat
 
 const none = model.None
 
-// deadBit marks a crashed node's record in a World (see model.World).
+// deadBit marks a crashed node's record in a World (see sim.World).
 const deadBit = uint64(1) << 63
 
 type situation struct {
@@ -115,22 +117,22 @@ func (s situation) view(t *testing.T) properties.View {
 		params[fmt.Sprintf("b%d", i)] = int(b)
 	}
 	cfg := model.Config{N: n, Ranks: s.ranks, Crashes: len(s.crash), Recoveries: len(s.recover), Params: params}
-	m, err := model.Compile("believer", believer{}, cfg, properties.Monitors(properties.Family("election"))...)
+	m, err := sim.Compile("believer", believer{}, cfg, properties.Monitors(properties.Family("election"))...)
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
 	for _, i := range s.crash {
-		w, _ = st.Apply(w, model.Event{Kind: model.Crash, Node: i}, nil)
+		w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
 	}
 	for _, i := range s.recover {
-		w, _ = st.Apply(w, model.Event{Kind: model.Recover, Node: i}, nil)
+		w, _ = st.Apply(w, sim.Event{Kind: sim.Recover, Node: i}, nil)
 	}
 	for _, i := range s.down {
 		w[1+int(i)] |= deadBit
 	}
 	_, nproto := st.Enabled(w, nil)
 	require.Zero(t, nproto, "the world must be quiescent for quiescence properties to apply")
-	v := properties.View{S: st, W: w}
+	v := st.View(w)
 	for i := range model.NodeID(n) {
 		crashed := slices.Contains(s.crash, i) && !slices.Contains(s.recover, i)
 		require.Equal(t, !crashed && !slices.Contains(s.down, i), v.Alive(i), "n%d alive", i)
@@ -200,11 +202,11 @@ func TestElectionFamily(t *testing.T) {
 
 // A property whose monitor the Machine does not carry cannot be judged.
 func TestViewWithoutMonitorPanics(t *testing.T) {
-	m, err := model.Compile("believer", believer{}, model.Config{N: 2})
+	m, err := sim.Compile("believer", believer{}, model.Config{N: 2})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
-	require.PanicsWithValue(t, "monitor leaders is not attached to this machine", func() {
-		properties.UniqueLeader.Check(properties.View{S: st, W: w})
+	require.PanicsWithValue(t, "monitor leaders is not attached to this machine: compile with a property that reads it", func() {
+		properties.UniqueLeader.Check(st.View(w))
 	})
 }

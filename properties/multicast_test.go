@@ -3,6 +3,8 @@ package properties
 import (
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 )
@@ -80,25 +82,25 @@ func play(t *testing.T, n, msgs int, script []mstep) []View {
 			p.obs[e.node] = append(p.obs[e.node], e.obs)
 		}
 	}
-	m, err := model.Compile("scripted", p, cfg, Monitors(Family("multicast"))...)
+	m, err := sim.Compile("scripted", p, cfg, Monitors(Family("multicast"))...)
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
-	views := []View{{S: st, W: w}}
+	views := []View{st.View(w)}
 	for k, e := range script {
-		ev := model.Event{Kind: model.Act, Node: e.node}
+		ev := sim.Event{Kind: sim.Act, Node: e.node}
 		switch e.obs.Kind {
 		case model.ObsCrash:
-			ev.Kind = model.Crash
+			ev.Kind = sim.Crash
 			require.True(t, st.Alive(w, e.node), "step %d: %v crashes while down", k, e.node)
 		case model.ObsRecover:
-			ev.Kind = model.Recover
+			ev.Kind = sim.Recover
 			require.False(t, st.Alive(w, e.node), "step %d: %v recovers while up", k, e.node)
 		default:
 			require.True(t, st.Alive(w, e.node), "step %d: %v observes while down", k, e.node)
 		}
 		w, _ = st.Apply(w, ev, nil)
-		views = append(views, View{S: st, W: w})
+		views = append(views, st.View(w))
 	}
 	_, nproto := st.Enabled(w, nil)
 	require.Zero(t, nproto, "the script's end must be quiescent")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -45,17 +47,17 @@ func TestPartitionProperties(t *testing.T) {
 			params[fmt.Sprintf("b%d", i)] = int(b)
 		}
 		cfg := model.Config{N: len(c.beliefs), Crashes: len(c.crash), Partitions: max(1, len(c.cuts)), Params: params}
-		m, err := model.Compile("believer", believer{}, cfg, properties.Leaders)
+		m, err := sim.Compile("believer", believer{}, cfg, properties.Leaders)
 		require.NoError(t, err)
 		st := m.NewStepper()
 		w, _ := st.Init()
 		for _, arc := range c.cuts {
-			w, _ = st.Apply(w, model.Event{Kind: model.Partition, Node: arc[0], From: arc[1]}, nil)
+			w, _ = st.Apply(w, sim.Event{Kind: sim.Partition, Node: arc[0], From: arc[1]}, nil)
 		}
 		for _, i := range c.crash {
-			w, _ = st.Apply(w, model.Event{Kind: model.Crash, Node: i}, nil)
+			w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
 		}
-		v := properties.View{S: st, W: w}
+		v := st.View(w)
 		require.Equal(t, len(c.cuts) > 0, v.Split(), c.name)
 		require.Equal(t, c.group, properties.GroupLeader.Check(v), c.name)
 		require.Equal(t, c.healed, properties.HealedLeader.Check(v), c.name)
@@ -92,14 +94,14 @@ func TestGroupNumbersUnique(t *testing.T) {
 		{params: map[string]int{"r0": 1, "r1": 1}, fire: []model.NodeID{1, 0}, want: "n1 formed group (1, n1) again"},
 	}
 	for _, c := range cases {
-		m, err := model.Compile("former", former{}, model.Config{N: 2, Params: c.params}, properties.GroupNumbers)
+		m, err := sim.Compile("former", former{}, model.Config{N: 2, Params: c.params}, properties.GroupNumbers)
 		require.NoError(t, err)
 		st := m.NewStepper()
 		w, _ := st.Init()
-		require.Empty(t, properties.GroupNumbersUnique.Check(properties.View{S: st, W: w}))
+		require.Empty(t, properties.GroupNumbersUnique.Check(st.View(w)))
 		for _, i := range c.fire {
-			w, _ = st.Apply(w, model.Event{Kind: model.Timeout, Node: i, Arg: 0}, nil)
+			w, _ = st.Apply(w, sim.Event{Kind: sim.Timeout, Node: i, Arg: 0}, nil)
 		}
-		require.Equal(t, c.want, properties.GroupNumbersUnique.Check(properties.View{S: st, W: w}), "%v", c.params)
+		require.Equal(t, c.want, properties.GroupNumbersUnique.Check(st.View(w)), "%v", c.params)
 	}
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 
+	"github.com/vigil-check/vigil/internal/sim"
+
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -74,17 +76,17 @@ func TestPoolSize(t *testing.T) {
 			params["pool-min"], params["pool-max"] = c.min, c.max
 		}
 		cfg := model.Config{N: 5, Crashes: len(c.crash), Recoveries: len(c.recover), Params: params}
-		m, err := model.Compile("pooler", pooler{}, cfg, properties.Pool)
+		m, err := sim.Compile("pooler", pooler{}, cfg, properties.Pool)
 		require.NoError(t, err)
 		st := m.NewStepper()
 		w, _ := st.Init()
 		for _, i := range c.crash {
-			w, _ = st.Apply(w, model.Event{Kind: model.Crash, Node: i}, nil)
+			w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
 		}
 		for _, i := range c.recover {
-			w, _ = st.Apply(w, model.Event{Kind: model.Recover, Node: i}, nil)
+			w, _ = st.Apply(w, sim.Event{Kind: sim.Recover, Node: i}, nil)
 		}
-		require.Equal(t, c.want, properties.PoolSize.Check(properties.View{S: st, W: w}), c.name)
+		require.Equal(t, c.want, properties.PoolSize.Check(st.View(w)), c.name)
 	}
 	p, err := properties.Lookup("election", "pool-size")
 	require.NoError(t, err)

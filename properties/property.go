@@ -83,41 +83,28 @@ func (p *Property) AtEnd(d string) string {
 	return d
 }
 
-// View is what a property sees of one World.
-type View struct {
-	S *model.Stepper
-	W model.World
-}
-
-// N is the number of nodes.
-func (v View) N() int { return v.S.Machine().Config().N }
-
-// Alive reports whether node i is up.
-func (v View) Alive(i model.NodeID) bool { return v.S.Alive(v.W, i) }
-
-// Rank is node i's rank.
-func (v View) Rank(i model.NodeID) int { return v.S.Machine().Config().Rank(i) }
-
-// Connected reports whether i and j are on the same side of every cut.
-func (v View) Connected(i, j model.NodeID) bool { return v.S.Connected(v.W, i, j) }
-
-// Config is the run's configuration.
-func (v View) Config() *model.Config { return v.S.Machine().Config() }
-
-// State returns node i's state, a value of the protocol's state type
-// (see StateOf), shared with the checker: do not change it.
-func (v View) State(i model.NodeID) any { return v.S.Machine().StateValue(v.S.NodeState(v.W, i)) }
-
-// Split reports whether the network is partitioned.
-func (v View) Split() bool { return v.S.Split(v.W) }
-
-// Monitor returns the state of mon in this world.
-func (v View) Monitor(mon model.Monitor) any {
-	k := slices.Index(v.S.Machine().Monitors(), mon)
-	if k < 0 {
-		panic(fmt.Sprintf("monitor %s is not attached to this machine", mon.Name()))
-	}
-	return v.S.MonitorValue(v.W, k)
+// View is what a property sees of one world of a run. The checker hands
+// one to every Check and Pending call; it is valid for that call only.
+type View interface {
+	// N is the number of nodes, and Config the run's configuration.
+	N() int
+	Config() *model.Config
+	// Alive reports whether node i is up; Rank is its rank.
+	Alive(i model.NodeID) bool
+	Rank(i model.NodeID) int
+	// Connected reports whether i and j are on the same side of every
+	// cut; Split whether the network is partitioned at all.
+	Connected(i, j model.NodeID) bool
+	Split() bool
+	// InFlight is the number of messages sent and not yet delivered or
+	// lost.
+	InFlight() int
+	// State is node i's state, a value of the protocol's state type (see
+	// StateOf), shared with the checker: do not change it.
+	State(i model.NodeID) any
+	// Monitor is mon's state in this world (see MonitorState); mon must be
+	// read by one of the properties checked, so that it is attached.
+	Monitor(mon model.Monitor) any
 }
 
 // registry holds every property by family, then name: families may use

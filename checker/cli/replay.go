@@ -7,7 +7,6 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
-	"github.com/vigil-check/vigil/model"
 )
 
 // replay re-runs a counterexample file and prints it step by step. It exits
@@ -35,7 +34,7 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 		return badInput("%s: %v", args[0], err)
 	}
 	t, err := checker.Replay(m, tf.Trace)
-	if f := (*model.Fault)(nil); errors.As(err, &f) {
+	if f := (*checker.Fault)(nil); errors.As(err, &f) {
 		// the run reaches a handler's or monitor's fault: show it
 		fmt.Fprintf(out, "%s %s\n", p.Path(), describeConfig(tf.Config))
 		checker.Render(out, t)

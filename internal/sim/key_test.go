@@ -1,4 +1,4 @@
-package model
+package sim
 
 import (
 	"bytes"
@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/model"
 	"pgregory.net/rapid"
 )
 
@@ -277,18 +278,18 @@ func TestCheckKeyable(t *testing.T) {
 		path string
 		kind string
 	}{
-		{"pointer in a nested struct", badPtr{}, "model.badPtr.In.P", "ptr"},
-		{"interface in a slice of structs", badIface{}, "model.badIface.List[].V", "interface"},
-		{"func in a map value", badFunc{}, "model.badFunc.M[value][]", "func"},
-		{"chan as a map key", badChanKey{}, "model.badChanKey.M[key]", "chan"},
-		{"chan in an array", badArray{}, "model.badArray.A[].C", "chan"},
+		{"pointer in a nested struct", badPtr{}, "sim.badPtr.In.P", "ptr"},
+		{"interface in a slice of structs", badIface{}, "sim.badIface.List[].V", "interface"},
+		{"func in a map value", badFunc{}, "sim.badFunc.M[value][]", "func"},
+		{"chan as a map key", badChanKey{}, "sim.badChanKey.M[key]", "chan"},
+		{"chan in an array", badArray{}, "sim.badArray.A[].C", "chan"},
 		{"top-level pointer", new(int), "*int", "ptr"},
 		{"top-level func", func() {}, "func()", "func"},
 		{"top-level chan", make(chan int), "chan int", "chan"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := CheckKeyable(reflect.TypeOf(c.v))
+			err := model.CheckKeyable(reflect.TypeOf(c.v))
 			require.Error(t, err)
 			require.Contains(t, err.Error(), c.path+" has kind "+c.kind)
 			require.Contains(t, err.Error(), "plain values")
@@ -301,34 +302,36 @@ func TestCheckKeyable(t *testing.T) {
 		})
 	}
 	for _, ok := range []any{0, "", keyOuter{}, keyProbe{}, map[string][]map[int]bool{}, [3][]uint8{}} {
-		require.NoError(t, CheckKeyable(reflect.TypeOf(ok)), "%T", ok)
+		require.NoError(t, model.CheckKeyable(reflect.TypeOf(ok)), "%T", ok)
 	}
 }
 
 // Compile refuses a protocol whose state or message type has no canonical
 // encoding, naming the field.
 func TestCompileRejectsUnkeyableTypes(t *testing.T) {
-	_, err := Compile("bad-state", ptrProtocol{}, Config{N: 2})
-	require.ErrorContains(t, err, "protocol bad-state: model.ptrState.Next has kind ptr")
-	_, err = Compile("bad-msg", ifaceMsgProtocol{}, Config{N: 2})
-	require.ErrorContains(t, err, "protocol bad-msg: model.ifaceMsg.Payload has kind interface")
+	_, err := Compile("bad-state", ptrProtocol{}, model.Config{N: 2})
+	require.ErrorContains(t, err, "protocol bad-state: sim.ptrState.Next has kind ptr")
+	_, err = Compile("bad-msg", ifaceMsgProtocol{}, model.Config{N: 2})
+	require.ErrorContains(t, err, "protocol bad-msg: sim.ifaceMsg.Payload has kind interface")
 }
 
 type ptrState struct{ Next *ptrState }
 type ptrProtocol struct{}
 
-func (ptrProtocol) Init(*Ctx[int]) ptrState                                   { return ptrState{} }
-func (ptrProtocol) Receive(_ *Ctx[int], s ptrState, _ NodeID, _ int) ptrState { return s }
-func (ptrProtocol) Timeout(_ *Ctx[int], s ptrState, _ Timer) ptrState         { return s }
-func (ptrProtocol) Recover(_ *Ctx[int], s ptrState) ptrState                  { return s }
+func (ptrProtocol) Init(*model.Ctx[int]) ptrState                                         { return ptrState{} }
+func (ptrProtocol) Receive(_ *model.Ctx[int], s ptrState, _ model.NodeID, _ int) ptrState { return s }
+func (ptrProtocol) Timeout(_ *model.Ctx[int], s ptrState, _ model.Timer) ptrState         { return s }
+func (ptrProtocol) Recover(_ *model.Ctx[int], s ptrState) ptrState                        { return s }
 
 type ifaceMsg struct{ Payload any }
 type ifaceMsgProtocol struct{}
 
-func (ifaceMsgProtocol) Init(*Ctx[ifaceMsg]) int                                   { return 0 }
-func (ifaceMsgProtocol) Receive(_ *Ctx[ifaceMsg], s int, _ NodeID, _ ifaceMsg) int { return s }
-func (ifaceMsgProtocol) Timeout(_ *Ctx[ifaceMsg], s int, _ Timer) int              { return s }
-func (ifaceMsgProtocol) Recover(_ *Ctx[ifaceMsg], s int) int                       { return s }
+func (ifaceMsgProtocol) Init(*model.Ctx[ifaceMsg]) int { return 0 }
+func (ifaceMsgProtocol) Receive(_ *model.Ctx[ifaceMsg], s int, _ model.NodeID, _ ifaceMsg) int {
+	return s
+}
+func (ifaceMsgProtocol) Timeout(_ *model.Ctx[ifaceMsg], s int, _ model.Timer) int { return s }
+func (ifaceMsgProtocol) Recover(_ *model.Ctx[ifaceMsg], s int) int                { return s }
 
 type cloneSample struct {
 	A    []int
@@ -439,7 +442,7 @@ type unexportedScalar struct {
 // scalars.
 func TestDeepCloneUnexported(t *testing.T) {
 	v := unexportedSlice{Ok: 1, list: []int{1}}
-	require.PanicsWithValue(t, "model.unexportedSlice.list: unexported fields holding slices or maps cannot be copied safely; export the field",
+	require.PanicsWithValue(t, "sim.unexportedSlice.list: unexported fields holding slices or maps cannot be copied safely; export the field",
 		func() { deepClone(reflect.ValueOf(&v).Elem()) })
 	s := unexportedScalar{Ok: 1, n: 2}
 	require.Equal(t, s, deepClone(reflect.ValueOf(&s).Elem()).Interface())

@@ -1,8 +1,10 @@
-package model
+package sim
 
 import (
 	"fmt"
 	"reflect"
+
+	"github.com/vigil-check/vigil/model"
 )
 
 // handlerResult is one handler call's outcome with states and messages
@@ -10,12 +12,12 @@ import (
 type handlerResult struct {
 	state  uint32
 	sends  []rawSend
-	timers []timerOp
-	obs    []Obs
+	timers []model.TimerEffect
+	obs    []model.Obs
 }
 
 type rawSend struct {
-	to   NodeID
+	to   model.NodeID
 	msg  uint32
 	kind string
 }
@@ -23,12 +25,12 @@ type rawSend struct {
 // compiled is the typed half of a Machine, hidden behind an interface so that
 // engines need no type parameters. Every method is called with Machine.mu held.
 type compiled interface {
-	init(self NodeID) handlerResult
-	receive(self NodeID, s uint32, from NodeID, m uint32) handlerResult
-	timeout(self NodeID, s uint32, t Timer) handlerResult
-	recoverFrom(self NodeID, s uint32) handlerResult
-	actions(self NodeID, s uint32) []Action
-	do(self NodeID, s uint32, a Action) handlerResult
+	init(self model.NodeID) handlerResult
+	receive(self model.NodeID, s uint32, from model.NodeID, m uint32) handlerResult
+	timeout(self model.NodeID, s uint32, t model.Timer) handlerResult
+	recoverFrom(self model.NodeID, s uint32) handlerResult
+	actions(self model.NodeID, s uint32) []model.Action
+	do(self model.NodeID, s uint32, a model.Action) handlerResult
 	stateString(s uint32) string
 	msgString(m uint32) string
 	msgKeyOf(m uint32) string
@@ -39,11 +41,9 @@ type compiled interface {
 
 type typed[S, M any] struct {
 	name  string
-	cfg   *Config
-	p     Protocol[S, M]
-	actor Actor[S, M] // nil when the protocol has no local actions
-	ctx   Ctx[M]
-	env   Env
+	cfg   *model.Config
+	p     model.Protocol[S, M]
+	actor model.Actor[S, M] // nil when the protocol has no local actions
 
 	states   []S
 	stateKey []string
@@ -59,17 +59,17 @@ type typed[S, M any] struct {
 	curIn, curMsg int64
 }
 
-func newTyped[S, M any](name string, p Protocol[S, M], cfg *Config) (*typed[S, M], error) {
+func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config) (*typed[S, M], error) {
 	var s S
 	var m M
 	for _, t := range []reflect.Type{reflect.TypeOf(&s).Elem(), reflect.TypeOf(&m).Elem()} {
-		if err := CheckKeyable(t); err != nil {
+		if err := model.CheckKeyable(t); err != nil {
 			return nil, fmt.Errorf("protocol %s: %w", name, err)
 		}
 	}
 	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
 		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1}
-	t.actor, _ = p.(Actor[S, M])
+	t.actor, _ = p.(model.Actor[S, M])
 	return t, nil
 }
 
@@ -99,7 +99,7 @@ func (t *typed[S, M]) internMsg(m M) uint32 {
 }
 
 func kindOf(m any) string {
-	if k, ok := m.(Kinder); ok {
+	if k, ok := m.(model.Kinder); ok {
 		return k.Kind()
 	}
 	return "msg"
@@ -113,28 +113,26 @@ func kindOf(m any) string {
 // panic of a *Fault (or a misuse), for Machine.sharedStep to catch, with
 // the inputs put back as they were (by repair, when the handler panicked),
 // so that the Machine's tables stay right.
-func (t *typed[S, M]) run(self NodeID, in, msg int64, h func(*Ctx[M]) S) handlerResult {
-	t.ctx.reset(t.cfg, self)
+func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]) S) handlerResult {
+	// A handler runs once per distinct (node, state, input): a fresh
+	// context costs nothing next to interning what it returns.
+	ctx := model.NewCtx[M](*t.cfg, self)
 	t.curIn, t.curMsg = in, msg // for repair, if h panics
-	next := h(&t.ctx)
+	next := h(ctx)
 	t.curIn, t.curMsg = -1, -1
 	if f := t.putBack(in, msg); f != nil {
 		panic(f)
 	}
-	for _, s := range t.ctx.sends {
-		if s.to < 0 || int(s.to) >= t.cfg.N {
-			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.to, t.cfg.N-1)))
+	sent := ctx.Sent()
+	for _, s := range sent {
+		if s.To < 0 || int(s.To) >= t.cfg.N {
+			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, t.cfg.N-1)))
 		}
 	}
-	r := handlerResult{state: t.internState(next)}
-	for _, s := range t.ctx.sends {
-		r.sends = append(r.sends, rawSend{to: s.to, msg: t.internMsg(s.msg), kind: kindOf(s.msg)})
+	r := handlerResult{state: t.internState(next), timers: ctx.Timers(), obs: ctx.Observed()}
+	for _, s := range sent {
+		r.sends = append(r.sends, rawSend{to: s.To, msg: t.internMsg(s.Msg), kind: kindOf(s.Msg)})
 	}
-	for _, op := range t.ctx.timers {
-		op.waitOn = append([]NodeID(nil), op.waitOn...)
-		r.timers = append(r.timers, op)
-	}
-	r.obs = append([]Obs(nil), t.ctx.obs...)
 	return r
 }
 
@@ -176,32 +174,32 @@ func restore[T any](p *T, t reflect.Type, key string) string {
 	return fmt.Sprintf("%+v", *p)
 }
 
-func (t *typed[S, M]) init(self NodeID) handlerResult {
-	return t.run(self, -1, -1, func(c *Ctx[M]) S { return t.p.Init(c) })
+func (t *typed[S, M]) init(self model.NodeID) handlerResult {
+	return t.run(self, -1, -1, func(c *model.Ctx[M]) S { return t.p.Init(c) })
 }
 
-func (t *typed[S, M]) receive(self NodeID, s uint32, from NodeID, m uint32) handlerResult {
-	return t.run(self, int64(s), int64(m), func(c *Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
+func (t *typed[S, M]) receive(self model.NodeID, s uint32, from model.NodeID, m uint32) handlerResult {
+	return t.run(self, int64(s), int64(m), func(c *model.Ctx[M]) S { return t.p.Receive(c, t.states[s], from, t.msgs[m]) })
 }
 
-func (t *typed[S, M]) timeout(self NodeID, s uint32, tm Timer) handlerResult {
-	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
+func (t *typed[S, M]) timeout(self model.NodeID, s uint32, tm model.Timer) handlerResult {
+	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
 }
 
-func (t *typed[S, M]) recoverFrom(self NodeID, s uint32) handlerResult {
-	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
+func (t *typed[S, M]) recoverFrom(self model.NodeID, s uint32) handlerResult {
+	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
 }
 
-func (t *typed[S, M]) actions(self NodeID, s uint32) []Action {
+func (t *typed[S, M]) actions(self model.NodeID, s uint32) []model.Action {
 	if t.actor == nil {
 		return nil
 	}
-	t.env = Env{cfg: t.cfg, self: self}
-	return append([]Action(nil), t.actor.Actions(&t.env, t.states[s])...)
+	env := &model.NewCtx[M](*t.cfg, self).Env
+	return append([]model.Action(nil), t.actor.Actions(env, t.states[s])...)
 }
 
-func (t *typed[S, M]) do(self NodeID, s uint32, a Action) handlerResult {
-	return t.run(self, int64(s), -1, func(c *Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
+func (t *typed[S, M]) do(self model.NodeID, s uint32, a model.Action) handlerResult {
+	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.actor.Do(c, t.states[s], a) })
 }
 
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }

@@ -1,8 +1,10 @@
-package model
+package sim
 
 import (
 	"slices"
 	"strings"
+
+	"github.com/vigil-check/vigil/model"
 )
 
 // Partitions. The network of a World is a labelling of the nodes by group:
@@ -14,10 +16,7 @@ import (
 // the groups it splits, the two sides become groups of their own. Cuts
 // refine one another, so k partitions make at most 2k groups.
 
-// MaxPartitions bounds Config.Partitions: group labels take 4 bits.
-const MaxPartitions = 7
-
-func netWords(cfg *Config) int {
+func netWords(cfg *model.Config) int {
 	if cfg.Partitions == 0 {
 		return 0
 	}
@@ -26,7 +25,7 @@ func netWords(cfg *Config) int {
 
 // Group returns node i's group label in w: nodes with equal labels are
 // connected. Without partitions every node is in group 0.
-func (s *Stepper) Group(w World, i NodeID) int {
+func (s *Stepper) Group(w World, i model.NodeID) int {
 	if s.net == s.header {
 		return 0
 	}
@@ -34,7 +33,7 @@ func (s *Stepper) Group(w World, i NodeID) int {
 }
 
 // Connected reports whether messages between i and j can pass in w.
-func (s *Stepper) Connected(w World, i, j NodeID) bool {
+func (s *Stepper) Connected(w World, i, j model.NodeID) bool {
 	return s.net == s.header || s.Group(w, i) == s.Group(w, j)
 }
 
@@ -54,7 +53,7 @@ func (s *Stepper) Groups(w World) string {
 		return ""
 	}
 	var groups [16][]string
-	for i := range NodeID(s.m.cfg.N) {
+	for i := range model.NodeID(s.m.cfg.N) {
 		g := s.Group(w, i)
 		groups[g] = append(groups[g], i.String())
 	}
@@ -76,7 +75,7 @@ func (s *Stepper) cuts(w World, a, b int) bool {
 	}
 	var in, out [16]bool
 	for i := range s.m.cfg.N {
-		g := s.Group(w, NodeID(i))
+		g := s.Group(w, model.NodeID(i))
 		if inArc(i, a, b) {
 			in[g] = true
 		} else {
@@ -96,7 +95,7 @@ func (s *Stepper) networkEvents(w World, buf []Event) []Event {
 		for a := 1; a < n; a++ {
 			for b := a; b < n; b++ {
 				if s.cuts(w, a, b) {
-					buf = append(buf, Event{Kind: Partition, Node: NodeID(a), From: NodeID(b)})
+					buf = append(buf, Event{Kind: Partition, Node: model.NodeID(a), From: model.NodeID(b)})
 				}
 			}
 		}
@@ -120,7 +119,7 @@ func (s *Stepper) partition(w World, a, b int) World {
 	labels := make([]int, n)
 	next := int8(0)
 	for i := range n {
-		k := s.Group(w, NodeID(i)) * 2
+		k := s.Group(w, model.NodeID(i)) * 2
 		if inArc(i, a, b) {
 			k++
 		}
@@ -150,13 +149,13 @@ func (s *Stepper) partition(w World, a, b int) World {
 // timers of each that wait on the other expire. They may fire at any time
 // from then on, even after a heal, as a real timeout would: whatever they
 // wait for may have been lost. w is changed in place.
-func (s *Stepper) lose(w World, i, j NodeID) {
+func (s *Stepper) lose(w World, i, j model.NodeID) {
 	s.expireOn(w, i, j)
 	s.expireOn(w, j, i)
 }
 
 // expireOn expires node a's timers that wait on b.
-func (s *Stepper) expireOn(w World, a, b NodeID) {
+func (s *Stepper) expireOn(w World, a, b model.NodeID) {
 	rec := w[1+int(a)]
 	if ts := recTimers(rec); ts != 0 && !recDead(rec) {
 		if exp := s.expired(ts, b); exp != ts {
@@ -167,19 +166,19 @@ func (s *Stepper) expireOn(w World, a, b NodeID) {
 
 // expired returns timer set ts with the timers that wait on b made to wait
 // on no node.
-func (s *Stepper) expired(ts uint32, b NodeID) uint32 {
+func (s *Stepper) expired(ts uint32, b model.NodeID) uint32 {
 	k := [2]uint32{ts, uint32(b)}
 	if e, ok := s.expiries[k]; ok {
 		return e
 	}
-	e := s.m.expire(ts, func(j NodeID) bool { return j == b })
+	e := s.m.expire(ts, func(j model.NodeID) bool { return j == b })
 	s.expiries[k] = e
 	return e
 }
 
 // expire returns timer set ts with every timer that waits on a node lost(j)
 // made to wait on no node.
-func (m *Machine) expire(ts uint32, lost func(NodeID) bool) uint32 {
+func (m *Machine) expire(ts uint32, lost func(model.NodeID) bool) uint32 {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	es := slices.Clone(m.timerSets[ts])

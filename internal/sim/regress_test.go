@@ -1,4 +1,4 @@
-package model_test
+package sim_test
 
 import (
 	"fmt"
@@ -6,6 +6,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
@@ -28,8 +30,8 @@ func TestRecursiveTypes(t *testing.T) {
 	}
 	a := tree{"a", []tree{{"b", nil}, {"c", []tree{{"d", nil}}}}}
 	b := tree{"a", []tree{{"b", nil}, {"c", []tree{{"e", nil}}}}}
-	require.Equal(t, model.AppendKey(nil, a), model.AppendKey(nil, a))
-	require.NotEqual(t, model.AppendKey(nil, a), model.AppendKey(nil, b))
+	require.Equal(t, sim.AppendKey(nil, a), sim.AppendKey(nil, a))
+	require.NotEqual(t, sim.AppendKey(nil, a), sim.AppendKey(nil, b))
 }
 
 // Goroutines meeting a type for the first time at once all get a complete
@@ -43,10 +45,10 @@ func TestEncodersConcurrentFirstUse(t *testing.T) {
 		v := reflect.New(typ).Elem()
 		v.Field(0).SetInt(int64(i))
 		v.Field(1).Set(reflect.ValueOf([]string{"x"}))
-		want := string(model.AppendKey(nil, v.Interface()))
+		want := string(sim.AppendKey(nil, v.Interface()))
 		var wg sync.WaitGroup
 		for range 4 {
-			wg.Go(func() { require.Equal(t, want, string(model.AppendKey(nil, v.Interface()))) })
+			wg.Go(func() { require.Equal(t, want, string(sim.AppendKey(nil, v.Interface()))) })
 		}
 		wg.Wait()
 	}
@@ -72,7 +74,7 @@ func (mutatesMsg) Recover(_ *model.Ctx[vmsg], s int) int                { return
 // A handler that writes into the message it received is caught as a
 // fault, the message put back, and the Machine left usable.
 func TestMutatedMessageFaultsAndUnlocks(t *testing.T) {
-	m, err := model.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
+	m, err := sim.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
@@ -95,17 +97,17 @@ func TestMutatedMessageFaultsAndUnlocks(t *testing.T) {
 	// nothing of the faulting call was memoised: it faults again
 	st.Apply(w, evs[0], nil)
 	require.NotNil(t, st.TakeFault())
-	require.NotNil(t, func() *model.Fault { s := m.NewStepper(); s.Apply(w, evs[0], nil); return s.TakeFault() }())
+	require.NotNil(t, func() *sim.Fault { s := m.NewStepper(); s.Apply(w, evs[0], nil); return s.TakeFault() }())
 }
 
 // Enabled counts protocol events among those it appends, not those already
 // in the buffer.
 func TestEnabledCountsOnlyItsOwnEvents(t *testing.T) {
-	m, err := model.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
+	m, err := sim.Compile("mutates", mutatesMsg{}, model.Config{N: 2})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
-	evs, n := st.Enabled(w, []model.Event{{Kind: model.Crash}})
+	evs, n := st.Enabled(w, []sim.Event{{Kind: sim.Crash}})
 	require.Len(t, evs, 2)
 	require.Equal(t, 1, n)
 }

@@ -1,8 +1,10 @@
-package model
+package sim
 
 import (
 	"fmt"
 	"slices"
+
+	"github.com/vigil-check/vigil/model"
 )
 
 // World is a global state as a flat slice of words; its bytes are its
@@ -40,17 +42,17 @@ func (k EventKind) String() string {
 // Event is one enabled step from a World.
 type Event struct {
 	Kind EventKind
-	Node NodeID // the node that acts (the receiver of a delivery); Partition: the cut's first node
-	From NodeID // Deliver: the sender; Partition: the cut's last node
-	Arg  uint32 // Deliver: message id; Timeout: timer index; Act: action index
+	Node model.NodeID // the node that acts (the receiver of a delivery); Partition: the cut's first node
+	From model.NodeID // Deliver: the sender; Partition: the cut's last node
+	Arg  uint32       // Deliver: message id; Timeout: timer index; Act: action index
 }
 
-func packMsg(from, to NodeID, msg uint32) uint64 {
+func packMsg(from, to model.NodeID, msg uint32) uint64 {
 	return uint64(from)<<48 | uint64(to)<<32 | uint64(msg)
 }
-func msgFrom(w uint64) NodeID { return NodeID(w >> 48) }
-func msgTo(w uint64) NodeID   { return NodeID(w >> 32 & 0xffff) }
-func msgID(w uint64) uint32   { return uint32(w) }
+func msgFrom(w uint64) model.NodeID { return model.NodeID(w >> 48) }
+func msgTo(w uint64) model.NodeID   { return model.NodeID(w >> 32 & 0xffff) }
+func msgID(w uint64) uint32         { return uint32(w) }
 
 // Stepper computes initial worlds, enabled events and successors. It keeps
 // private caches in front of the Machine's shared tables; use one Stepper
@@ -58,12 +60,12 @@ func msgID(w uint64) uint32   { return uint32(w) }
 type Stepper struct {
 	m        *Machine
 	steps    stepCache
-	actions  map[actKey][]Action
-	actIDs   map[Action]uint32 // a mirror of Machine.actionIdx
+	actions  map[actKey][]model.Action
+	actIDs   map[model.Action]uint32 // a mirror of Machine.actionIdx
 	monSteps map[monKey]uint32
 	// local mirrors of the Machine's append-only tables, refreshed on miss
 	timerSets [][]timerEntry
-	waitSets  [][]NodeID
+	waitSets  [][]model.NodeID
 	monVals   [][]any
 	net       int   // 1 + N + K: index of the first network word
 	header    int   // index of the first message word
@@ -78,7 +80,7 @@ type Stepper struct {
 // NewStepper returns a Stepper for m.
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
-		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]Action{}, actIDs: map[Action]uint32{}, monSteps: map[monKey]uint32{},
+		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]model.Action{}, actIDs: map[model.Action]uint32{}, monSteps: map[monKey]uint32{},
 		expiries: map[[2]uint32]uint32{},
 		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
 		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
@@ -88,7 +90,7 @@ func (m *Machine) NewStepper() *Stepper {
 // Machine returns the Stepper's Machine.
 func (s *Stepper) Machine() *Machine { return s.m }
 
-func (s *Stepper) step(node NodeID, rec uint64, in uint64) *Step {
+func (s *Stepper) step(node model.NodeID, rec uint64, in uint64) *Step {
 	k := stepKey{node, rec &^ deadBit, in}
 	if st := s.steps.get(k); st != nil {
 		return st
@@ -123,7 +125,7 @@ func (s *Stepper) setFault(f *Fault) {
 // sharedStep looks the step up in the Machine's table, computing it on a
 // miss. A handler's fault is caught and returned, not memoised; the lock
 // is released in any case.
-func (m *Machine) sharedStep(k stepKey, node NodeID, rec, in uint64) (st *Step, f *Fault) {
+func (m *Machine) sharedStep(k stepKey, node model.NodeID, rec, in uint64) (st *Step, f *Fault) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	st, ok := m.steps[k]
@@ -172,12 +174,12 @@ func (s *Stepper) Identity(w World, e Event) uint64 {
 	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(arg)
 }
 
-func (s *Stepper) localActions(node NodeID, state uint32) []Action {
+func (s *Stepper) localActions(node model.NodeID, state uint32) []model.Action {
 	k := actKey{node, state}
 	if as, ok := s.actions[k]; ok {
 		return as
 	}
-	var as []Action
+	var as []model.Action
 	s.m.mu.Lock()
 	f := catch(func() { as = s.m.actionsLocked(node, state) })
 	s.m.mu.Unlock()
@@ -227,11 +229,11 @@ func (s *Stepper) MonitorValue(w World, k int) any {
 
 // observe feeds o to every monitor; monitor slots are words of w, or of a
 // copy of w's monitor slots (see Fingerprint).
-func (s *Stepper) observe(w World, node NodeID, o Obs) {
+func (s *Stepper) observe(w World, node model.NodeID, o model.Obs) {
 	s.observeSlots(w[1+s.m.cfg.N:s.net], node, o)
 }
 
-func (s *Stepper) observeSlots(slots []uint64, node NodeID, o Obs) {
+func (s *Stepper) observeSlots(slots []uint64, node model.NodeID, o model.Obs) {
 	for k := range slots {
 		key := monKey{uint32(k), uint32(slots[k]), node, o}
 		next, ok := s.monSteps[key]
@@ -265,7 +267,7 @@ func (s *Stepper) Init() (World, []*Step) {
 	for k, mon := range m.monitors {
 		var id uint32
 		if f := catch(func() { id = m.internMon(k, mon.Start(&m.cfg)) }); f != nil {
-			f.Protocol, f.Monitor, f.Handler, f.Node = m.Name, mon.Name(), "Start", None
+			f.Protocol, f.Monitor, f.Handler, f.Node = m.Name, mon.Name(), "Start", model.None
 			s.setFault(f)
 		}
 		w[1+m.cfg.N+k] = uint64(id)
@@ -276,7 +278,7 @@ func (s *Stepper) Init() (World, []*Step) {
 		if s.fault != nil {
 			break
 		}
-		w, steps[i] = s.apply(w, NodeID(i), 0, inInit<<56)
+		w, steps[i] = s.apply(w, model.NodeID(i), 0, inInit<<56)
 	}
 	return w, steps
 }
@@ -285,10 +287,10 @@ func (s *Stepper) Init() (World, []*Step) {
 func (s *Stepper) Nodes(w World) []uint64 { return w[1 : 1+s.m.cfg.N] }
 
 // Alive reports whether node i is up in w.
-func (s *Stepper) Alive(w World, i NodeID) bool { return !recDead(w[1+int(i)]) }
+func (s *Stepper) Alive(w World, i model.NodeID) bool { return !recDead(w[1+int(i)]) }
 
 // NodeState returns node i's interned state id in w.
-func (s *Stepper) NodeState(w World, i NodeID) uint32 { return recState(w[1+int(i)]) }
+func (s *Stepper) NodeState(w World, i model.NodeID) uint32 { return recState(w[1+int(i)]) }
 
 // Msgs returns the messages in flight in w.
 func (s *Stepper) Msgs(w World) []uint64 { return w[s.header:] }
@@ -309,7 +311,7 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	for i, mw := range msgs {
 		if i > 0 {
 			prev := msgs[i-1]
-			if prev == mw || (cfg.Channels == FIFO && prev>>32 == mw>>32) {
+			if prev == mw || (cfg.Channels == model.FIFO && prev>>32 == mw>>32) {
 				continue // a duplicate, or not the head of its FIFO channel
 			}
 		}
@@ -322,16 +324,16 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 		}
 		if ts := recTimers(rec); ts != 0 { // set 0 is the empty set
 			for _, e := range s.timerSet(ts) {
-				if (cfg.Timing == Async || s.waitOver(w, NodeID(i), s.waitSets[e.wait])) &&
-					!s.stutters(w, NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
-					buf = append(buf, Event{Kind: Timeout, Node: NodeID(i), Arg: e.timer})
+				if (cfg.Timing == model.Async || s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])) &&
+					!s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
+					buf = append(buf, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer})
 				}
 			}
 		}
 		if s.acts {
-			for a := range s.localActions(NodeID(i), recState(rec)) {
-				if !s.stutters(w, NodeID(i), rec, inAction<<56|uint64(a)) {
-					buf = append(buf, Event{Kind: Act, Node: NodeID(i), Arg: uint32(a)})
+			for a := range s.localActions(model.NodeID(i), recState(rec)) {
+				if !s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)) {
+					buf = append(buf, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)})
 				}
 			}
 		}
@@ -347,10 +349,10 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	for i := range cfg.N {
 		dead := recDead(w[1+i])
 		if !dead && crashes < cfg.Crashes {
-			buf = append(buf, Event{Kind: Crash, Node: NodeID(i)})
+			buf = append(buf, Event{Kind: Crash, Node: model.NodeID(i)})
 		}
 		if dead && recoveries < cfg.Recoveries {
-			buf = append(buf, Event{Kind: Recover, Node: NodeID(i)})
+			buf = append(buf, Event{Kind: Recover, Node: model.NodeID(i)})
 		}
 	}
 	return buf, nProtocol
@@ -360,7 +362,7 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 // as it is: the same record (after the expiries of messages lost to cuts),
 // no observation, every message lost. Such a step is not listed as
 // enabled; see the package doc.
-func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
+func (s *Stepper) stutters(w World, i model.NodeID, rec uint64, in uint64) bool {
 	st := s.step(i, rec, in)
 	if len(st.Obs) > 0 {
 		return false
@@ -387,14 +389,14 @@ func (s *Stepper) stutters(w World, i NodeID, rec uint64, in uint64) bool {
 
 // reaches reports whether a message from i to j would arrive: j is up and
 // on i's side of every cut.
-func (s *Stepper) reaches(w World, i, j NodeID) bool {
+func (s *Stepper) reaches(w World, i, j model.NodeID) bool {
 	return !recDead(w[1+int(j)]) && s.Connected(w, i, j)
 }
 
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
 // every node of ws crashed or cut off from i, and nothing from them to i in
 // flight.
-func (s *Stepper) waitOver(w World, i NodeID, ws []NodeID) bool {
+func (s *Stepper) waitOver(w World, i model.NodeID, ws []model.NodeID) bool {
 	for _, j := range ws {
 		if s.reaches(w, i, j) {
 			return false
@@ -428,11 +430,11 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 		// Timers are disarmed; the state is kept for Recover.
 		dst[1+int(e.Node)] = makeRec(recState(dst[1+int(e.Node)]), 0, true)
 		dst = s.dropTo(dst, e.Node)
-		s.observe(dst, e.Node, Obs{Kind: ObsCrash})
+		s.observe(dst, e.Node, model.Obs{Kind: model.ObsCrash})
 		return dst, nil
 	case Recover:
 		dst[0] += 1 << 8
-		s.observe(dst, e.Node, Obs{Kind: ObsRecover})
+		s.observe(dst, e.Node, model.Obs{Kind: model.ObsRecover})
 		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
 	case Partition:
 		return s.partition(dst, int(e.Node), int(e.From)), nil
@@ -444,7 +446,7 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 }
 
 // dropTo removes the messages in flight to node i.
-func (s *Stepper) dropTo(w World, i NodeID) World {
+func (s *Stepper) dropTo(w World, i model.NodeID) World {
 	out := w[:s.header]
 	for _, mw := range w[s.header:] {
 		if msgTo(mw) != i {
@@ -455,7 +457,7 @@ func (s *Stepper) dropTo(w World, i NodeID) World {
 }
 
 // apply runs input in at node and applies the step's effects to w in place.
-func (s *Stepper) apply(w World, node NodeID, rec uint64, in uint64) (World, *Step) {
+func (s *Stepper) apply(w World, node model.NodeID, rec uint64, in uint64) (World, *Step) {
 	st := s.step(node, rec, in)
 	w[1+int(node)] = st.Rec
 	for _, snd := range st.Sends {
@@ -479,7 +481,7 @@ func (s *Stepper) apply(w World, node NodeID, rec uint64, in uint64) (World, *St
 func (s *Stepper) insertMsg(w World, mw uint64) World {
 	msgs := w[s.header:]
 	var i int
-	if s.m.cfg.Channels == FIFO {
+	if s.m.cfg.Channels == model.FIFO {
 		// after every message of the same channel
 		ch := mw >> 32
 		i, _ = slices.BinarySearchFunc(msgs, ch, func(x, ch uint64) int {

@@ -1,10 +1,12 @@
-package model
+package sim
 
 import (
 	"fmt"
 	"reflect"
 	"runtime/debug"
 	"strings"
+
+	"github.com/vigil-check/vigil/model"
 )
 
 // Fault is a bug in a protocol's handler or in a monitor, met while
@@ -24,7 +26,7 @@ type Fault struct {
 	Monitor string `json:"monitor,omitempty"`
 	// Node is the node whose handler ran, or whose observation the
 	// monitor was fed (None for Start).
-	Node NodeID `json:"node"`
+	Node model.NodeID `json:"node"`
 	// Obs is the observation a monitor was fed.
 	Obs string `json:"observation,omitempty"`
 	// Panic is the panic's value, as text, and Stack where it was raised.
@@ -96,7 +98,7 @@ func (f *Fault) Event() (Event, bool) {
 	e := Event{Node: f.Node, Arg: uint32(f.in)}
 	switch f.in >> 56 {
 	case inReceive:
-		e.Kind, e.From = Deliver, NodeID(f.in>>32&0xffff)
+		e.Kind, e.From = Deliver, model.NodeID(f.in>>32&0xffff)
 	case inTimeout:
 		e.Kind = Timeout
 	case inAction:

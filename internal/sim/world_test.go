@@ -1,9 +1,11 @@
-package model_test
+package sim_test
 
 import (
 	"fmt"
 	"slices"
 	"testing"
+
+	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/model"
@@ -67,13 +69,13 @@ func (p script) Recover(ctx *model.Ctx[tmsg], s tstate) tstate {
 // "deliver n0→n1 {V:1}", "timeout n0 t", "action n0 inc", "crash n1",
 // "recover n1".
 type harness struct {
-	m  *model.Machine
-	st *model.Stepper
+	m  *sim.Machine
+	st *sim.Stepper
 }
 
-func compile(t *testing.T, p model.Protocol[tstate, tmsg], cfg model.Config, mons ...model.Monitor) (harness, model.World) {
+func compile(t *testing.T, p model.Protocol[tstate, tmsg], cfg model.Config, mons ...model.Monitor) (harness, sim.World) {
 	t.Helper()
-	m, err := model.Compile("test", p, cfg, mons...)
+	m, err := sim.Compile("test", p, cfg, mons...)
 	require.NoError(t, err)
 	h := harness{m: m, st: m.NewStepper()}
 	w, steps := h.st.Init()
@@ -81,24 +83,24 @@ func compile(t *testing.T, p model.Protocol[tstate, tmsg], cfg model.Config, mon
 	return h, w
 }
 
-func (h harness) describe(w model.World, ev model.Event) string {
+func (h harness) describe(w sim.World, ev sim.Event) string {
 	switch ev.Kind {
-	case model.Deliver:
+	case sim.Deliver:
 		return fmt.Sprintf("deliver %v→%v %s", ev.From, ev.Node, h.m.FormatMsg(ev.Arg))
-	case model.Timeout:
+	case sim.Timeout:
 		return fmt.Sprintf("timeout %v %v", ev.Node, h.m.TimerName(ev.Arg))
-	case model.Act:
+	case sim.Act:
 		return fmt.Sprintf("action %v %v", ev.Node, h.m.ActionName(ev.Node, h.st.NodeState(w, ev.Node), ev.Arg))
-	case model.Partition:
+	case sim.Partition:
 		return fmt.Sprintf("partition %v..%v", ev.Node, ev.From)
-	case model.Heal:
+	case sim.Heal:
 		return "heal"
 	}
 	return fmt.Sprintf("%v %v", ev.Kind, ev.Node)
 }
 
 // events describes the protocol events and the faults enabled in w.
-func (h harness) events(w model.World) (proto, faults []string) {
+func (h harness) events(w sim.World) (proto, faults []string) {
 	evs, n := h.st.Enabled(w, nil)
 	for i, ev := range evs {
 		d := h.describe(w, ev)
@@ -112,11 +114,11 @@ func (h harness) events(w model.World) (proto, faults []string) {
 }
 
 // timeouts lists the timeouts enabled in w.
-func (h harness) timeouts(w model.World) []string {
+func (h harness) timeouts(w sim.World) []string {
 	var out []string
 	evs, _ := h.st.Enabled(w, nil)
 	for _, ev := range evs {
-		if ev.Kind == model.Timeout {
+		if ev.Kind == sim.Timeout {
 			out = append(out, h.describe(w, ev))
 		}
 	}
@@ -124,10 +126,10 @@ func (h harness) timeouts(w model.World) []string {
 }
 
 // do applies the enabled event described by desc; it must be enabled once.
-func (h harness) do(t *testing.T, w model.World, desc string) model.World {
+func (h harness) do(t *testing.T, w sim.World, desc string) sim.World {
 	t.Helper()
 	evs, _ := h.st.Enabled(w, nil)
-	var found []model.Event
+	var found []sim.Event
 	for _, ev := range evs {
 		if h.describe(w, ev) == desc {
 			found = append(found, ev)
@@ -139,12 +141,12 @@ func (h harness) do(t *testing.T, w model.World, desc string) model.World {
 	return next
 }
 
-func (h harness) state(w model.World, i model.NodeID) tstate {
+func (h harness) state(w sim.World, i model.NodeID) tstate {
 	return h.m.StateValue(h.st.NodeState(w, i)).(tstate)
 }
 
 // inFlight describes the messages in flight, in the World's order.
-func (h harness) inFlight(w model.World) []string {
+func (h harness) inFlight(w sim.World) []string {
 	var out []string
 	for _, mw := range h.st.Msgs(w) {
 		out = append(out, fmt.Sprintf("n%d→n%d %s", mw>>48, mw>>32&0xffff, h.m.FormatMsg(uint32(mw))))
@@ -372,7 +374,7 @@ func TestCrash(t *testing.T) {
 
 	w = h.do(t, w, "crash n0")
 	require.False(t, h.st.Alive(w, 0))
-	c, r := model.FaultsUsed(w)
+	c, r := sim.FaultsUsed(w)
 	require.Equal(t, [2]int{1, 0}, [2]int{c, r})
 	// its timers are disarmed; what was in flight to it is lost, what it
 	// sent is not
@@ -392,7 +394,7 @@ func TestCrash(t *testing.T) {
 	// Recover gets the state the node crashed in and decides what survives
 	w = h.do(t, w, "recover n0")
 	require.True(t, h.st.Alive(w, 0))
-	c, r = model.FaultsUsed(w)
+	c, r = sim.FaultsUsed(w)
 	require.Equal(t, [2]int{1, 1}, [2]int{c, r})
 	s := h.state(w, 0)
 	require.Equal(t, 1, s.Recovered)
@@ -437,7 +439,7 @@ func TestFaultBudgets(t *testing.T) {
 			proto, faults := h.events(w)
 			require.Empty(t, proto)
 			require.ElementsMatch(t, c.wantFaults, faults)
-			cu, ru := model.FaultsUsed(w)
+			cu, ru := sim.FaultsUsed(w)
 			require.Equal(t, c.crashesUsed, cu)
 			require.Equal(t, c.recovUsed, ru)
 		})
@@ -478,7 +480,7 @@ func TestQuiescence(t *testing.T) {
 		require.Equal(t, s.nproto, n, "after %q", s.do)
 		require.Len(t, evs, s.nall, "after %q", s.do)
 		for i, ev := range evs {
-			fault := ev.Kind == model.Crash || ev.Kind == model.Recover
+			fault := ev.Kind == sim.Crash || ev.Kind == sim.Recover
 			require.Equal(t, i >= n, fault, "after %q: event %d (%v) on the wrong side", s.do, i, ev.Kind)
 		}
 	}
@@ -578,7 +580,7 @@ func TestSendOutOfRangeFaults(t *testing.T) {
 		ctx.Send(model.NodeID(ctx.N()), tmsg{})
 		return tstate{}
 	}}
-	m, err := model.Compile("test", p, model.Config{N: 2})
+	m, err := sim.Compile("test", p, model.Config{N: 2})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	st.Init()
@@ -664,7 +666,7 @@ func TestActions(t *testing.T) {
 	h, w := compile(t, actorProtocol{}, model.Config{N: 2, Crashes: 1})
 	evs, n := h.st.Enabled(w, nil)
 	require.Equal(t, 2, n)
-	require.Equal(t, []model.Event{{Kind: model.Act, Node: 0, Arg: 0}, {Kind: model.Act, Node: 0, Arg: 1}}, evs[:n])
+	require.Equal(t, []sim.Event{{Kind: sim.Act, Node: 0, Arg: 0}, {Kind: sim.Act, Node: 0, Arg: 1}}, evs[:n])
 	require.Equal(t, model.Action("inc"), h.m.ActionName(0, h.st.NodeState(w, 0), 0))
 	require.Equal(t, model.Action("ping"), h.m.ActionName(0, h.st.NodeState(w, 0), 1))
 
@@ -742,7 +744,7 @@ func TestPartitions(t *testing.T) {
 	b := h.do(t, h.do(t, w, "partition n3..n3"), "partition n1..n1")
 	require.Equal(t, "n0 n2 | n1 | n3", h.st.Groups(a))
 	require.Equal(t, a, b)
-	require.Equal(t, 3, model.PartitionsUsed(a))
+	require.Equal(t, 3, sim.PartitionsUsed(a))
 	_, faults = h.events(a)
 	require.Equal(t, []string{"heal"}, faults, "the budget is spent")
 	require.Equal(t, []string{"n0→n2 {V:2}"}, h.inFlight(a))
@@ -884,7 +886,7 @@ func TestTimerMustBeComparable(t *testing.T) {
 		ctx.SetTimer([]int{1})
 		return tstate{}
 	}}
-	m, err := model.Compile("test", p, model.Config{N: 1})
+	m, err := sim.Compile("test", p, model.Config{N: 1})
 	require.NoError(t, err)
 	st := m.NewStepper()
 	st.Init()

@@ -1,8 +1,10 @@
-package model
+package sim
 
 import (
 	"math/bits"
 	"slices"
+
+	"github.com/vigil-check/vigil/model"
 )
 
 // Fingerprints. A world's fingerprint is the sum (mod 2^64) of one hash per
@@ -29,7 +31,7 @@ func (s *Stepper) Fingerprint(w World) uint64 {
 		f += hashWord(uint64(i), x)
 	}
 	msgs := w[s.header:]
-	fifo := s.m.cfg.Channels == FIFO
+	fifo := s.m.cfg.Channels == model.FIFO
 	k := uint64(0)
 	for i, mw := range msgs {
 		k = msgPos(msgs, i, k, fifo)
@@ -49,7 +51,7 @@ func msgPos(msgs []uint64, i int, k uint64, fifo bool) uint64 {
 
 // channel returns the bounds of the messages in flight from one node to
 // another: w[s.header+a : s.header+b].
-func (s *Stepper) channel(w World, from, to NodeID) (a, b int) {
+func (s *Stepper) channel(w World, from, to model.NodeID) (a, b int) {
 	msgs := w[s.header:]
 	ch := uint64(from)<<16 | uint64(to)
 	lo, hi := 0, len(msgs) // first message of channel >= ch
@@ -90,7 +92,7 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 // its monitors changed.
 func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
-	fifo := cfg.Channels == FIFO
+	fifo := cfg.Channels == model.FIFO
 	if e.Kind == Partition || e.Kind == Heal || s.losesToCut(w, e) {
 		// network changes, and steps that lose a message to a cut (which
 		// expires timers at both ends): build the successor
@@ -100,7 +102,7 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	}
 	s.mons = append(s.mons[:0], w[1+cfg.N:s.net]...)
 	size := len(w)
-	var removedFrom NodeID = None // FIFO: the channel (removedFrom → e.Node) lost its head
+	var removedFrom model.NodeID = model.None // FIFO: the channel (removedFrom → e.Node) lost its head
 	switch e.Kind {
 	case Deliver:
 		mw := packMsg(e.From, e.Node, e.Arg)
@@ -131,12 +133,12 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 				size--
 			}
 		}
-		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsCrash})
+		s.observeSlots(s.mons, e.Node, model.Obs{Kind: model.ObsCrash})
 		f, changed := s.monitorDelta(w, f)
 		return Successor{FP: f, Len: size, MonitorsChanged: changed}
 	case Recover:
 		f += hashWord(0, w[0]+1<<8) - hashWord(0, w[0])
-		s.observeSlots(s.mons, e.Node, Obs{Kind: ObsRecover})
+		s.observeSlots(s.mons, e.Node, model.Obs{Kind: model.ObsRecover})
 	}
 	node := e.Node
 	rec := w[1+int(node)]

@@ -1,4 +1,4 @@
-package model
+package sim
 
 import (
 	"encoding/binary"
@@ -7,34 +7,26 @@ import (
 	"slices"
 	"strings"
 	"sync"
-)
 
-// Monitor is a small automaton fed with the observations of a run (and with
-// ObsCrash / ObsRecover from the World). Its state is part of the World, so a
-// search that merges equal worlds never hides a violation. Observe must be
-// pure and must not mutate st; states must be plain values (see AppendKey).
-type Monitor interface {
-	Name() string
-	Start(cfg *Config) any
-	Observe(cfg *Config, st any, node NodeID, o Obs) any
-}
+	"github.com/vigil-check/vigil/model"
+)
 
 // Machine is a protocol compiled for one Config and a set of monitors. Its
 // tables are shared by every Stepper; a Stepper serves one goroutine.
 type Machine struct {
 	Name     string
-	cfg      Config
-	monitors []Monitor
+	cfg      model.Config
+	monitors []model.Monitor
 
 	mu        sync.Mutex // guards everything below
 	impl      compiled
 	steps     map[stepKey]*Step
-	actions   map[actKey][]Action
-	timerVal  []Timer
+	actions   map[actKey][]model.Action
+	timerVal  []model.Timer
 	timerKey  []string // content keys, for EventKey
-	timerIdx  map[Timer]uint32
-	actionIdx map[Action]uint32 // action names, for Stepper.Identity
-	waitSets  [][]NodeID
+	timerIdx  map[model.Timer]uint32
+	actionIdx map[model.Action]uint32 // action names, for Stepper.Identity
+	waitSets  [][]model.NodeID
 	waitIdx   map[string]uint32
 	timerSets [][]timerEntry
 	tsetIdx   map[string]uint32
@@ -58,24 +50,24 @@ type monTable struct {
 }
 
 type stepKey struct {
-	node NodeID
+	node model.NodeID
 	rec  uint64
 	in   uint64
 }
 
 type actKey struct {
-	node  NodeID
+	node  model.NodeID
 	state uint32
 }
 
 type monKey struct {
 	mon, state uint32
-	node       NodeID
-	obs        Obs
+	node       model.NodeID
+	obs        model.Obs
 }
 
 // Compile builds the Machine that runs p under cfg, feeding monitors.
-func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Monitor) (*Machine, error) {
+func Compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, monitors ...model.Monitor) (*Machine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
@@ -86,9 +78,9 @@ func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Mo
 	}
 	m.impl = impl
 	m.steps = map[stepKey]*Step{}
-	m.actions = map[actKey][]Action{}
-	m.timerIdx = map[Timer]uint32{}
-	m.actionIdx = map[Action]uint32{}
+	m.actions = map[actKey][]model.Action{}
+	m.timerIdx = map[model.Timer]uint32{}
+	m.actionIdx = map[model.Action]uint32{}
 	m.waitIdx = map[string]uint32{}
 	m.tsetIdx = map[string]uint32{}
 	m.kindIdx = map[string]uint8{}
@@ -103,10 +95,10 @@ func Compile[S, M any](name string, p Protocol[S, M], cfg Config, monitors ...Mo
 }
 
 // Config is the run's configuration.
-func (m *Machine) Config() *Config { return &m.cfg }
+func (m *Machine) Config() *model.Config { return &m.cfg }
 
 // Monitors lists the monitors whose states the World carries, in slot order.
-func (m *Machine) Monitors() []Monitor { return m.monitors }
+func (m *Machine) Monitors() []model.Monitor { return m.monitors }
 
 // Kinds lists the message kinds seen so far, by index.
 func (m *Machine) Kinds() []string {
@@ -128,7 +120,7 @@ func (m *Machine) internKind(k string) uint8 {
 	return i
 }
 
-func (m *Machine) internTimer(t Timer) uint32 {
+func (m *Machine) internTimer(t model.Timer) uint32 {
 	if err := checkPlainComparable(t); err != nil {
 		panic(misuse(fmt.Sprintf("armed timer %v: %v", t, err)))
 	}
@@ -153,7 +145,7 @@ func checkPlainComparable(v any) error {
 	if !t.Comparable() {
 		return fmt.Errorf("type %v is not comparable", t)
 	}
-	return CheckKeyable(t)
+	return model.CheckKeyable(t)
 }
 
 // contentKey orders timers and actions by content, not by the order a
@@ -163,7 +155,7 @@ func contentKey(v any) string {
 	return string(AppendKey(append([]byte(fmt.Sprint(v)), 0), v))
 }
 
-func (m *Machine) internWaitSet(ws []NodeID) uint32 {
+func (m *Machine) internWaitSet(ws []model.NodeID) uint32 {
 	ws = slices.Compact(slices.Sorted(slices.Values(ws)))
 	var b []byte
 	for _, j := range ws {
@@ -214,7 +206,7 @@ func (m *Machine) internMon(k int, st any) uint32 {
 // monitor state holding slices or maps is re-encoded afterwards and
 // compared with its key, and rebuilt from the key if Observe wrote into
 // it. A panic or a mutation is returned as a Fault. Called with m.mu held.
-func (m *Machine) observe(k int, id uint32, node NodeID, o Obs) (next uint32, f *Fault) {
+func (m *Machine) observe(k int, id uint32, node model.NodeID, o model.Obs) (next uint32, f *Fault) {
 	t := &m.mons[k]
 	in := t.vals[id]
 	rt := reflect.TypeOf(in)
@@ -248,13 +240,13 @@ func (m *Machine) observe(k int, id uint32, node NodeID, o Obs) (next uint32, f 
 type Step struct {
 	Rec   uint64   // node record after the step (see World)
 	Sends []uint64 // to<<48 | kind<<32 | msg, in send order
-	Obs   []Obs
+	Obs   []model.Obs
 }
 
 // SendTo, SendKind and SendMsg unpack an element of Step.Sends.
-func SendTo(s uint64) NodeID  { return NodeID(s >> 48) }
-func SendKind(s uint64) uint8 { return uint8(s >> 32) }
-func SendMsg(s uint64) uint32 { return uint32(s) }
+func SendTo(s uint64) model.NodeID { return model.NodeID(s >> 48) }
+func SendKind(s uint64) uint8      { return uint8(s >> 32) }
+func SendMsg(s uint64) uint32      { return uint32(s) }
 
 // input kinds, packed in the top bits of a stepKey's in.
 const (
@@ -284,7 +276,7 @@ func input(e Event) uint64 {
 // computeStep runs the handler for input in at node (record rec) and
 // interns the result. Called with m.mu held; a fault panics (see
 // sharedStep).
-func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
+func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 	state, tset := recState(rec), recTimers(rec)
 	arg := uint32(in)
 	var r handlerResult
@@ -293,7 +285,7 @@ func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
 	case inInit:
 		r = m.impl.init(node)
 	case inReceive:
-		r = m.impl.receive(node, state, NodeID(in>>32&0xffff), arg)
+		r = m.impl.receive(node, state, model.NodeID(in>>32&0xffff), arg)
 	case inTimeout:
 		// A timer that fires is no longer armed; the handler may re-arm it.
 		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == arg })
@@ -307,10 +299,10 @@ func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
 		panic("bad input")
 	}
 	for _, op := range r.timers {
-		ti := m.internTimer(op.timer)
+		ti := m.internTimer(op.Timer)
 		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == ti })
-		if op.arm {
-			timers = append(timers, timerEntry{timer: ti, wait: m.internWaitSet(op.waitOn)})
+		if op.Armed {
+			timers = append(timers, timerEntry{timer: ti, wait: m.internWaitSet(op.WaitOn)})
 		}
 	}
 	slices.SortFunc(timers, func(a, b timerEntry) int { return int(a.timer) - int(b.timer) })
@@ -321,7 +313,7 @@ func (m *Machine) computeStep(node NodeID, rec uint64, in uint64) *Step {
 	return st
 }
 
-func (m *Machine) actionsLocked(node NodeID, state uint32) []Action {
+func (m *Machine) actionsLocked(node model.NodeID, state uint32) []model.Action {
 	k := actKey{node, state}
 	if as, ok := m.actions[k]; ok {
 		return as
@@ -389,14 +381,14 @@ func (m *Machine) EventKey(e Event) string {
 }
 
 // TimerName returns timer index t.
-func (m *Machine) TimerName(t uint32) Timer {
+func (m *Machine) TimerName(t uint32) model.Timer {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.timerVal[t]
 }
 
 // ActionName returns the name of action index a of node in state s.
-func (m *Machine) ActionName(node NodeID, s uint32, a uint32) Action {
+func (m *Machine) ActionName(node model.NodeID, s uint32, a uint32) model.Action {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.actionsLocked(node, s)[a]

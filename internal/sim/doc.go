@@ -1,0 +1,19 @@
+// Package sim is the machinery under vigil's engines: a protocol compiled
+// for one configuration (Machine) and the worlds of its runs, stepped by a
+// Stepper. Node states, messages and timer sets are interned as small
+// integers and every handler call is memoised, so a world is a short slice
+// of words (World) and a step is mostly a table lookup; worlds are
+// fingerprinted incrementally for the visited sets of the searches.
+//
+// Whenever a handler runs on a state or message holding slices or maps (the
+// only way to write into a value passed by value), the Machine re-encodes
+// the input afterwards to check that the handler did not mutate it;
+// monitors are checked the same way. A handler or monitor that panics,
+// mutates its input or misuses its context does not crash the process: the
+// Stepper records a Fault (see Stepper.TakeFault), the Machine stays
+// unlocked with its tables as they were, and the faulting call is not
+// memoised.
+//
+// The semantics of the worlds are those package model states for protocol
+// authors. Nothing here is part of vigil's public API: package checker is.
+package sim
