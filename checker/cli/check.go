@@ -73,7 +73,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
 	fs.IntVar(&f.window, "window", 0, "with -sweep: levels of visited states kept, so that a state met again within them is not expanded again")
-	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable; vigil list -v shows each protocol's)", func(v string) error {
+	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable; vigil list shows each protocol's)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
 		if !ok || name == "" || val == "" {
 			return fmt.Errorf("want name=value, not %q", v)

@@ -40,7 +40,7 @@ func TestUserModule(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"list"}, 0, []string{"commit/twopc", "(scenarios: no-crash, unordered, coordinator-crash)"}},
+		{[]string{"list"}, 0, []string{"commit/twopc", "(scenarios: no-crash, unordered, coordinator-crash; parameters: no-votes)"}},
 		{[]string{"check", "twopc"}, 0, []string{"commit/twopc [no-crash] n=4", "atomicity        pass", "termination      pass", "messages per complete run: total 7..9"}},
 		{[]string{"check", "commit/twopc", "-scenario", "coordinator-crash", "-trace", trace}, 1,
 			[]string{"termination      fail: the run is over and n1, alive, is still prepared", "n1 observed: voted=yes", "n0  crash"}},
