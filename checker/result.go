@@ -1,8 +1,12 @@
-// Package checker holds vigil's engines: exhaustive breadth-first search
-// over fingerprinted worlds, seeded random walks, and the analyses and traces
-// they share (message complexity over the state graph, counterexample
-// replay and rendering). It depends on model and properties, never on
-// protocols.
+// Package checker holds vigil's engines: a protocol compiled with the
+// properties to check (Compile, Machine), exhaustive breadth-first search
+// over fingerprinted worlds, seeded random walks, runs stepped by hand
+// (Run), and the analyses and traces they share (message complexity over
+// the state graph, counterexample replay and rendering, faults of handlers
+// and monitors). It depends on model, properties and its internal
+// machinery, never on protocols. Its subpackages describe protocols for
+// the tools (suite), check them in go test (checktest) and run the command
+// line over any registry of them (cli).
 package checker
 
 import (

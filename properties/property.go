@@ -1,7 +1,9 @@
-// Package properties holds the protocol-neutral properties vigil checks:
-// predicates over a World's liveness flags, ranks and monitor states, where
-// monitors are small automata fed with the observations protocols report.
-// One property serves every protocol of its family.
+// Package properties holds the properties vigil checks: predicates over
+// what a View shows of a world (which nodes are alive and connected, their
+// ranks and states, the states of monitors, small automata fed with the
+// observations protocols report). The protocol-neutral ones serve every
+// protocol of a family; Invariant, Quiescent, StateOf, NewMonitor and
+// MonitorState help write a protocol's own.
 package properties
 
 import (
