@@ -7,6 +7,11 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
+// MsgsParam is the run parameter the multicast properties read, and the
+// multicast protocols honour: how many operations each initiator issues
+// (default 1).
+const MsgsParam = "msgs"
+
 // The group-communication properties of V. Vlassov and J. Montelius,
 // Coordination (lecture notes, ID2201 Distributed Systems, KTH), after
 // G. Coulouris et al., Distributed Systems: Concepts and Design, ch. 15,
@@ -80,7 +85,7 @@ func (s msgSet) members() []int {
 // msgNumber numbers message m of a run under cfg: sender·msgs + seq - 1,
 // or false when no node of the run multicasts such a message.
 func msgNumber(cfg *model.Config, m model.MsgID) (int, bool) {
-	k := cfg.Param("msgs", 1)
+	k := cfg.Param(MsgsParam, 1)
 	if m.Sender < 0 || int(m.Sender) >= cfg.N || m.Seq < 1 || m.Seq > k {
 		return 0, false
 	}
@@ -88,7 +93,7 @@ func msgNumber(cfg *model.Config, m model.MsgID) (int, bool) {
 }
 
 func msgOf(cfg *model.Config, i int) model.MsgID {
-	k := cfg.Param("msgs", 1)
+	k := cfg.Param(MsgsParam, 1)
 	return model.MsgID{Sender: model.NodeID(i / k), Seq: i%k + 1}
 }
 
@@ -276,7 +281,7 @@ func (m orderMonitor) Name() string { return m.name }
 func (m orderMonitor) Start(cfg *model.Config) any {
 	s := OrderLog{Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
 	if m.causal {
-		s.Past = make([]msgSet, cfg.N*cfg.Param("msgs", 1))
+		s.Past = make([]msgSet, cfg.N*cfg.Param(MsgsParam, 1))
 		s.Knows = make([]msgSet, cfg.N)
 	}
 	return s

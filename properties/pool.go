@@ -7,6 +7,13 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
+// PoolMinParam and PoolMaxParam are the run parameters that bound a standby
+// pool (defaults 1 and 2), read by PoolSize and by the protocols with one.
+const (
+	PoolMinParam = "pool-min"
+	PoolMaxParam = "pool-max"
+)
+
 // Pool is the monitor of standby pools (model.InPool): for each node,
 // whether it is in the pool, as last reported. A node that crashes or
 // recovers is out of the pool until it reports joining again. Its state is
@@ -46,7 +53,7 @@ var PoolSize = &Property{
 	Check: func(v View) string {
 		in := v.Monitor(Pool).([]bool)
 		cfg := v.Config()
-		lo, hi := cfg.Param("pool-min", 1), cfg.Param("pool-max", 2)
+		lo, hi := cfg.Param(PoolMinParam, 1), cfg.Param(PoolMaxParam, 2)
 		live, pool := 0, 0
 		for i := range model.NodeID(v.N()) {
 			if v.Alive(i) {

@@ -4,6 +4,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols/election/emergent"
 )
 
@@ -15,12 +16,12 @@ func init() {
 		// the highest-ranked slave wins, not the highest live node
 		Claims: []string{"unique-leader", "agreement", "termination", "pool-size"},
 		Params: []suite.Param{
-			{Name: "pool-min", Default: 1, Doc: "the slave pool's lower limit: idle nodes promote themselves below it"},
-			{Name: "pool-max", Default: 2, Doc: "the slave pool's upper limit: slaves demote themselves above it"},
+			{Name: properties.PoolMinParam, Default: 1, Doc: "the slave pool's lower limit: idle nodes promote themselves below it"},
+			{Name: properties.PoolMaxParam, Default: 2, Doc: "the slave pool's upper limit: slaves demote themselves above it"},
 		},
 		Compile: suite.Compiler("election/emergent", emergent.Protocol{}, nil),
 		Scenarios: []suite.Scenario{
-			{Name: "master-crash", N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}, Expect: checker.Pass,
+			{Name: "master-crash", N: 5, Crashes: 1, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 3}, Expect: checker.Pass,
 				Why: "with a perfect failure detector a pool of two or three slaves emerges, and only its slaves elect one new master when the master crashes"},
 			{Name: "async", N: 5, Crashes: 1, Timing: model.Async, MaxDepth: 8, Expect: checker.Fail,
 				Props: []string{"unique-leader", "agreement"}, Shows: "unique-leader", Violates: []string{"agreement"},

@@ -15,7 +15,7 @@ import (
 )
 
 // msgs returns scenario parameters for k operations per node.
-func msgs(k int) map[string]int { return map[string]int{"msgs": k} }
+func msgs(k int) map[string]int { return map[string]int{properties.MsgsParam: k} }
 
 // group describes what the multicast protocols share: their properties,
 // the msgs parameter, and for those that order every message (withReads)
@@ -23,7 +23,7 @@ func msgs(k int) map[string]int { return map[string]int{"msgs": k} }
 func group(withReads bool, p *suite.Protocol) *suite.Protocol {
 	p.Family = "multicast"
 	p.Properties = properties.Family("multicast")
-	p.Params = []suite.Param{{Name: "msgs", Default: 1, Doc: "operations each initiator issues (values multicast, or register writes and reads)"}}
+	p.Params = []suite.Param{{Name: properties.MsgsParam, Default: 1, Doc: "operations each initiator issues (values multicast, or register writes and reads)"}}
 	name, compile := p.Path(), p.Compile
 	p.Compile = func(cfg model.Config, props []*properties.Property) (*checker.Machine, error) {
 		if err := multicast.CheckParams(name, cfg, withReads); err != nil {
@@ -32,10 +32,10 @@ func group(withReads bool, p *suite.Protocol) *suite.Protocol {
 		return compile(cfg, props)
 	}
 	if withReads {
-		p.Params = append(p.Params, suite.Param{Name: "reads", Values: []string{"none", "local", "ordered"},
+		p.Params = append(p.Params, suite.Param{Name: multicast.ReadsParam, Values: []string{"none", "local", "ordered"},
 			Doc: "a replicated register over the total order, whose reads are local or ordered (none: no register)"})
 		p.Object = func(cfg model.Config) *properties.Object {
-			if multicast.Reads(cfg.Param("reads", 0)) == multicast.NoReads {
+			if multicast.Reads(cfg.Param(multicast.ReadsParam, 0)) == multicast.NoReads {
 				return nil
 			}
 			return properties.Register

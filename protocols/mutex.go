@@ -7,34 +7,35 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols/mutex"
 	"github.com/vigil-check/vigil/protocols/mutex/central"
 	"github.com/vigil-check/vigil/protocols/mutex/maekawa"
 	"github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
 	"github.com/vigil-check/vigil/protocols/mutex/tokenring"
 )
 
-// mutex describes what the mutual-exclusion protocols share: their
+// exclusion describes what the mutual-exclusion protocols share: their
 // properties and claims, the requests parameter, the lock clients see and
 // the evaluation figures of their runs.
-func mutex(p *suite.Protocol) *suite.Protocol {
+func exclusion(p *suite.Protocol) *suite.Protocol {
 	p.Family = "mutex"
 	p.Properties = properties.Family("mutex")
 	if p.Claims == nil {
 		p.Claims = []string{"mutual-exclusion", "no-deadlock", "no-starvation"}
 	}
-	p.Params = []suite.Param{{Name: "requests", Default: 1,
+	p.Params = []suite.Param{{Name: mutex.RequestsParam, Default: 1,
 		Doc: "times each node asks for the critical section (0: forever, central and tokenring only)"}}
 	p.Object = func(model.Config) *properties.Object { return properties.Lock }
 	p.EntryFigures = true
 	return p
 }
 
-// requests checks the "requests" parameter: how many times each node
+// requests checks the requests parameter: how many times each node
 // asks for the critical section, 0 for forever. why, if set, is why
 // forever is not supported.
 func requests(name, why string) func(cfg model.Config) error {
 	return func(cfg model.Config) error {
-		r := cfg.Param("requests", 1)
+		r := cfg.Param(mutex.RequestsParam, 1)
 		switch {
 		case r < 0:
 			return fmt.Errorf("%s: requests must be at least 0, not %d", name, r)
@@ -47,50 +48,50 @@ func requests(name, why string) func(cfg model.Config) error {
 
 func init() {
 	register(
-		mutex(&suite.Protocol{
+		exclusion(&suite.Protocol{
 			Name:    "central",
 			Summary: "mutual exclusion through a central server: request, grant and release a token",
 			Source:  vlassov,
 			Compile: suite.Compiler("mutex/central", central.Protocol{}, requests("mutex/central", "")),
 			Scenarios: []suite.Scenario{
-				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: checker.Pass,
+				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "every node, the server too, asks twice: the server grants the token in turn (Vlassov and Montelius: enter 2 messages, exit 1)"},
-				{Name: "forever", N: 3, Params: map[string]int{"requests": 0}, Expect: checker.Pass,
+				{Name: "forever", N: 3, Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: the server's FIFO queue keeps the state finite"},
 			},
 		}),
-		mutex(&suite.Protocol{
+		exclusion(&suite.Protocol{
 			Name:    "tokenring",
 			Summary: "mutual exclusion by a token passed round a ring; idle nodes pass it on",
 			Source:  vlassov,
 			Compile: suite.Compiler("mutex/tokenring", tokenring.Protocol{}, requests("mutex/tokenring", "")),
 			Scenarios: []suite.Scenario{
-				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: checker.Pass,
+				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "every node asks twice and enters when the token comes by (Vlassov and Montelius: enter 0 to N messages, exit 1); the token circulates for ever, so no run ends"},
-				{Name: "forever", N: 3, Params: map[string]int{"requests": 0}, Expect: checker.Pass,
+				{Name: "forever", N: 3, Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: one token, so one node in the critical section"},
 			},
 		}),
-		mutex(&suite.Protocol{
+		exclusion(&suite.Protocol{
 			Name:    "ricartagrawala",
 			Summary: "Ricart and Agrawala: multicast a Lamport-timestamped request, enter after N-1 replies",
 			Source:  vlassov,
 			Claims:  []string{"mutual-exclusion", "no-deadlock", "no-starvation", "request-order"},
 			Compile: suite.Compiler("mutex/ricartagrawala", ricartagrawala.Protocol{}, requests("mutex/ricartagrawala", "the Lamport clocks grow with every request")),
 			Scenarios: []suite.Scenario{
-				{Name: "two-each", N: 3, Params: map[string]int{"requests": 2}, Expect: checker.Pass,
+				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "every node asks twice: requests enter in (timestamp, id) order, 2(N-1) messages per entry"},
-				{Name: "unordered", N: 3, Channels: model.Unordered, Params: map[string]int{"requests": 2}, Expect: checker.Pass,
+				{Name: "unordered", N: 3, Channels: model.Unordered, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "Vlassov and Montelius ask for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
 			},
 		}),
-		mutex(&suite.Protocol{
+		exclusion(&suite.Protocol{
 			Name:    "maekawa",
 			Summary: "Maekawa's voting: ask a row-and-column voting set, enter after K votes",
 			Source:  vlassov,
 			Compile: suite.Compiler("mutex/maekawa", maekawa.Protocol{}, requests("mutex/maekawa", "only central and tokenring ask forever")),
 			Scenarios: []suite.Scenario{
-				{Name: "deadlock", N: 4, Params: map[string]int{"requests": 1}, Expect: checker.Fail,
+				{Name: "deadlock", N: 4, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
 					Why: "concurrent requests each win part of their voting set and wait in a cycle for the rest, e.g. nodes 0 and 1 each vote for themselves first: \"Unfortunately, the algorithm is deadlock-prone\" (Vlassov and Montelius)"},
 			},

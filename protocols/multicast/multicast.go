@@ -37,6 +37,7 @@ import (
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // Reads says how a replicated register answers reads (run parameter
@@ -53,8 +54,12 @@ const (
 	OrderedReads
 )
 
+// ReadsParam is the run parameter that builds a replicated register over a
+// total order: its value is a Reads.
+const ReadsParam = "reads"
+
 // ReadsOf returns the run's Reads.
-func ReadsOf(env *model.Env) Reads { return Reads(env.Param("reads", int(NoReads))) }
+func ReadsOf(env *model.Env) Reads { return Reads(env.Param(ReadsParam, int(NoReads))) }
 
 // ParseReads reads "none", "local" or "ordered".
 func ParseReads(s string) (Reads, error) {
@@ -216,7 +221,7 @@ func Actions[M any](env *model.Env, p Process[M]) []model.Action {
 	switch {
 	case len(p.Work) > 0:
 		return []model.Action{SendNext(p.Work[0].To)}
-	case p.Waiting || !env.Initiator() || p.Issued >= env.Param("msgs", 1):
+	case p.Waiting || !env.Initiator() || p.Issued >= env.Param(properties.MsgsParam, 1):
 		return nil
 	case ReadsOf(env) == NoReads:
 		return []model.Action{MulticastOp}
@@ -286,10 +291,10 @@ func Issue[M any](ctx *model.Ctx[M], p Process[M], a model.Action) (Process[M], 
 // honour: msgs below 1, and reads where it does not offer a total order
 // (withReads false).
 func CheckParams(name string, cfg model.Config, withReads bool) error {
-	if k := cfg.Param("msgs", 1); k < 1 || k >= 1<<16 {
+	if k := cfg.Param(properties.MsgsParam, 1); k < 1 || k >= 1<<16 {
 		return fmt.Errorf("%s: msgs must be between 1 and 65535, not %d", name, k)
 	}
-	switch r := Reads(cfg.Param("reads", 0)); {
+	switch r := Reads(cfg.Param(ReadsParam, 0)); {
 	case r < NoReads || r > OrderedReads:
 		return fmt.Errorf("%s: reads must be 0 (none), 1 (local) or 2 (ordered), not %d", name, int(r))
 	case r != NoReads && !withReads:

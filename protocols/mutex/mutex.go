@@ -17,6 +17,10 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
+// RequestsParam is the run parameter that says how many times each node
+// asks for the critical section (default 1; 0: forever).
+const RequestsParam = "requests"
+
 // Phase is a node's standing with the critical section, as Vlassov and
 // Montelius name it.
 type Phase uint8
@@ -45,7 +49,7 @@ func Actions(env *model.Env, p Phase, asked int) []model.Action {
 	switch {
 	case p == Held:
 		return []model.Action{Exit}
-	case p == Released && env.Initiator() && (forever(env) || asked < env.Param("requests", 1)):
+	case p == Released && env.Initiator() && (forever(env) || asked < env.Param(RequestsParam, 1)):
 		return []model.Action{Request}
 	}
 	return nil
@@ -60,7 +64,7 @@ func Asked(env *model.Env, asked int) int {
 	return asked + 1
 }
 
-func forever(env *model.Env) bool { return env.Param("requests", 1) == 0 }
+func forever(env *model.Env) bool { return env.Param(RequestsParam, 1) == 0 }
 
 // Dequeue returns q without its head, as a new slice (nil when empty):
 // handlers never change the slices of their input state.

@@ -141,6 +141,7 @@ import (
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // Role is a node's role.
@@ -256,8 +257,8 @@ func (t SlaveTimer) String() string { return "slave-" + model.NodeID(t).String()
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
-func poolMin(ctx *model.Ctx[Msg]) int { return ctx.Param("pool-min", 1) }
-func poolMax(ctx *model.Ctx[Msg]) int { return ctx.Param("pool-max", 2) }
+func poolMin(ctx *model.Ctx[Msg]) int { return ctx.Param(properties.PoolMinParam, 1) }
+func poolMax(ctx *model.Ctx[Msg]) int { return ctx.Param(properties.PoolMaxParam, 2) }
 
 func others(ctx *model.Ctx[Msg]) []model.NodeID {
 	return ctx.Nodes(func(model.NodeID) bool { return true })
