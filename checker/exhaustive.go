@@ -75,10 +75,12 @@ type chunk struct {
 	// the obligations of each Eventually property.
 	ids  []uint64
 	pend []uint64
-	// fault: a handler or monitor failed expanding state faultSrc; the
-	// chunk's expansion stopped there
+	// fault: a handler or monitor failed expanding state faultSrc, or a
+	// property's code judging it (faultPos -1) or its successor at
+	// faultPos; the chunk's expansion stopped there
 	fault    *sim.Fault
 	faultSrc int
+	faultPos int
 }
 
 // candidate is 24 bytes: a level can have many more candidates than new
@@ -173,9 +175,11 @@ type search struct {
 	// only ones whose fingerprints could be confused
 	pairs float64
 	// fault: a handler or monitor failed expanding state faultSrc (the
-	// first such state in the merge order of the wave that met it)
+	// first such state in the merge order of the wave that met it), or a
+	// property judging it or its successor at faultPos (see chunk)
 	fault      *sim.Fault
 	faultSrc   int
+	faultPos   int
 	faultDepth int
 }
 
@@ -247,7 +251,13 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	for p, prop := range props {
 		if prop.When == properties.Always {
-			if d := prop.Check(xs[0].view.At(w0)); d != "" {
+			d, f := judgeSafely(prop, xs[0].view.At(w0), false)
+			if f != nil {
+				res.faulted(newFault(m, nil, f, nil))
+				res.finish(start)
+				return res
+			}
+			if d != "" {
 				e.record(violation{prop: p, src: 0, pos: -1, detail: d})
 			}
 		}
@@ -297,7 +307,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			// handed out in order, so the first faulting chunk does not
 			// depend on Workers.
 			if i := slices.IndexFunc(chunks, func(c *chunk) bool { return c.fault != nil }); i >= 0 {
-				e.fault, e.faultSrc, e.faultDepth = chunks[i].fault, chunks[i].faultSrc, depth
+				e.fault, e.faultSrc, e.faultPos, e.faultDepth = chunks[i].fault, chunks[i].faultSrc, chunks[i].faultPos, depth
 				break
 			}
 			if !complete {
@@ -430,7 +440,17 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 // search is deterministic, and faulting calls are not memoised).
 func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
 	if e.parents {
-		return newFault(m, e.events(e.pathTo(e.faultSrc)), e.fault, nil)
+		events := e.events(e.pathTo(e.faultSrc))
+		if e.faultPos >= 0 { // a property judging a successor: the run goes there
+			st := m.NewStepper()
+			w, _ := st.Init()
+			for _, ev := range events {
+				w, _ = st.Apply(w, ev, nil)
+			}
+			evs, _ := st.Enabled(w, nil)
+			events = append(events, evs[e.faultPos])
+		}
+		return newFault(m, events, e.fault, nil)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
@@ -672,6 +692,8 @@ type expander struct {
 	e     *search
 	st    *sim.Stepper
 	view  *sim.View // what properties see, pointed at each world judged
+	// pfault: a property's code panicked in the last check
+	pfault *sim.Fault
 	evs   []sim.Event
 	buf   sim.World
 	fps   []uint64
@@ -694,7 +716,15 @@ type checkKey struct {
 }
 
 // check judges prop in w, from the cache when the property allows it.
-func (x *expander) check(p int, prop *properties.Property, w sim.World) string {
+//
+// A panic of the property's code is recorded in x.pfault, for the caller
+// to end the chunk with.
+func (x *expander) check(p int, prop *properties.Property, w sim.World) (d string) {
+	defer func() {
+		if r := recover(); r != nil {
+			x.pfault, d = propertyFault(prop, "Check", r), ""
+		}
+	}()
 	k := x.e.monIdx[p]
 	if !prop.MonitorOnly || k < 0 {
 		return prop.Check(x.view.At(w))
@@ -708,7 +738,7 @@ func (x *expander) check(p int, prop *properties.Property, w sim.World) string {
 	if slot.ok && slot.key == ck {
 		return slot.detail
 	}
-	d := prop.Check(x.view.At(w))
+	d = prop.Check(x.view.At(w))
 	*slot = checkEntry{key: ck, detail: d, ok: true}
 	return d
 }
@@ -723,7 +753,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		// the successors, every handler and monitor: a fault stops the
 		// chunk (the search ends with the wave).
 		if f := x.st.TakeFault(); f != nil {
-			c.fault, c.faultSrc = f, c.lo+i
+			c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
 			return
 		}
 		c.trans += int64(len(x.evs))
@@ -737,6 +767,10 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 					}
 				}
 			}
+			if x.pfault != nil {
+				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, -1, nil
+				return
+			}
 		}
 		if judgeOnly {
 			continue
@@ -748,7 +782,12 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		}
 		if e.g != nil {
 			for _, p := range e.live {
-				c.pend = append(c.pend, e.props[p].Pending(x.view.At(w)))
+				pend, f := pending(e.props[p], x.view.At(w))
+				if f != nil {
+					c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
+					return
+				}
+				c.pend = append(c.pend, pend)
 			}
 		}
 		// Fingerprint every successor from w's, without building it, then
@@ -805,9 +844,13 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
 				}
 			}
+			if x.pfault != nil {
+				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, pos, nil
+				return
+			}
 		}
 		if f := x.st.TakeFault(); f != nil {
-			c.fault, c.faultSrc = f, c.lo+i
+			c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
 			return
 		}
 	}

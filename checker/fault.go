@@ -1,10 +1,13 @@
 package checker
 
 import (
+	"fmt"
+	"runtime/debug"
 	"slices"
 
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // Fault is a protocol handler or monitor that failed during a search: it
@@ -14,6 +17,9 @@ import (
 // Result.Verdict is Error, properties without a counterexample are Unknown.
 type Fault struct {
 	Protocol string `json:"protocol"`
+	// Property names the property whose Check or Pending panicked, for a
+	// fault of a property rather than of the protocol.
+	Property string `json:"property,omitempty"`
 	// Handler is the protocol handler that failed (Init, Receive, Timeout,
 	// Recover, Do, Actions) or, for a monitor, Start or Observe.
 	Handler string `json:"handler"`
@@ -44,12 +50,12 @@ type Fault struct {
 }
 
 func faultOf(f *sim.Fault, t *Trace) *Fault {
-	return &Fault{Protocol: f.Protocol, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
+	return &Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
 		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After, Trace: t}
 }
 
 func (f *Fault) sim() *sim.Fault {
-	return &sim.Fault{Protocol: f.Protocol, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
+	return &sim.Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
 		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After}
 }
 
@@ -59,6 +65,32 @@ func (f *Fault) Error() string { return f.sim().Error() }
 // Where returns the function and file:line that raised a panic ("" when
 // the fault is no panic).
 func (f *Fault) Where() string { return f.sim().Where() }
+
+// judgeSafely judges prop in v (see properties.Property.Judge), and turns a
+// panic of its Check into a fault of the property: a bug of the property's
+// code, which ends the search like a handler's.
+func judgeSafely(prop *properties.Property, v properties.View, quiescent bool) (d string, f *sim.Fault) {
+	defer func() {
+		if r := recover(); r != nil {
+			f = propertyFault(prop, "Check", r)
+		}
+	}()
+	return prop.Judge(v, quiescent), nil
+}
+
+// pending is prop.Pending(v), a panic turned into a fault as by judgeSafely.
+func pending(prop *properties.Property, v properties.View) (p uint64, f *sim.Fault) {
+	defer func() {
+		if r := recover(); r != nil {
+			f = propertyFault(prop, "Pending", r)
+		}
+	}()
+	return prop.Pending(v), nil
+}
+
+func propertyFault(prop *properties.Property, call string, r any) *sim.Fault {
+	return &sim.Fault{Property: prop.Name, Handler: call, Node: model.None, Panic: fmt.Sprint(r), Stack: string(debug.Stack())}
+}
 
 // faultDetail is the detail of a property left Unknown by a fault.
 const faultDetail = "not judged to the end: a handler or monitor faulted"

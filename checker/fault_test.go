@@ -277,3 +277,38 @@ func watching(mon model.Monitor) *properties.Property {
 	return &properties.Property{Name: "watch-" + mon.Name(), When: properties.Always, Monitor: mon,
 		Check: func(properties.View) string { return "" }}
 }
+
+// A property whose own code panics (here it reads the node states as the
+// wrong type) ends the search with a fault of the property, and the run to
+// the world it was judging; every engine, and Replay, say so.
+func TestPropertyFault(t *testing.T) {
+	wrongType := properties.Invariant("wrong-type", "reads the states as ints",
+		func(v properties.View) string {
+			if v.InFlight() == 0 {
+				_ = properties.StateOf[int](v, 0)
+			}
+			return ""
+		})
+	m, err := checker.Compile("flood", Flood{}, model.Config{N: 2}, wrongType)
+	require.NoError(t, err)
+	for _, res := range []*checker.Result{
+		checker.Exhaustive(context.Background(), m, checker.Options{Workers: 1}),
+		checker.Exhaustive(context.Background(), m, checker.Options{Workers: 2}),
+		checker.Random(context.Background(), m, checker.RandomOptions{Walks: 10}),
+	} {
+		require.Equal(t, checker.Error, res.Verdict)
+		require.NotNil(t, res.Fault)
+		require.Equal(t, "wrong-type", res.Fault.Property)
+		require.Equal(t, "property wrong-type: Check panicked: properties.StateOf: node states are checker_test.FloodState, not int", res.Fault.Error())
+		require.Len(t, res.Fault.Trace.Events, 2, "the two deliveries empty the channels")
+	}
+	r := m.Start()
+	for r.Steps() < 2 {
+		p, _ := r.Violation()
+		require.Nil(t, p)
+		r.Take(0)
+	}
+	p, _ := r.Violation()
+	require.Nil(t, p)
+	require.NotNil(t, r.Fault(), "the run ends at the property's fault")
+}

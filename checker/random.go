@@ -245,7 +245,12 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
 				continue
 			}
-			if d := prop.Judge(view.At(w), atEnd); d != "" {
+			d, f := judgeSafely(prop, view.At(w), atEnd)
+			if f != nil {
+				r.fault = f
+				return
+			}
+			if d != "" {
 				if r.viol == nil {
 					r.viol = map[int]walkViolation{}
 				}
@@ -254,6 +259,9 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		}
 	}
 	judge(false)
+	if r.fault != nil {
+		return r
+	}
 	// A walk stops once every property has failed, or with first once any
 	// has; one with none to judge (for figures or histories) runs to its
 	// end.
@@ -275,6 +283,9 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.quiescent++
 			r.complete = true
 			judge(true)
+			if r.fault != nil {
+				break
+			}
 			if len(evs) == 0 || rng.IntN(2) == 0 {
 				break
 			}
@@ -307,6 +318,9 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.sent[k] += x
 		}
 		judge(false)
+		if r.fault != nil {
+			break
+		}
 		if !undecided() && len(r.events) < maxDepth {
 			r.cutFirst = first
 		}

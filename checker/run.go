@@ -128,13 +128,20 @@ func (r *Run) Sent() map[string]int {
 // Violation judges the Machine's properties in the current world, as the
 // engines do (invariants everywhere, the others where a run ends, which
 // here means a quiescent world), and returns the first that fails with
-// what is wrong, or nil and "".
+// what is wrong, or nil and "". A property whose code panics ends the run
+// with a Fault.
 func (r *Run) Violation() (*properties.Property, string) {
 	if r.fault != nil {
 		return nil, ""
 	}
 	for _, p := range r.m.props {
-		if d := p.Judge(r.view, r.Quiescent()); d != "" {
+		d, f := judgeSafely(p, r.view, r.Quiescent())
+		if f != nil {
+			r.fault = newFault(r.m.m, r.events, f, nil)
+			r.evs, r.nproto = r.evs[:0], 0
+			return nil, ""
+		}
+		if d != "" {
 			return p, d
 		}
 	}

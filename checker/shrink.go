@@ -60,7 +60,8 @@ func violates(st *sim.Stepper, prop *properties.Property, events []sim.Event) (i
 		if faulted() {
 			return "", true
 		}
-		return prop.Judge(st.View(w), quiescent), false
+		d, f := judgeSafely(prop, st.View(w), quiescent)
+		return d, f != nil // a property that panics here shows nothing
 	}
 	if faulted() {
 		return -1, ""

@@ -291,7 +291,12 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 			}
 			stuck := ^uint64(0)
 			for _, cw := range worlds[loop:] {
-				stuck &= p.Pending(st.View(cw))
+				pend, f := pending(p, st.View(cw))
+				if f != nil {
+					t.Fault = f.Error()
+					return t, fmt.Errorf("the run faults on its cycle: %w", faultOf(f, t))
+				}
+				stuck &= pend
 			}
 			if stuck != 0 {
 				t.Property, t.Detail = p.Name, cycleDetail(p, bits.TrailingZeros64(stuck), fair)
@@ -301,7 +306,12 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 	}
 	view := st.View(w)
 	for _, p := range props {
-		if d := p.Judge(view, t.Quiescent); d != "" {
+		d, f := judgeSafely(p, view, t.Quiescent)
+		if f != nil {
+			t.Fault = f.Error()
+			return t, fmt.Errorf("the run faults in its last world: %w", faultOf(f, t))
+		}
+		if d != "" {
 			t.Property, t.Detail = p.Name, d
 			break
 		}

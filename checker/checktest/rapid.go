@@ -89,10 +89,11 @@ func Schedule(t *rapid.T, m *checker.Machine, maxSteps int) *checker.Run {
 	}
 	r := m.Start()
 	for {
+		p, d := r.Violation()
 		if f := r.Fault(); f != nil {
 			t.Fatalf("%v\n%s", f, renderFault(f))
 		}
-		if p, d := r.Violation(); p != nil {
+		if p != nil {
 			t.Fatalf("%s fails after %d steps (n=%d): %s\n%s", p.Name, r.Steps(), m.Config().N, d, render(r.Trace(p.Name, d)))
 		}
 		n, nproto := r.Enabled()

@@ -19,6 +19,8 @@ import (
 // Nothing of a faulting call is memoised: the same call faults again.
 type Fault struct {
 	Protocol string `json:"protocol"`
+	// Property names the property, for a fault of its Check or Pending.
+	Property string `json:"property,omitempty"`
 	// Handler is the protocol handler that failed (Init, Receive, Timeout,
 	// Recover, Do, Actions) or, for a monitor, Start or Observe.
 	Handler string `json:"handler"`
@@ -49,6 +51,9 @@ type Fault struct {
 // Error says in one line what failed, where and how.
 func (f *Fault) Error() string {
 	where := fmt.Sprintf("protocol %s: %s on %v", f.Protocol, f.Handler, f.Node)
+	if f.Property != "" {
+		where = fmt.Sprintf("property %s: %s", f.Property, f.Handler)
+	}
 	if f.Monitor != "" {
 		where = fmt.Sprintf("monitor %s: %s", f.Monitor, f.Handler)
 		if f.Obs != "" {
