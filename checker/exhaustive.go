@@ -689,16 +689,16 @@ func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk
 }
 
 type expander struct {
-	e     *search
-	st    *sim.Stepper
-	view  *sim.View // what properties see, pointed at each world judged
+	e    *search
+	st   *sim.Stepper
+	view *sim.View // what properties see, pointed at each world judged
 	// pfault: a property's code panicked in the last check
 	pfault *sim.Fault
-	evs   []sim.Event
-	buf   sim.World
-	fps   []uint64
-	succs []sim.Successor
-	sink  uint64 // see visited.touch
+	evs    []sim.Event
+	buf    sim.World
+	fps    []uint64
+	succs  []sim.Successor
+	sink   uint64 // see visited.touch
 	// checked caches verdicts of MonitorOnly properties, direct-mapped
 	checked [256]checkEntry
 }
