@@ -10,7 +10,7 @@
 // Fails is the other half: a known counterexample, which the test expects
 // the checker to find. Expect and Scenarios check scenarios against the
 // verdicts they expect; Rapid lets rapid draw the configuration and the
-// schedule, so that a failure shrinks to a small one (see rapid.go).
+// schedule, so that a failure shrinks to a small one (see Space).
 package checktest
 
 import (
