@@ -10,7 +10,8 @@ import (
 
 // Graph is a run's network: which nodes are linked, and so which may send
 // to which (see Config.Topology). Links are undirected, and every graph
-// ParseTopology returns is connected.
+// ParseTopology returns is connected. Get one from ParseTopology; the zero
+// Graph is not usable.
 type Graph struct {
 	spec     string
 	n        int
