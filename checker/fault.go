@@ -11,7 +11,7 @@ import (
 )
 
 // Fault is a protocol handler or monitor that failed during a search: it
-// panicked, misused its context (a send to no node, a timer that is no
+// panicked, misused its context (a send to no node or to a non-neighbour, a timer that is no
 // plain comparable value), or wrote into an input it must only read. It
 // comes with the run that leads to it. The search ends there:
 // Result.Verdict is Error, properties without a counterexample are Unknown.

@@ -104,6 +104,15 @@ type Config struct {
 	Initiators []bool `json:"initiators,omitempty"`
 	// Params holds protocol parameters by name (for instance "requests").
 	Params map[string]int `json:"params,omitempty"`
+	// Topology is the network's graph, a spec ParseTopology reads; ""
+	// means the complete graph. A node may send only to its neighbours.
+	Topology string `json:"topology,omitempty"`
+
+	// net caches Topology parsed for N. It is a pointer so that it
+	// survives the copies of a Config (NewCtx copies one per handler
+	// call), and it is checked against Topology and N before each use, so
+	// a Config changed after Validate is never misread (see network).
+	net *Graph
 }
 
 // Validate reports the first problem with c, in words fit for a user.
@@ -135,7 +144,32 @@ func (c *Config) Validate() error {
 	if c.Initiators != nil && len(c.Initiators) != c.N {
 		return fmt.Errorf("%d initiator flags for %d nodes", len(c.Initiators), c.N)
 	}
+	if !c.netCached() {
+		g, err := ParseTopology(c.Topology, c.N)
+		if err != nil {
+			return err
+		}
+		// parsed once here, where every engine validates its Config, so
+		// that handlers' Env reads the graph without parsing it again
+		c.net = g
+	}
 	return nil
+}
+
+func (c *Config) netCached() bool { return c.net != nil && c.net.n == c.N && c.net.spec == c.Topology }
+
+// network is the graph of c's Topology: the one Validate cached, or else
+// parsed now. A Config whose Topology does not parse has none: it is a
+// contract violation to run handlers under a Config Validate rejects.
+func (c *Config) network() *Graph {
+	if c.netCached() {
+		return c.net
+	}
+	g, err := ParseTopology(c.Topology, c.N)
+	if err != nil {
+		panic("model: " + err.Error())
+	}
+	return g
 }
 
 // Rank returns node i's rank.

@@ -222,6 +222,12 @@ func TestConfigValidate(t *testing.T) {
 		{"duplicate ranks", Config{N: 3, Ranks: []int{4, 7, 4}}, "rank 4 appears twice: ranks must be distinct"},
 		{"too few initiator flags", Config{N: 3, Initiators: []bool{true}}, "1 initiator flags for 3 nodes"},
 		{"empty initiator flags", Config{N: 2, Initiators: []bool{}}, "0 initiator flags for 2 nodes"},
+		{"ring", Config{N: 4, Topology: "ring"}, ""},
+		{"unknown topology", Config{N: 4, Topology: "hypercube"}, `topology "hypercube": want complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
+		{"grid of other n", Config{N: 5, Topology: "grid:2x3"}, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 5`},
+		{"self-loop", Config{N: 3, Topology: "edges:0-1,1-1,1-2"}, `topology "edges:0-1,1-1,1-2": link "1-1" links a node to itself`},
+		{"edge out of range", Config{N: 3, Topology: "edges:0-1,1-3"}, `topology "edges:0-1,1-3": link "1-3" names a node outside 0..2`},
+		{"disconnected", Config{N: 4, Topology: "edges:0-1,2-3"}, `topology "edges:0-1,2-3" is not connected: n2 cannot reach n0`},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -257,6 +263,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 		{N: 4, Channels: Unordered, Timing: Async, Crashes: 1, Recoveries: 2,
 			Ranks: []int{3, 0, 2, 1}, Initiators: []bool{true, false, true, false}, Params: map[string]int{"requests": 3}},
 		{N: 2, Channels: FIFO, Timing: Sync, Ranks: []int{-5, 5}},
+		{N: 3, Topology: "edges:0-1,1-2"},
 	}
 	for _, cfg := range cases {
 		b, err := json.Marshal(cfg)
@@ -267,6 +274,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 		require.Equal(t, cfg.Ranks != nil, strings.Contains(s, `"ranks"`), s)
 		require.Equal(t, cfg.Initiators != nil, strings.Contains(s, `"initiators"`), s)
 		require.Equal(t, cfg.Params != nil, strings.Contains(s, `"params"`), s)
+		require.Equal(t, cfg.Topology != "", strings.Contains(s, `"topology"`), s)
 		var back Config
 		require.NoError(t, json.Unmarshal(b, &back))
 		require.Equal(t, cfg, back)

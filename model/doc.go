@@ -18,12 +18,20 @@
 // # Faults
 //
 // A handler or monitor that panics, mutates its input (writes into a slice
-// or map it was given), or misuses its context (a send to no node, a timer
-// that is no plain comparable value) is a bug of the protocol: the checker
+// or map it was given), or misuses its context (a send to no node or to a
+// node that is not a neighbour, a timer that is no plain comparable value)
+// is a bug of the protocol: the checker
 // does not crash but ends the search and reports the fault with the run
 // that leads to it (see checker.Fault).
 //
 // # Semantics
+//
+// The network is a connected undirected graph, Config.Topology (the complete
+// graph unless a run says otherwise; see ParseTopology). A node may send only
+// to its neighbours (Env.Neighbors, Env.Adjacent) and to itself; a send to
+// any other node is a fault of the protocol. The topology only restricts
+// sends: channels, crashes, partitions and timers are the same on every
+// graph, and a node may still know of, rank and wait on every node.
 //
 // A world holds, per node, its state, its armed timers and whether it is
 // alive; the messages in flight; the faults used so far; and the state of

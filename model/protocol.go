@@ -65,7 +65,9 @@ func (e *Env) Crashes() int { return e.cfg.Crashes }
 // Param returns a protocol parameter, or def when the run does not set it.
 func (e *Env) Param(name string, def int) int { return e.cfg.Param(name, def) }
 
-// Nodes returns the nodes j != self for which keep(j) holds, in id order.
+// Nodes returns the nodes j != self for which keep(j) holds, in id order,
+// whatever the topology: a node may know of nodes it cannot send to (see
+// Neighbors).
 func (e *Env) Nodes(keep func(j NodeID) bool) []NodeID {
 	var out []NodeID
 	for j := NodeID(0); int(j) < e.cfg.N; j++ {
@@ -74,6 +76,36 @@ func (e *Env) Nodes(keep func(j NodeID) bool) []NodeID {
 		}
 	}
 	return out
+}
+
+// Neighbors returns the nodes this node is linked to on the run's topology,
+// in id order: every other node on the complete graph. The slice is the
+// caller's.
+func (e *Env) Neighbors() []NodeID {
+	if e.cfg.Topology == "" {
+		return e.Nodes(func(NodeID) bool { return true })
+	}
+	return e.graph().Neighbors(e.self)
+}
+
+// Adjacent reports whether this node is linked to j, and so may send to it.
+// A node is not its own neighbour, yet it may always send to itself: that
+// message crosses no link.
+func (e *Env) Adjacent(j NodeID) bool {
+	if e.cfg.Topology == "" {
+		// the complete graph: the common case, and a handler's sends are
+		// checked with it, so it costs no lookup
+		return j != e.self && j >= 0 && int(j) < e.cfg.N
+	}
+	return e.graph().Adjacent(e.self, j)
+}
+
+// graph is the run's topology. e.cfg is the Env's own copy of the Config
+// (see reset), so a graph parsed here may be kept in it.
+func (e *Env) graph() *Graph {
+	g := e.cfg.network()
+	e.cfg.net = g
+	return g
 }
 
 // Ctx is handed to every handler: the node's Env plus the effects the
@@ -119,6 +151,8 @@ func (c *Ctx[M]) CancelTimer(t Timer) { c.timers = append(c.timers, timerOp{time
 // Observe reports a protocol-neutral fact for the properties to read.
 func (c *Ctx[M]) Observe(o Obs) { c.obs = append(c.obs, o) }
 
+// reset points c at cfg, which must be c's own copy: Env caches the parsed
+// topology in it.
 func (c *Ctx[M]) reset(cfg *Config, self NodeID) {
 	c.cfg, c.self = cfg, self
 	c.sends, c.timers, c.obs = c.sends[:0], c.timers[:0], c.obs[:0]

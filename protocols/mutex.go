@@ -66,9 +66,9 @@ func init() {
 			Source:  vlassov,
 			Compile: suite.Compiler("mutex/tokenring", tokenring.Protocol{}, requests("mutex/tokenring", "")),
 			Scenarios: []suite.Scenario{
-				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
+				{Name: "two-each", N: 3, Topology: "ring", Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "every node asks twice and enters when the token comes by (Vlassov and Montelius: enter 0 to N messages, exit 1); the token circulates for ever, so no run ends"},
-				{Name: "forever", N: 3, Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
+				{Name: "forever", N: 3, Topology: "ring", Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: one token, so one node in the critical section"},
 			},
 		}),

@@ -17,7 +17,7 @@ import (
 // and the first enabled event at each step, so a failure is reported at a
 // small size.
 type Space struct {
-	// Base gives what is not drawn: channels, timing, parameters, the
+	// Base gives what is not drawn: channels, timing, topology, parameters, the
 	// properties (nil: the protocol's claims), and N, ranks, initiators
 	// and fault budgets where they are not drawn.
 	Base suite.Scenario

@@ -35,7 +35,7 @@ type checkFlags struct {
 	sweep                              bool
 	window                             int
 	first                              bool
-	timing, channels                   string
+	timing, channels, topology         string
 	ranks, initiators                  string
 	mode                               string
 	depth                              int
@@ -83,6 +83,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	})
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
 	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
+	fs.StringVar(&f.topology, "topology", "", "the network's graph: complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...; a node sends only to its neighbours")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
 	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (exhaustive for n < %d)", autoRandomN))
@@ -296,6 +297,7 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 		{"partitions", func() { sc.Partitions = f.partitions }},
 		{"timing", func() { sc.Timing, err = model.ParseTiming(f.timing); parse(err) }},
 		{"channels", func() { sc.Channels, err = model.ParseChannels(f.channels); parse(err) }},
+		{"topology", func() { sc.Topology = f.topology }}, // checked with the rest of the Config, whose N it needs
 		{"ranks", func() { sc.Ranks = f.ranks }},
 		{"initiators", func() { sc.Initiators = f.initiators }},
 		{"depth", func() { sc.MaxDepth = f.depth }},
@@ -377,6 +379,9 @@ func describeConfig(cfg model.Config) string {
 	parts := ""
 	if cfg.Partitions > 0 {
 		parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
+	}
+	if cfg.Topology != "" {
+		parts += " topology=" + cfg.Topology
 	}
 	if len(cfg.Params) > 0 {
 		parts += fmt.Sprintf(" params=%v", cfg.Params)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -52,6 +53,13 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
 		{[]string{"check", "invitation", "-partitions", "8"}, "partitions must be between 0 and 7"},
 		{[]string{"check", "invitation", "-n", "1", "-partitions", "1"}, "partitions need at least 2 nodes"},
+		{[]string{"check", "bully", "-topology", "hypercube"}, `topology "hypercube": want complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
+		{[]string{"check", "bully", "-topology", "grid:2x3"}, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 4`},
+		{[]string{"check", "bully", "-topology", "edges:0-1,1-2,2-2"}, `topology "edges:0-1,1-2,2-2": link "2-2" links a node to itself`},
+		{[]string{"check", "bully", "-topology", "edges:0-1,1-4"}, `topology "edges:0-1,1-4": link "1-4" names a node outside 0..3`},
+		{[]string{"check", "bully", "-topology", "edges:0-1,2-3"}, `topology "edges:0-1,2-3" is not connected: n2 cannot reach n0`},
+		{[]string{"check", "bully", "-topology", "random:x"}, `topology "random:x": the seed must be a non-negative integer`},
+		{[]string{"check", "changroberts", "-n", "5", "-topology", "grid:2x2"}, `a 2x2 grid has 4 nodes, not 5`},
 		{[]string{"check", "emergent", "-param", "pool-min"}, "want name=value"},
 		{[]string{"check", "emergent", "-param", "pool-mni=2"}, "election/emergent has no parameter pool-mni (it has: pool-min, pool-max)"},
 		{[]string{"check", "emergent", "-param", "pool-min=two"}, `-pool-min takes an integer, not "two"`},
@@ -307,6 +315,36 @@ func TestFaultsAreReported(t *testing.T) {
 			require.Contains(t, replayed, c.fault, what)
 		}
 	}
+}
+
+// -topology restricts the network: a ring election (whose scenario runs
+// on the ring) finds the same states on the complete graph, and the
+// header says which graph it ran on;
+// bully, which sends to every node, faults on a star, and its trace
+// replays on the star to the same fault.
+func TestTopologyFlag(t *testing.T) {
+	counts := regexp.MustCompile(`\n  \d+ states, \d+ transitions, depth \d+`)
+	code, ring, _ := vigil("check", "changroberts")
+	require.Equal(t, 0, code, ring)
+	require.Contains(t, ring, "[worst-ring] n=6 fifo sync crashes=0 recoveries=0 topology=ring ranks=")
+	code, complete, _ := vigil("check", "changroberts", "-topology", "complete")
+	require.Equal(t, 0, code, complete)
+	require.Contains(t, complete, "[worst-ring with flags] n=6 fifo sync crashes=0 recoveries=0 topology=complete ranks=")
+	require.Equal(t, counts.FindString(complete), counts.FindString(ring))
+	require.NotEmpty(t, counts.FindString(ring))
+
+	code, out, _ := vigil("check", "changroberts", "-json")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, `"topology": "ring"`)
+
+	file := filepath.Join(t.TempDir(), "star.json")
+	code, out, stderr := vigil("check", "bully", "-topology", "star", "-trace", file)
+	require.Equal(t, 2, code, out+stderr)
+	require.Regexp(t, `fault: protocol election/bully: \w+ on n(\d) sent to n(\d), which is not a neighbour of n\d on topology star\n`, out)
+	require.Contains(t, out, "verdict: error\n")
+	code, replayed, stderr := vigil("replay", file)
+	require.Equal(t, 2, code, replayed+stderr)
+	require.Contains(t, replayed, "which is not a neighbour of")
 }
 
 func TestCutSearchSaysSoAndExits2(t *testing.T) {

@@ -235,6 +235,9 @@ type Scenario struct {
 	Crashes    int
 	Recoveries int
 	Partitions int
+	// Topology is the network's graph: see model.ParseTopology ("" is
+	// the complete graph).
+	Topology string
 	// Ranks and Initiators are specifications for N nodes: see
 	// model.ParseRanks ("" is sorted) and model.ParseInitiators ("" is
 	// all).
@@ -259,7 +262,7 @@ type Scenario struct {
 // Config turns the scenario into a model.Config.
 func (s *Scenario) Config() (model.Config, error) {
 	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Crashes: s.Crashes,
-		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params}
+		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params, Topology: s.Topology}
 	var err error
 	if cfg.Ranks, err = model.ParseRanks(s.Ranks, s.N); err != nil {
 		return cfg, err

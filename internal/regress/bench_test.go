@@ -29,6 +29,8 @@ func BenchmarkExhaustive(b *testing.B) {
 		{"bully-n4-crash", "bully", suite.Scenario{N: 4, Crashes: 1}},
 		{"bully-n5", "bully", suite.Scenario{N: 5, Initiators: "0"}},
 		{"ring-n6", "ring", suite.Scenario{N: 6, Ranks: "reverse"}},
+		// every send checked against the graph: the same states as ring-n6
+		{"ring-n6-topology-ring", "ring", suite.Scenario{N: 6, Ranks: "reverse", Topology: "ring"}},
 		{"emergent-n5-crash", "emergent", suite.Scenario{N: 5, Crashes: 1, Params: map[string]int{"pool-min": 2, "pool-max": 3}}},
 		// a step that loses a message to a cut expires timers: its
 		// successor is built, not fingerprinted incrementally

@@ -151,6 +151,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 		if cfg.Partitions > 0 {
 			parts = fmt.Sprintf(" partitions=%d", cfg.Partitions)
 		}
+		if cfg.Topology != "" {
+			parts += " topology=" + cfg.Topology
+		}
 		if len(cfg.Params) > 0 {
 			parts += fmt.Sprintf(" params=%v", cfg.Params)
 		}

@@ -128,6 +128,11 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 		if s.To < 0 || int(s.To) >= t.cfg.N {
 			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, t.cfg.N-1)))
 		}
+		// a send to itself is a local step, not a link: only other
+		// nodes must be neighbours
+		if s.To != self && t.cfg.Topology != "" && !ctx.Adjacent(s.To) {
+			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, self, t.cfg.Topology)))
+		}
 	}
 	r := handlerResult{state: t.internState(next), timers: ctx.Timers(), obs: ctx.Observed()}
 	for _, s := range sent {

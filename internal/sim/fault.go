@@ -10,7 +10,7 @@ import (
 )
 
 // Fault is a bug in a protocol's handler or in a monitor, met while
-// stepping: it panicked, broke the contract of Ctx (a send to no node, a
+// stepping: it panicked, broke the contract of Ctx (a send to no node or to a non-neighbour, a
 // timer that is no plain comparable value), or mutated an input it must
 // only read. A Stepper does not let it escape as a panic: it records the
 // fault (see Stepper.TakeFault), leaves the Machine usable and its tables

@@ -591,6 +591,43 @@ func TestSendOutOfRangeFaults(t *testing.T) {
 	require.False(t, ok, "no event runs Init")
 }
 
+// On a topology other than the complete graph a node sends only to its
+// neighbours (and to itself, which crosses no link): any other send is a
+// fault, named like an out-of-range one.
+func TestSendToNonNeighbourFaults(t *testing.T) {
+	to := []model.NodeID{1, 3, 0}
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			for _, j := range to {
+				ctx.Send(j, tmsg{})
+			}
+		}
+		return tstate{}
+	}}
+	m, err := sim.Compile("test", p, model.Config{N: 4, Topology: "ring"})
+	require.NoError(t, err)
+	st := m.NewStepper()
+	st.Init()
+	require.Nil(t, st.TakeFault(), "n1 and n3 are n0's neighbours on the ring")
+
+	to = []model.NodeID{1, 2}
+	m, err = sim.Compile("test", p, model.Config{N: 4, Topology: "ring"})
+	require.NoError(t, err)
+	st = m.NewStepper()
+	st.Init()
+	f := st.TakeFault()
+	require.NotNil(t, f)
+	require.Equal(t, "protocol test: Init on n0 sent to n2, which is not a neighbour of n0 on topology ring", f.Error())
+	require.Equal(t, "sent to n2, which is not a neighbour of n0 on topology ring", f.Misuse)
+
+	// the same sends on the complete graph are fine
+	m, err = sim.Compile("test", p, model.Config{N: 4})
+	require.NoError(t, err)
+	st = m.NewStepper()
+	st.Init()
+	require.Nil(t, st.TakeFault())
+}
+
 // logMonitor records every observation it is fed.
 type logMonitor struct{}
 
