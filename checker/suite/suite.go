@@ -235,6 +235,8 @@ type Scenario struct {
 	Crashes    int
 	Recoveries int
 	Partitions int
+	Losses     int
+	Duplicates int
 	// Ranks and Initiators are specifications for N nodes: see
 	// model.ParseRanks ("" is sorted) and model.ParseInitiators ("" is
 	// all).
@@ -260,6 +262,7 @@ type Scenario struct {
 func (s *Scenario) Config() (model.Config, error) {
 	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Crashes: s.Crashes,
 		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params}
+	cfg.Losses, cfg.Duplicates = s.Losses, s.Duplicates
 	var err error
 	if cfg.Ranks, err = model.ParseRanks(s.Ranks, s.N); err != nil {
 		return cfg, err
