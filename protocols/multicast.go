@@ -60,7 +60,7 @@ func init() {
 				{Name: "fifo", N: 3, Channels: model.Unordered, Params: msgs(2), Props: []string{"fifo-order"}, Expect: checker.Fail, Shows: "fifo-order",
 					Why: "two messages of one sender overtake each other on unordered channels"},
 				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Fail, Shows: "integrity",
-					Why: "the network duplicates a message and B-multicast delivers it twice: integrity, \"a message is delivered at most once\", needs channels that do not duplicate (Vlassov and Montelius)"},
+					Why: "the network duplicates a message and B-multicast delivers it twice: its integrity rests on channels that do not duplicate, where R-multicast copes, as \"a message may arrive more than once\" (Vlassov and Montelius)"},
 			},
 		}),
 		group(false, &suite.Protocol{
@@ -73,7 +73,7 @@ func init() {
 				{Name: "crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
 					Why: "any node may crash at any point, mid-loop too: a node relays before it delivers, so the uniform agreement of Vlassov and Montelius holds"},
 				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
-					Why: "the network duplicates a message: R-multicast delivers only what it has not received before, so integrity holds where B-multicast's fails"},
+					Why: "the network duplicates a message: \"duplicates of the message are detected and not delivered\" (Vlassov and Montelius), so integrity holds where B-multicast's fails"},
 			},
 		}),
 		group(false, &suite.Protocol{

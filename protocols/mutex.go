@@ -60,7 +60,7 @@ func init() {
 					Why: "every node asks again and again: the server's FIFO queue keeps the state finite"},
 				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
-					Why: "one lost grant, request or release, and the token is gone or a node waits for ever: \"None of the algorithms we described would tolerate the loss of messages\" (Vlassov and Montelius)"},
+					Why: "one lost grant, request or release, and the token is gone or a node waits for ever: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
 			},
 		}),
 		exclusion(&suite.Protocol{
@@ -88,7 +88,7 @@ func init() {
 					Why: "Vlassov and Montelius ask for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
 				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
-					Why: "one lost request or reply, and a node waits for ever for the replies it needs: \"None of the algorithms we described would tolerate the loss of messages\" (Vlassov and Montelius)"},
+					Why: "one lost request or reply, and a node waits for ever for the replies it needs: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
 			},
 		}),
 		exclusion(&suite.Protocol{
