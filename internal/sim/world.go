@@ -160,7 +160,9 @@ func (s *Stepper) timerSet(id uint32) []timerEntry {
 // the run, as fairness speaks of it: "this message from n1 to n2", "n1's
 // timer t", "n0's action request". Deliveries and timeouts are named by
 // interned content already; an action's Arg, its position among the node's
-// enabled actions, is replaced by its interned name.
+// enabled actions, is replaced by its interned name. Faults are never owed,
+// so a loss under FIFO keeps its Arg, the lost message's place in its
+// channel.
 func (s *Stepper) Identity(w World, e Event) uint64 {
 	arg := e.Arg
 	if e.Kind == Act {
