@@ -157,6 +157,23 @@ func flightKey(from, to model.NodeID, msg uint32) uint64 {
 	return uint64(from)<<48 | uint64(to)<<32 | uint64(msg)
 }
 
+// lose and duplicate time the loss and the duplication of a message from
+// one node to another: identical messages are interchangeable, so the
+// newest is lost, and a copy arrives as late as the newest.
+func (c *entryClock) lose(from, to model.NodeID, msg uint32) {
+	k := flightKey(from, to, msg)
+	if q := c.inFlight[k]; len(q) > 0 {
+		c.inFlight[k] = q[:len(q)-1]
+	}
+}
+
+func (c *entryClock) duplicate(from, to model.NodeID, msg uint32) {
+	k := flightKey(from, to, msg)
+	if q := c.inFlight[k]; len(q) > 0 {
+		c.inFlight[k] = append(q, q[len(q)-1])
+	}
+}
+
 // step times one step at node i, the delivery of ev if it is one.
 func (c *entryClock) step(i model.NodeID, ev *sim.Event, step *sim.Step) {
 	if ev != nil {

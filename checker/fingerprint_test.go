@@ -14,42 +14,57 @@ import (
 // The incremental fingerprint of every successor equals the fingerprint of
 // the successor Apply builds, in every reachable world of small runs of
 // every protocol, under every channel and timing mode, with crashes,
-// recoveries and a partition.
+// recoveries and a partition, and with lost and duplicated messages.
 func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
+	faults := []model.Config{
+		{Crashes: 1, Recoveries: 1, Partitions: 1},
+		{Losses: 2, Duplicates: 2},
+		{Crashes: 1, Partitions: 1, Losses: 1, Duplicates: 1},
+	}
+	msgFaults := 0 // losses and duplications checked
 	for _, p := range protocols.All() {
+		total := 0 // transitions checked, over the configurations
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, tm := range []model.Timing{model.Sync, model.Async} {
-				cfg := model.Config{N: 3, Channels: ch, Timing: tm, Crashes: 1, Recoveries: 1, Partitions: 1}
-				m, err := p.Compile(cfg, p.Properties)
-				require.NoError(t, err)
-				st := checker.ModelOf(m).NewStepper()
-				w0, _ := st.Init()
-				seen := map[string]bool{}
-				queue := []sim.World{w0}
-				checked := 0
-				for len(queue) > 0 && checked < 20000 {
-					w := queue[0]
-					queue = queue[1:]
-					f := st.Fingerprint(w)
-					evs, _ := st.Enabled(w, nil)
-					for _, ev := range evs {
-						got := st.Successor(w, f, ev)
-						next, step := st.Apply(w, ev, nil)
-						require.Equal(t, st.Fingerprint(next), got.FP, "%s %v %v: %v from %v", p.Path(), ch, tm, ev, w)
-						require.Equal(t, len(next), got.Len, "%s: %v from %v", p.Path(), ev, w)
-						require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged)
-						require.Same(t, step, got.Step)
-						checked++
-						if k := string(wordsKey(next)); !seen[k] {
-							seen[k] = true
-							queue = append(queue, next)
+				for _, fc := range faults {
+					cfg := fc
+					cfg.N, cfg.Channels, cfg.Timing = 3, ch, tm
+					m, err := p.Compile(cfg, p.Properties)
+					require.NoError(t, err)
+					st := checker.ModelOf(m).NewStepper()
+					w0, _ := st.Init()
+					seen := map[string]bool{}
+					queue := []sim.World{w0}
+					checked := 0
+					for len(queue) > 0 && checked < 20000 {
+						w := queue[0]
+						queue = queue[1:]
+						f := st.Fingerprint(w)
+						evs, _ := st.Enabled(w, nil)
+						for _, ev := range evs {
+							got := st.Successor(w, f, ev)
+							next, step := st.Apply(w, ev, nil)
+							require.Equal(t, st.Fingerprint(next), got.FP, "%s %+v: %v from %v", p.Path(), cfg, ev, w)
+							require.Equal(t, len(next), got.Len, "%s: %v from %v", p.Path(), ev, w)
+							require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged)
+							require.Same(t, step, got.Step)
+							checked++
+							if ev.Kind == sim.Lose || ev.Kind == sim.Duplicate {
+								msgFaults++
+							}
+							if k := string(wordsKey(next)); !seen[k] {
+								seen[k] = true
+								queue = append(queue, next)
+							}
 						}
 					}
+					total += checked
 				}
-				require.Positive(t, checked)
 			}
 		}
+		require.Positive(t, total, p.Path())
 	}
+	require.Positive(t, msgFaults)
 }
 
 func wordsKey(w sim.World) []byte {

@@ -41,7 +41,7 @@ func ParseFairness(s string) (Fairness, error) {
 
 func isFault(id uint64) bool {
 	switch sim.EventKind(id >> 60) {
-	case sim.Crash, sim.Recover, sim.Partition, sim.Heal:
+	case sim.Crash, sim.Recover, sim.Partition, sim.Heal, sim.Lose, sim.Duplicate:
 		return true
 	}
 	return false

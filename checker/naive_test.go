@@ -293,6 +293,18 @@ func replayTrace(t *testing.T, m *sim.Machine, tr *checker.Trace) (*sim.Stepper,
 				if fmt.Sprint(m.ActionName(ev.Node, st.NodeState(w, ev.Node), ev.Arg)) != step.Action {
 					continue
 				}
+			case sim.Lose:
+				pos := 0
+				if m.Config().Channels == model.FIFO {
+					pos = int(ev.Arg)
+				}
+				if int(ev.From) != step.From || m.FormatMsg(st.LostMessage(w, ev)) != step.Msg || pos != step.Pos {
+					continue
+				}
+			case sim.Duplicate:
+				if int(ev.From) != step.From || m.FormatMsg(ev.Arg) != step.Msg {
+					continue
+				}
 			}
 			match = append(match, ev)
 		}
@@ -394,6 +406,10 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 					cfg: model.Config{N: n, Channels: model.Unordered, Crashes: crashes}})
 			}
 		}
+		// A lost or duplicated message: a lost election or answer expires
+		// the timers waiting on its sender, so two nodes may lead.
+		cs = append(cs, naiveCase{name: "n3-sync-loss1", cfg: model.Config{N: 3, Losses: 1}},
+			naiveCase{name: "n3-sync-unordered-duplicate1", cfg: model.Config{N: 3, Channels: model.Unordered, Duplicates: 1}})
 		// 2749 worlds; at N = 4 the same scenario has about 6.3 million.
 		recovery := model.Config{N: 3, Timing: model.Sync, Crashes: 1, Recoveries: 1, Ranks: ranks("sorted", 3)}
 		cs = append(cs, naiveCase{name: "n3-sync-crash1-recovery1", cfg: recovery},
@@ -413,6 +429,21 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 		}
 		cs = append(cs, naiveCase{name: "n2-unordered-requests2",
 			cfg: model.Config{N: 2, Channels: model.Unordered, Params: map[string]int{"requests": 2}}})
+		// a lost request, grant or reply, a duplicated one
+		for _, c := range []struct {
+			name string
+			cfg  model.Config
+		}{
+			{"n3-requests1-loss1", model.Config{N: 3, Losses: 1, Params: map[string]int{"requests": 1}}},
+			{"n2-requests2-loss2", model.Config{N: 2, Losses: 2, Params: map[string]int{"requests": 2}}},
+			{"n3-requests1-duplicate1", model.Config{N: 3, Duplicates: 1, Params: map[string]int{"requests": 1}}},
+			{"n2-unordered-requests2-loss1-duplicate1", model.Config{N: 2, Channels: model.Unordered, Losses: 1, Duplicates: 1, Params: map[string]int{"requests": 2}}},
+		} {
+			if p.Name == "maekawa" && c.cfg.N == 3 && c.cfg.Duplicates > 0 {
+				continue // seconds, and nothing the others do not cover
+			}
+			cs = append(cs, naiveCase{name: c.name, cfg: c.cfg})
+		}
 	case "basic", "reliable", "fifo", "causal", "sequencer", "isis":
 		// one or two senders, a crash mid-loop, unordered channels
 		for _, c := range []struct {
@@ -423,6 +454,11 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 			require.NoError(t, err)
 			cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-msgs%d-crash%d-init%s", c.n, c.msgs, c.crashes, c.init),
 				cfg: model.Config{N: c.n, Channels: model.Unordered, Crashes: c.crashes, Initiators: init, Params: map[string]int{"msgs": c.msgs}}})
+		}
+		// a lost message, a duplicated one (FIFO, so that a loss may leave a gap)
+		for _, c := range []struct{ losses, dups int }{{1, 0}, {0, 1}, {1, 1}} {
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n3-fifo-msgs1-init0-loss%d-duplicate%d", c.losses, c.dups),
+				cfg: model.Config{N: 3, Losses: c.losses, Duplicates: c.dups, Initiators: []bool{true, false, false}, Params: map[string]int{"msgs": 1}}})
 		}
 	default:
 		// A protocol added since: small fault-free rings (skipped below if

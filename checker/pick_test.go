@@ -42,6 +42,38 @@ func TestPickCountsPartitionsAsOne(t *testing.T) {
 	require.Contains(t, plain, pick(rng, plain))
 }
 
+// Losses and duplications, one per message in flight, are drawn as one
+// choice each, like the partitions.
+func TestPickCountsMessageFaultsAsOne(t *testing.T) {
+	evs := []sim.Event{{Kind: sim.Deliver, Node: 1}, {Kind: sim.Timeout, Node: 0}}
+	for a := 1; a < 5; a++ {
+		evs = append(evs, sim.Event{Kind: sim.Partition, Node: model.NodeID(a), From: model.NodeID(a)})
+	}
+	for m := range uint32(7) {
+		evs = append(evs, sim.Event{Kind: sim.Lose, Node: 1, Arg: m})
+	}
+	evs = append(evs, sim.Event{Kind: sim.Crash, Node: 0})
+	for m := range uint32(3) {
+		evs = append(evs, sim.Event{Kind: sim.Duplicate, Node: 1, Arg: m})
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	byKind := map[sim.EventKind]int{}
+	lost := map[uint32]int{}
+	const draws = 60000
+	for range draws {
+		e := pick(rng, evs)
+		byKind[e.Kind]++
+		if e.Kind == sim.Lose {
+			lost[e.Arg]++
+		}
+	}
+	// six choices: deliver, timeout, some partition, some loss, crash, some duplication
+	for _, k := range []sim.EventKind{sim.Deliver, sim.Timeout, sim.Partition, sim.Lose, sim.Crash, sim.Duplicate} {
+		require.InDelta(t, draws/6, byKind[k], draws/60, "%v", k)
+	}
+	require.Len(t, lost, 7, "every loss can be drawn")
+}
+
 // A walk depends on its seed alone: on a Machine that met messages and
 // timers in another order (after other walks), the walk of a seed takes
 // the same steps. Unordered channels list messages by interned id, so this

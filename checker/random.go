@@ -277,7 +277,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break // listing the events ran a faulting timeout or action
 		}
-		canonical(st.Machine(), evs[:nproto], keys)
+		canonical(st.Machine(), evs, keys)
 		var ev sim.Event
 		if nproto == 0 {
 			r.quiescent++
@@ -298,6 +298,10 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.complete = false
 			ev = pick(rng, evs)
 		}
+		var lost uint32 // a lost message, for the clock
+		if ev.Kind == sim.Lose && clock != nil {
+			lost = st.LostMessage(w, ev)
+		}
 		var step *sim.Step
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
@@ -305,7 +309,13 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break
 		}
-		if clock != nil {
+		switch {
+		case clock == nil:
+		case ev.Kind == sim.Lose:
+			clock.lose(ev.From, ev.Node, lost)
+		case ev.Kind == sim.Duplicate:
+			clock.duplicate(ev.From, ev.Node, ev.Arg)
+		default:
 			clock.step(ev.Node, &ev, step)
 		}
 		if rec != nil {
@@ -352,10 +362,11 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	return r
 }
 
-// canonical makes the order of protocol events independent of interned
-// ids, so that a walk's draws depend on its seed alone: Enabled lists the
-// messages of an unordered channel, and a node's timers, by id, and ids
-// depend on what the Machine met first, in this walk or in earlier ones.
+// canonical makes the order of events independent of interned ids, so
+// that a walk's draws depend on its seed alone: Enabled lists the messages
+// of an unordered channel (to deliver, lose or duplicate), and a node's
+// timers, by id, and ids depend on what the Machine met first, in this
+// walk or in earlier ones.
 // Such events are listed together; each run of them is sorted by content.
 // keys caches EventKey for the walk.
 func canonical(m *sim.Machine, evs []sim.Event, keys map[sim.Event]string) {
@@ -396,25 +407,43 @@ func canonical(m *sim.Machine, evs []sim.Event, keys map[sim.Event]string) {
 }
 
 // pick draws an event uniformly, except that the partitions enabled (up to
-// N²/2 of them, listed together) count as one: a walk partitions about as
-// often as it crashes a given node, whatever N.
+// N²/2 of them, listed together) count as one, and so do the losses and
+// the duplications (one per message in flight): a walk partitions, or
+// loses a message, about as often as it crashes a given node, whatever N.
 func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
-	lo := slices.IndexFunc(evs, func(e sim.Event) bool { return e.Kind == sim.Partition })
-	if lo < 0 {
+	// groups: the runs of events drawn as one choice, [lo, hi) each
+	var groups [3][2]int
+	ng, grouped := 0, 0
+	for i := 0; i < len(evs); {
+		j := i + 1
+		if k := evs[i].Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
+			for j < len(evs) && evs[j].Kind == k {
+				j++
+			}
+			if ng < len(groups) {
+				groups[ng] = [2]int{i, j}
+				ng++
+				grouped += j - i - 1
+			}
+		}
+		i = j
+	}
+	if ng == 0 {
 		return evs[rng.IntN(len(evs))]
 	}
-	hi := lo
-	for hi < len(evs) && evs[hi].Kind == sim.Partition {
-		hi++
+	k := rng.IntN(len(evs) - grouped)
+	// walk the choices: each group takes one
+	for _, g := range groups[:ng] {
+		lo, hi := g[0], g[1]
+		switch {
+		case k < lo:
+			return evs[k]
+		case k == lo:
+			return evs[lo+rng.IntN(hi-lo)]
+		}
+		k += hi - lo - 1
 	}
-	k := rng.IntN(len(evs) - (hi - lo) + 1)
-	switch {
-	case k < lo:
-		return evs[k]
-	case k == lo:
-		return evs[lo+rng.IntN(hi-lo)]
-	}
-	return evs[k+hi-lo-1]
+	return evs[k]
 }
 
 // String summarises a result in one line.

@@ -42,11 +42,14 @@ type Trace struct {
 
 // TraceStep is one event of a trace and the nodes it changed.
 type TraceStep struct {
-	Kind    string      `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal
-	Node    int         `json:"node"`             // partition: the first node of the arc cut away
-	From    int         `json:"from,omitempty"`   // deliver: the sender; partition: the arc's last node
-	Groups  string      `json:"groups,omitempty"` // partition: the groups after the cut
-	Msg     string      `json:"msg,omitempty"`
+	Kind   string `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal, lose, duplicate
+	Node   int    `json:"node"`             // deliver, lose, duplicate: the receiver; partition: the first node of the arc cut away
+	From   int    `json:"from,omitempty"`   // deliver, lose, duplicate: the sender; partition: the arc's last node
+	Groups string `json:"groups,omitempty"` // partition: the groups after the cut
+	Msg    string `json:"msg,omitempty"`
+	// Pos: lose, under FIFO channels: the lost message's place in its
+	// channel, 0 for the oldest (any message of a channel may be lost).
+	Pos     int         `json:"pos,omitempty"`
 	Timer   string      `json:"timer,omitempty"`
 	Action  string      `json:"action,omitempty"`
 	Changes []NodeState `json:"changes,omitempty"`
@@ -64,7 +67,7 @@ type NodeState struct {
 
 // key identifies the event, leaving out the states it produced.
 func (s TraceStep) key() string {
-	return fmt.Sprintf("%s|%d|%d|%s|%s|%s", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action)
+	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%d", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action, s.Pos)
 }
 
 // String renders the event alone, e.g. "n1 → n2  election{rank:1}".
@@ -80,6 +83,13 @@ func (s TraceStep) String() string {
 		return "partition  " + s.Groups
 	case "heal":
 		return "heal"
+	case "lose":
+		if s.Pos > 0 {
+			return fmt.Sprintf("lose  n%d → n%d  %s (message %d of the channel)", s.From, s.Node, s.Msg, s.Pos+1)
+		}
+		return fmt.Sprintf("lose  n%d → n%d  %s", s.From, s.Node, s.Msg)
+	case "duplicate":
+		return fmt.Sprintf("duplicate  n%d → n%d  %s", s.From, s.Node, s.Msg)
 	}
 	return fmt.Sprintf("n%d  %s", s.Node, s.Kind)
 }
@@ -98,6 +108,13 @@ func describe(st *sim.Stepper, w sim.World, ev sim.Event) TraceStep {
 		s.From = int(ev.From)
 		next, _ := st.Apply(w, ev, nil)
 		s.Groups = st.Groups(next)
+	case sim.Lose:
+		s.From, s.Msg = int(ev.From), m.FormatMsg(st.LostMessage(w, ev))
+		if m.Config().Channels == model.FIFO {
+			s.Pos = int(ev.Arg)
+		}
+	case sim.Duplicate:
+		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
 	}
 	return s
 }

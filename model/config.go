@@ -85,6 +85,10 @@ const MaxNodes = 1 << 15
 // MaxPartitions bounds Config.Partitions: group labels take 4 bits.
 const MaxPartitions = 7
 
+// MaxMessageFaults bounds Config.Losses and Config.Duplicates: the checker
+// counts each in 8 bits.
+const MaxMessageFaults = 255
+
 // Config is one run's scenario: the network and fault semantics, the
 // identities of the nodes and the protocol's parameters.
 type Config struct {
@@ -96,6 +100,10 @@ type Config struct {
 	// Partitions: at most this many partition events per run; a split
 	// network may heal at any time (see the package doc).
 	Partitions int `json:"partitions,omitempty"`
+	// Losses and Duplicates: at most this many messages in flight lost,
+	// and duplicated, per run (see the package doc).
+	Losses     int `json:"losses,omitempty"`
+	Duplicates int `json:"duplicates,omitempty"`
 	// Ranks[i] is the id node i's algorithm compares; distinct. Nil means
 	// sorted: Ranks[i] = i.
 	Ranks []int `json:"ranks,omitempty"`
@@ -128,6 +136,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Partitions > 0 && c.N < 2 {
 		return fmt.Errorf("partitions need at least 2 nodes")
+	}
+	if c.Losses < 0 || c.Losses > MaxMessageFaults {
+		return fmt.Errorf("losses must be between 0 and %d, not %d", MaxMessageFaults, c.Losses)
+	}
+	if c.Duplicates < 0 || c.Duplicates > MaxMessageFaults {
+		return fmt.Errorf("duplicates must be between 0 and %d, not %d", MaxMessageFaults, c.Duplicates)
 	}
 	if c.Ranks != nil {
 		if len(c.Ranks) != c.N {

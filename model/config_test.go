@@ -216,6 +216,11 @@ func TestConfigValidate(t *testing.T) {
 		{"too many crashes", Config{N: 2, Crashes: 256}, "crashes and recoveries must be between 0 and 255"},
 		{"negative recoveries", Config{N: 2, Recoveries: -1}, "crashes and recoveries must be between 0 and 255"},
 		{"too many recoveries", Config{N: 2, Recoveries: 256}, "crashes and recoveries must be between 0 and 255"},
+		{"message faults", Config{N: 1, Losses: MaxMessageFaults, Duplicates: MaxMessageFaults}, ""},
+		{"negative losses", Config{N: 2, Losses: -1}, "losses must be between 0 and 255, not -1"},
+		{"too many losses", Config{N: 2, Losses: 256}, "losses must be between 0 and 255, not 256"},
+		{"negative duplicates", Config{N: 2, Duplicates: -1}, "duplicates must be between 0 and 255, not -1"},
+		{"too many duplicates", Config{N: 2, Duplicates: 256}, "duplicates must be between 0 and 255, not 256"},
 		{"too few ranks", Config{N: 3, Ranks: []int{0, 1}}, "2 ranks given for 3 nodes"},
 		{"too many ranks", Config{N: 1, Ranks: []int{0, 1}}, "2 ranks given for 1 nodes"},
 		{"empty ranks", Config{N: 2, Ranks: []int{}}, "0 ranks given for 2 nodes"},
@@ -264,6 +269,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 			Ranks: []int{3, 0, 2, 1}, Initiators: []bool{true, false, true, false}, Params: map[string]int{"requests": 3}},
 		{N: 2, Channels: FIFO, Timing: Sync, Ranks: []int{-5, 5}},
 		{N: 3, Topology: "edges:0-1,1-2"},
+		{N: 3, Losses: 1, Duplicates: 2},
 	}
 	for _, cfg := range cases {
 		b, err := json.Marshal(cfg)

@@ -66,6 +66,16 @@
 //     wait for may never come.
 //   - Heal: a split network may become whole again at any time. Nobody is
 //     told; messages simply pass again.
+//   - Lose: while fewer than Config.Losses losses happened, any one message
+//     in flight may vanish. With FIFO channels it may be any message of its
+//     channel, not only the oldest: the messages behind it keep their order
+//     and the lost one leaves a gap. As a message lost to a cut, it expires
+//     the timers of either end that wait on the other.
+//   - Duplicate: while fewer than Config.Duplicates duplications happened,
+//     any message in flight may be duplicated: a copy joins its channel,
+//     with FIFO channels at the tail (so it arrives again after everything
+//     sent before the duplication), with unordered channels as one more
+//     message that may arrive at any time.
 //
 // A Timeout or Action that would leave the world exactly as it is (same
 // node state and timers, no observation, every message it sends lost) is a

@@ -59,6 +59,8 @@ func init() {
 					Why: "the sender crashes in the middle of its loop of sends: \"as long as the multicaster does not crash\" (Vlassov and Montelius)"},
 				{Name: "fifo", N: 3, Channels: model.Unordered, Params: msgs(2), Props: []string{"fifo-order"}, Expect: checker.Fail, Shows: "fifo-order",
 					Why: "two messages of one sender overtake each other on unordered channels"},
+				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Fail, Shows: "integrity",
+					Why: "the network duplicates a message and B-multicast delivers it twice: its integrity rests on channels that do not duplicate, where R-multicast copes, as \"a message may arrive more than once\" (Vlassov and Montelius)"},
 			},
 		}),
 		group(false, &suite.Protocol{
@@ -70,6 +72,8 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
 					Why: "any node may crash at any point, mid-loop too: a node relays before it delivers, so the uniform agreement of Vlassov and Montelius holds"},
+				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
+					Why: "the network duplicates a message: \"duplicates of the message are detected and not delivered\" (Vlassov and Montelius), so integrity holds where B-multicast's fails"},
 			},
 		}),
 		group(false, &suite.Protocol{

@@ -58,6 +58,9 @@ func init() {
 					Why: "every node, the server too, asks twice: the server grants the token in turn (Vlassov and Montelius: enter 2 messages, exit 1)"},
 				{Name: "forever", N: 3, Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: the server's FIFO queue keeps the state finite"},
+				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
+					Shows: "no-deadlock", Violates: []string{"no-starvation"},
+					Why: "one lost grant, request or release, and the token is gone or a node waits for ever: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
 			},
 		}),
 		exclusion(&suite.Protocol{
@@ -83,6 +86,9 @@ func init() {
 					Why: "every node asks twice: requests enter in (timestamp, id) order, 2(N-1) messages per entry"},
 				{Name: "unordered", N: 3, Channels: model.Unordered, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "Vlassov and Montelius ask for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
+				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
+					Shows: "no-deadlock", Violates: []string{"no-starvation"},
+					Why: "one lost request or reply, and a node waits for ever for the replies it needs: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
 			},
 		}),
 		exclusion(&suite.Protocol{

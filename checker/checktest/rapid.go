@@ -29,6 +29,9 @@ type Space struct {
 	// Crashes, Recoveries and Partitions, if positive, draw the budget
 	// from 0 to that many.
 	Crashes, Recoveries, Partitions int
+	// Losses and Duplicates, if positive, draw the message fault budgets
+	// from 0 to that many.
+	Losses, Duplicates int
 	// MaxSteps bounds a schedule (0: 10 000 steps); a run cut there is
 	// not judged where it would have ended.
 	MaxSteps int
@@ -74,6 +77,8 @@ func (s Space) Draw(t *rapid.T) suite.Scenario {
 	if sc.N >= 2 {
 		budget(s.Partitions, &sc.Partitions, "partitions")
 	}
+	budget(s.Losses, &sc.Losses, "losses")
+	budget(s.Duplicates, &sc.Duplicates, "duplicates")
 	return sc
 }
 

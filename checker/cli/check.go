@@ -30,6 +30,7 @@ type checkFlags struct {
 	all                                bool
 	scenario                           string
 	n, crashes, recoveries, partitions int
+	losses, duplicates                 int
 	protoParams                        map[string]string // -NAME VALUE for declared parameters, parsed once the protocol is known
 	fairness                           string
 	sweep                              bool
@@ -61,6 +62,8 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
 	fs.IntVar(&f.recoveries, "recoveries", 0, "recoveries allowed per run")
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
+	fs.IntVar(&f.losses, "losses", 0, fmt.Sprintf("messages in flight that may be lost per run (0..%d); under FIFO any message of a channel", model.MaxMessageFaults))
+	fs.IntVar(&f.duplicates, "duplicates", 0, fmt.Sprintf("messages in flight that may be duplicated per run (0..%d)", model.MaxMessageFaults))
 	for _, prm := range declaredParams(r) {
 		if fs.Lookup(prm.name) != nil {
 			continue // a parameter named like one of vigil's flags: -param NAME=VALUE sets it
@@ -295,6 +298,8 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 		{"crashes", func() { sc.Crashes = f.crashes }},
 		{"recoveries", func() { sc.Recoveries = f.recoveries }},
 		{"partitions", func() { sc.Partitions = f.partitions }},
+		{"losses", func() { sc.Losses = f.losses }},
+		{"duplicates", func() { sc.Duplicates = f.duplicates }},
 		{"timing", func() { sc.Timing, err = model.ParseTiming(f.timing); parse(err) }},
 		{"channels", func() { sc.Channels, err = model.ParseChannels(f.channels); parse(err) }},
 		{"topology", func() { sc.Topology = f.topology }}, // checked with the rest of the Config, whose N it needs
@@ -383,11 +388,24 @@ func describeConfig(cfg model.Config) string {
 	if cfg.Topology != "" {
 		parts += " topology=" + cfg.Topology
 	}
+	parts += messageFaults(cfg)
 	if len(cfg.Params) > 0 {
 		parts += fmt.Sprintf(" params=%v", cfg.Params)
 	}
 	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s",
 		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts, ranks, init)
+}
+
+// messageFaults describes the message fault budgets of cfg that are not 0.
+func messageFaults(cfg model.Config) string {
+	s := ""
+	if cfg.Losses > 0 {
+		s += fmt.Sprintf(" losses=%d", cfg.Losses)
+	}
+	if cfg.Duplicates > 0 {
+		s += fmt.Sprintf(" duplicates=%d", cfg.Duplicates)
+	}
+	return s
 }
 
 var cutWords = map[string]string{

@@ -237,7 +237,9 @@ type Scenario struct {
 	Partitions int
 	// Topology is the network's graph: see model.ParseTopology ("" is
 	// the complete graph).
-	Topology string
+	Topology   string
+	Losses     int
+	Duplicates int
 	// Ranks and Initiators are specifications for N nodes: see
 	// model.ParseRanks ("" is sorted) and model.ParseInitiators ("" is
 	// all).
@@ -263,6 +265,7 @@ type Scenario struct {
 func (s *Scenario) Config() (model.Config, error) {
 	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Crashes: s.Crashes,
 		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params, Topology: s.Topology}
+	cfg.Losses, cfg.Duplicates = s.Losses, s.Duplicates
 	var err error
 	if cfg.Ranks, err = model.ParseRanks(s.Ranks, s.N); err != nil {
 		return cfg, err

@@ -154,6 +154,12 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 		if cfg.Topology != "" {
 			parts += " topology=" + cfg.Topology
 		}
+		if cfg.Losses > 0 {
+			parts += fmt.Sprintf(" losses=%d", cfg.Losses)
+		}
+		if cfg.Duplicates > 0 {
+			parts += fmt.Sprintf(" duplicates=%d", cfg.Duplicates)
+		}
 		if len(cfg.Params) > 0 {
 			parts += fmt.Sprintf(" params=%v", cfg.Params)
 		}

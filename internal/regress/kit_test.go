@@ -13,7 +13,8 @@ import (
 // The built-in protocols through the kit a user has: each claim holds on
 // every configuration and schedule rapid draws, within the assumptions the
 // protocol's scenarios name (FIFO channels for LeLann and the active
-// lists, no crash where the algorithm assumes none).
+// lists, no crash where the algorithm assumes none); R-multicast also
+// under duplicated messages, which it drops.
 func TestKitRapidOnBuiltins(t *testing.T) {
 	cases := []struct {
 		protocol string
@@ -27,7 +28,7 @@ func TestKitRapidOnBuiltins(t *testing.T) {
 		{"central", checktest.Space{Base: suite.Scenario{Params: map[string]int{"requests": 2}}, MinN: 1, MaxN: 6}},
 		{"ricartagrawala", checktest.Space{Base: suite.Scenario{Params: map[string]int{"requests": 2}}, MinN: 1, MaxN: 6, Channels: true}},
 		{"sequencer", checktest.Space{Base: suite.Scenario{Channels: model.Unordered, Params: map[string]int{"msgs": 2}}, MinN: 1, MaxN: 5, Initiators: true}},
-		{"reliable", checktest.Space{Base: suite.Scenario{Channels: model.Unordered}, MinN: 1, MaxN: 5, Initiators: true, Crashes: 1}},
+		{"reliable", checktest.Space{Base: suite.Scenario{Channels: model.Unordered}, MinN: 1, MaxN: 5, Initiators: true, Crashes: 1, Duplicates: 2}},
 	}
 	for _, c := range cases {
 		t.Run(c.protocol, func(t *testing.T) {

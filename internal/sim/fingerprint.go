@@ -74,14 +74,15 @@ func (s *Stepper) channel(w World, from, to model.NodeID) (a, b int) {
 // building it (see SuccessorFingerprint).
 type Successor struct {
 	FP   uint64 // its fingerprint
-	Step *Step  // the step taken; nil for a crash
+	Step *Step  // the step taken; nil where no handler runs (crash, loss, duplication)
 	Len  int    // its length in words
 	// MonitorsChanged reports whether some monitor's state differs.
 	MonitorsChanged bool
 }
 
 // SuccessorFingerprint returns the fingerprint of the successor of w (of
-// fingerprint f) by e, and the Step taken (nil for a crash), without
+// fingerprint f) by e, and the Step taken (nil for a crash, a loss or a
+// duplication, where no handler runs), without
 // building the successor: Apply and Fingerprint of its result agree with it.
 func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Step) {
 	succ := s.Successor(w, f, e)
@@ -93,6 +94,9 @@ func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Ste
 func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	cfg := &s.m.cfg
 	fifo := cfg.Channels == model.FIFO
+	if e.Kind == Lose || e.Kind == Duplicate {
+		return s.messageFaultSuccessor(w, f, e)
+	}
 	if e.Kind == Partition || e.Kind == Heal || s.losesToCut(w, e) {
 		// network changes, and steps that lose a message to a cut (which
 		// expires timers at both ends): build the successor

@@ -366,13 +366,19 @@ func (m *Machine) StateValue(s uint32) any {
 
 // EventKey returns a key of e's content that does not depend on the order
 // in which the Machine met messages and timers (their ids do): the
-// message's canonical encoding for a delivery, the timer's name for a
-// timeout. Engines that draw among events order them by it.
+// message's canonical encoding for a delivery, a duplication or a loss
+// (under FIFO, a lost message's index in its channel), the timer's name
+// for a timeout. Engines that draw among events order them by it.
 func (m *Machine) EventKey(e Event) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	switch e.Kind {
-	case Deliver:
+	case Lose:
+		if m.cfg.Channels == model.FIFO {
+			return fmt.Sprintf("%010d", e.Arg) // send order, which no interning changes
+		}
+		return m.impl.msgKeyOf(e.Arg)
+	case Deliver, Duplicate:
 		return m.impl.msgKeyOf(e.Arg)
 	case Timeout:
 		return m.timerKey[e.Arg]

@@ -11,6 +11,7 @@ import (
 // canonical encoding, so equal worlds are equal slices. Layout:
 //
 //	w[0]               crashes used | recoveries used << 8 | partitions used << 16
+//	                   | losses used << 24 | duplications used << 32
 //	w[1 : 1+N]         node records: state id | timer-set id << 32 | dead << 63
 //	w[1+N : 1+N+K]     the K monitors' state ids
 //	w[1+N+K : H]       the network, when Config.Partitions > 0: a 4-bit
@@ -33,18 +34,23 @@ const (
 	Recover
 	Partition
 	Heal
+	Lose
+	Duplicate
 )
 
 func (k EventKind) String() string {
-	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal"}[k]
+	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate"}[k]
 }
 
 // Event is one enabled step from a World.
 type Event struct {
 	Kind EventKind
-	Node model.NodeID // the node that acts (the receiver of a delivery); Partition: the cut's first node
-	From model.NodeID // Deliver: the sender; Partition: the cut's last node
-	Arg  uint32       // Deliver: message id; Timeout: timer index; Act: action index
+	Node model.NodeID // the node that acts (the receiver of a delivery, lost or duplicated message); Partition: the cut's first node
+	From model.NodeID // Deliver, Lose, Duplicate: the sender; Partition: the cut's last node
+	// Deliver, Duplicate: message id; Timeout: timer index; Act: action
+	// index; Lose: the message's id under unordered channels, its index in
+	// its channel (0: the oldest) under FIFO, where any one may be lost.
+	Arg uint32
 }
 
 func packMsg(from, to model.NodeID, msg uint32) uint64 {
@@ -154,7 +160,9 @@ func (s *Stepper) timerSet(id uint32) []timerEntry {
 // the run, as fairness speaks of it: "this message from n1 to n2", "n1's
 // timer t", "n0's action request". Deliveries and timeouts are named by
 // interned content already; an action's Arg, its position among the node's
-// enabled actions, is replaced by its interned name.
+// enabled actions, is replaced by its interned name. Faults are never owed,
+// so a loss under FIFO keeps its Arg, the lost message's place in its
+// channel.
 func (s *Stepper) Identity(w World, e Event) uint64 {
 	arg := e.Arg
 	if e.Kind == Act {
@@ -301,6 +309,17 @@ func FaultsUsed(w World) (crashes, recoveries int) { return int(w[0] & 0xff), in
 // PartitionsUsed returns the partitions that happened in w.
 func PartitionsUsed(w World) int { return int(w[0] >> 16 & 0xff) }
 
+// MessageFaultsUsed returns the messages lost and duplicated in w.
+func MessageFaultsUsed(w World) (losses, duplicates int) {
+	return int(w[0] >> 24 & 0xff), int(w[0] >> 32 & 0xff)
+}
+
+// Increments of w[0] for a loss and a duplication.
+const (
+	lossUnit      = 1 << 24
+	duplicateUnit = 1 << 32
+)
+
 // Enabled appends to buf the events enabled in w: first the protocol's
 // (deliveries, timeouts, actions; quiescent when there are none), then
 // faults. It returns the events and how many of them are protocol events.
@@ -342,6 +361,9 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	crashes, recoveries := FaultsUsed(w)
 	if cfg.Partitions > 0 {
 		buf = s.networkEvents(w, buf)
+	}
+	if cfg.Losses > 0 || cfg.Duplicates > 0 {
+		buf = s.messageFaults(w, buf)
 	}
 	if crashes >= cfg.Crashes && recoveries >= cfg.Recoveries {
 		return buf, nProtocol
@@ -411,7 +433,8 @@ func (s *Stepper) waitOver(w World, i model.NodeID, ws []model.NodeID) bool {
 }
 
 // Apply appends to dst[:0] the successor of w by e and returns it with the
-// Step taken (nil for a crash). dst must not alias w.
+// Step taken (nil for the faults but Recover, where no handler runs). dst
+// must not alias w.
 func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	dst = append(dst[:0], w...)
 	switch e.Kind {
@@ -441,6 +464,15 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	case Heal:
 		clear(dst[s.net:s.header])
 		return dst, nil
+	case Lose:
+		i := s.lostIndex(dst, e)
+		dst[0] += lossUnit
+		dst = slices.Delete(dst, i, i+1)
+		s.lose(dst, e.From, e.Node)
+		return dst, nil
+	case Duplicate:
+		dst[0] += duplicateUnit
+		return s.insertMsg(dst, packMsg(e.From, e.Node, e.Arg)), nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }

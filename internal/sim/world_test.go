@@ -95,6 +95,10 @@ func (h harness) describe(w sim.World, ev sim.Event) string {
 		return fmt.Sprintf("partition %v..%v", ev.Node, ev.From)
 	case sim.Heal:
 		return "heal"
+	case sim.Lose:
+		return fmt.Sprintf("lose %v→%v %s", ev.From, ev.Node, h.m.FormatMsg(h.st.LostMessage(w, ev)))
+	case sim.Duplicate:
+		return fmt.Sprintf("duplicate %v→%v %s", ev.From, ev.Node, h.m.FormatMsg(ev.Arg))
 	}
 	return fmt.Sprintf("%v %v", ev.Kind, ev.Node)
 }
@@ -930,4 +934,85 @@ func TestTimerMustBeComparable(t *testing.T) {
 	f := st.TakeFault()
 	require.NotNil(t, f)
 	require.Equal(t, "protocol test: Init on n0 armed timer [1]: type []int is not comparable", f.Error())
+}
+
+// Any message in flight may be lost or duplicated while the budgets last:
+// under FIFO any message of a channel (the rest keep their order), with
+// one event per distinct successor; a duplicate joins the tail of its FIFO
+// channel. A loss expires the timers of either end that wait on the other.
+func TestMessageFaults(t *testing.T) {
+	// n0 sends 1, 2, 1, 1 to n1 and waits on n1; n1 waits on n0.
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		switch ctx.Self() {
+		case 0:
+			ctx.SetTimer("on1", 1)
+			for _, v := range []int{1, 2, 1, 1} {
+				ctx.Send(1, tmsg{v})
+			}
+		case 1:
+			ctx.SetTimer("on0", 0)
+		}
+		return tstate{}
+	}}
+	t.Run("fifo", func(t *testing.T) {
+		h, w := compile(t, p, model.Config{N: 2, Losses: 1, Duplicates: 2})
+		proto, faults := h.events(w)
+		require.Equal(t, []string{"deliver n0→n1 {V:1}"}, proto)
+		require.Equal(t, []string{"lose n0→n1 {V:1}", "lose n0→n1 {V:2}", "lose n0→n1 {V:1}",
+			"duplicate n0→n1 {V:1}", "duplicate n0→n1 {V:2}"}, faults,
+			"losing either of the last two 1s gives one world; so does duplicating any 1")
+		require.Empty(t, h.timeouts(w), "Sync timers: both ends are up")
+
+		evs, n := h.st.Enabled(w, nil)
+		gap, _ := h.st.Apply(w, evs[n+1], nil) // lose the 2
+		require.Equal(t, []string{"n0→n1 {V:1}", "n0→n1 {V:1}", "n0→n1 {V:1}"}, h.inFlight(gap))
+		losses, dups := sim.MessageFaultsUsed(gap)
+		require.Equal(t, [2]int{1, 0}, [2]int{losses, dups})
+		require.ElementsMatch(t, []string{"timeout n0 on1", "timeout n1 on0"}, h.timeouts(gap),
+			"a lost message expires the timers of either end that wait on the other")
+		_, faults = h.events(gap)
+		require.Equal(t, []string{"duplicate n0→n1 {V:1}"}, faults, "the loss budget is spent")
+
+		head, _ := h.st.Apply(w, evs[n], nil) // lose the first 1
+		require.Equal(t, []string{"n0→n1 {V:2}", "n0→n1 {V:1}", "n0→n1 {V:1}"}, h.inFlight(head))
+		tail, _ := h.st.Apply(w, evs[n+2], nil) // lose a later 1
+		require.Equal(t, []string{"n0→n1 {V:1}", "n0→n1 {V:2}", "n0→n1 {V:1}"}, h.inFlight(tail))
+
+		dup := h.do(t, w, "duplicate n0→n1 {V:2}")
+		require.Equal(t, []string{"n0→n1 {V:1}", "n0→n1 {V:2}", "n0→n1 {V:1}", "n0→n1 {V:1}", "n0→n1 {V:2}"}, h.inFlight(dup),
+			"the copy joins the tail")
+		require.Empty(t, h.timeouts(dup), "nothing was lost")
+		dup = h.do(t, dup, "duplicate n0→n1 {V:2}")
+		_, faults = h.events(dup)
+		require.Equal(t, []string{"lose n0→n1 {V:1}", "lose n0→n1 {V:2}", "lose n0→n1 {V:1}", "lose n0→n1 {V:2}"}, faults,
+			"losses only: the duplication budget is spent")
+		for range 6 {
+			dup = h.do(t, dup, "deliver n0→n1 {V:"+fmt.Sprint(h.nextTo(dup))+"}")
+		}
+		require.Equal(t, []int{1, 2, 1, 1, 2, 2}, h.state(dup, 1).Got)
+	})
+	t.Run("unordered", func(t *testing.T) {
+		h, w := compile(t, p, model.Config{N: 2, Channels: model.Unordered, Losses: 1, Duplicates: 1})
+		_, faults := h.events(w)
+		require.ElementsMatch(t, []string{"lose n0→n1 {V:1}", "lose n0→n1 {V:2}",
+			"duplicate n0→n1 {V:1}", "duplicate n0→n1 {V:2}"}, faults, "one event per distinct message")
+		w2 := h.do(t, w, "duplicate n0→n1 {V:2}")
+		require.ElementsMatch(t, []string{"n0→n1 {V:1}", "n0→n1 {V:1}", "n0→n1 {V:1}", "n0→n1 {V:2}", "n0→n1 {V:2}"}, h.inFlight(w2))
+		w2 = h.do(t, w2, "lose n0→n1 {V:1}")
+		require.ElementsMatch(t, []string{"n0→n1 {V:1}", "n0→n1 {V:1}", "n0→n1 {V:2}", "n0→n1 {V:2}"}, h.inFlight(w2))
+		_, faults = h.events(w2)
+		require.Empty(t, faults)
+	})
+	t.Run("off", func(t *testing.T) {
+		h, w := compile(t, p, model.Config{N: 2})
+		_, faults := h.events(w)
+		require.Empty(t, faults)
+	})
+}
+
+// nextTo returns the value of the oldest message in flight (FIFO, one channel).
+func (h harness) nextTo(w sim.World) int {
+	var m tmsg
+	fmt.Sscanf(h.m.FormatMsg(uint32(h.st.Msgs(w)[0])), "{V:%d}", &m.V)
+	return m.V
 }
