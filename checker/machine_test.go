@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -47,3 +48,31 @@ func (pointerState) Init(*model.Ctx[int]) *int                                  
 func (pointerState) Receive(_ *model.Ctx[int], s *int, _ model.NodeID, _ int) *int { return s }
 func (pointerState) Timeout(_ *model.Ctx[int], s *int, _ model.Timer) *int         { return s }
 func (pointerState) Recover(_ *model.Ctx[int], s *int) *int                        { return s }
+
+// A random search whose walks all run into the depth bound never judges
+// what is judged where runs end: those verdicts are unknown, not pass, the
+// walks cut are counted, and when nothing else is left to judge the search
+// stops after its first batch instead of walking on for nothing.
+func TestRandomWalksCutAreNotPasses(t *testing.T) {
+	m, err := checker.Compile("flood", Flood{}, model.Config{N: 4}, properties.Agreement, properties.Termination)
+	require.NoError(t, err)
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 200, MaxDepth: 3, Workers: 1})
+	require.Equal(t, checker.Pass, r.Property("agreement").Verdict, "an invariant is judged in every world walked")
+	term := r.Property("termination")
+	require.Equal(t, checker.Unknown, term.Verdict)
+	require.Equal(t, "not judged: no walk reached the end of a run (200 of 200 cut by the depth bound of 3 steps)", term.Detail)
+	require.Equal(t, 200, r.Stats.WalksCut)
+	require.Equal(t, checker.Unknown, r.Verdict)
+
+	only, err := m.WithProperties(properties.Termination)
+	require.NoError(t, err)
+	r = checker.Random(context.Background(), only, checker.RandomOptions{Walks: 1000, MaxDepth: 3, Workers: 2})
+	require.Equal(t, checker.Unknown, r.Property("termination").Verdict)
+	require.Equal(t, 64, r.Stats.Walks, "one batch shows that walks do not end")
+
+	r = checker.Random(context.Background(), m, checker.RandomOptions{Walks: 50, Workers: 1})
+	require.Equal(t, checker.Pass, r.Verdict, "with the default depth the runs end and are judged")
+	require.Zero(t, r.Stats.WalksCut)
+	require.Equal(t, 100_000, checker.DefaultWalkDepth(50))
+	require.Equal(t, 2_000_000, checker.DefaultWalkDepth(1000))
+}

@@ -23,7 +23,7 @@ import (
 type RandomOptions struct {
 	Walks    int           // default 1000
 	Seed     uint64        // seed of walk 0
-	MaxDepth int           // steps per walk; default 100 000
+	MaxDepth int           // steps per walk; default DefaultWalkDepth(N)
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
 	Progress func(walks int)
@@ -56,7 +56,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		opt.ShrinkTime = 2 * time.Second
 	}
 	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = 100_000
+		opt.MaxDepth = DefaultWalkDepth(m.Config().N)
 	}
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
@@ -70,7 +70,14 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	done := 0
 	failed := map[int]bool{}
 	faultWalk := -1
+	ended := false // some walk ended in a quiescent world, where runs are judged
 	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && faultWalk < 0 && ctx.Err() == nil {
+		if done > 0 && !ended && onlyAtEnd(props, failed) {
+			// Every walk so far ran into the depth bound, and what is left
+			// to judge is judged only where a run ends: more walks like
+			// these would judge nothing. Their verdicts are unknown.
+			break
+		}
 		hi := min(opt.Walks, done+batch)
 		var next atomic.Int64
 		next.Store(int64(done))
@@ -95,6 +102,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			for p := range outs[i].viol {
 				failed[p] = true
 			}
+			ended = ended || outs[i].quiescent > 0
 			if outs[i].fault != nil {
 				// the walk of lowest seed that met a fault ends the search
 				faultWalk, hi = i, i+1
@@ -121,6 +129,9 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		res.Stats.Transitions += int64(len(o.events))
 		res.Stats.Depth = max(res.Stats.Depth, len(o.events))
 		res.Stats.Quiescent += o.quiescent
+		if o.cut {
+			res.Stats.WalksCut++
+		}
 		if l := res.Linearizability; l != nil {
 			l.Histories++
 			l.Operations += o.ops
@@ -176,6 +187,16 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	for _, name := range order {
 		res.Messages = append(res.Messages, *ranges[name])
 	}
+	if res.Stats.Quiescent == 0 {
+		// No walk reached the end of a run: a property judged there was
+		// never judged, whatever the walks found elsewhere.
+		for p, prop := range props {
+			if pr := &res.Properties[p]; prop.When != properties.Always && pr.Verdict != Fail {
+				pr.Verdict = Unknown
+				pr.Detail = fmt.Sprintf("not judged: no walk reached the end of a run (%d of %d cut by the depth bound of %d steps)", res.Stats.WalksCut, done, opt.MaxDepth)
+			}
+		}
+	}
 	if res.StoppedFirst {
 		for i := range res.Properties {
 			if res.Properties[i].Verdict != Fail {
@@ -194,6 +215,23 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	return res
 }
 
+// DefaultWalkDepth is the depth bound of a random walk when none is given:
+// 100 000 steps, or 2N² at larger N, so that the ordinary runs of the
+// built-in protocols end (a ring election of falling ranks takes about
+// N²/2 steps).
+func DefaultWalkDepth(n int) int { return max(100_000, 2*n*n) }
+
+// onlyAtEnd reports whether every property not yet failed is judged only
+// where a run ends (not an invariant).
+func onlyAtEnd(props []*properties.Property, failed map[int]bool) bool {
+	for p, prop := range props {
+		if !failed[p] && prop.When == properties.Always {
+			return false
+		}
+	}
+	return true
+}
+
 type walkViolation struct {
 	at     int // number of events before the violating world
 	detail string
@@ -206,6 +244,7 @@ type walkResult struct {
 	complete  bool  // ended in a quiescent world
 	quiescent int64
 	cutFirst  bool          // ended at its first violation, with more to walk
+	cut       bool          // the depth bound ended it before its run ended
 	fault     *sim.Fault    // a handler or monitor failed past events; the walk ended
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
@@ -347,6 +386,8 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.quiescent++
 			r.complete = true
 			judge(true)
+		} else {
+			r.cut = true
 		}
 	}
 	if clock != nil {

@@ -45,6 +45,10 @@ type Stats struct {
 	StatesPerS  float64 `json:"states_per_second"`
 	Quiescent   int64   `json:"quiescent_states"`
 	Walks       int     `json:"walks,omitempty"`
+	// WalksCut counts the walks the depth bound ended before their runs
+	// ended (random only): properties judged where runs end saw none of
+	// their ends.
+	WalksCut int `json:"walks_cut,omitempty"`
 	// Collision is an upper bound on the probability that two distinct
 	// worlds shared a fingerprint, which could hide states (exhaustive only).
 	Collision float64 `json:"fingerprint_collision_probability"`

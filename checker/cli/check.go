@@ -255,7 +255,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		return errFaulted
 	case res.Verdict == checker.Fail:
 		return errFailed
-	case res.Cut != "":
+	case res.Cut != "" || res.Verdict == checker.Unknown:
 		return errIncomplete
 	}
 	return nil
@@ -438,7 +438,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	}
 	s := r.Stats
 	if r.Mode == "random" {
-		fmt.Fprintf(out, "  %d walks, %d steps, longest %d, %.2fs\n", s.Walks, s.Transitions, s.Depth, s.Seconds)
+		fmt.Fprintf(out, "  %d walks, %d steps, longest %d, %.2fs", s.Walks, s.Transitions, s.Depth, s.Seconds)
+		if s.WalksCut > 0 {
+			fmt.Fprintf(out, "; %d walks cut by the depth bound (-depth) before their runs ended", s.WalksCut)
+		}
+		fmt.Fprintln(out)
 	} else {
 		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
 			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
