@@ -52,7 +52,7 @@ func init() {
 			Compile: suite.Compiler("work/dynamic", dynamic.Protocol{}, work.Validate("work/dynamic")),
 			Scenarios: []suite.Scenario{
 				{Name: "crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Pass,
-					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the lecture notes Elections: solving 3, 4 and 1)"},
+					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1)"},
 				{Name: "crash-n4", N: 4, Crashes: 1, Params: tasks(3), Expect: checker.Pass,
 					Why: "the same with two workers besides the analyser and three tasks: a new coordinator asks the analyser what it holds and hands out the rest"},
 				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
