@@ -460,6 +460,20 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 			cs = append(cs, naiveCase{name: fmt.Sprintf("n3-fifo-msgs1-init0-loss%d-duplicate%d", c.losses, c.dups),
 				cfg: model.Config{N: 3, Losses: c.losses, Duplicates: c.dups, Initiators: []bool{true, false, false}, Params: map[string]int{"msgs": 1}}})
 		}
+	case "static", "dynamic":
+		// work sharing: a crash at any point, a few tasks; dynamic also
+		// without deduplication, where a task re-issued by a new
+		// coordinator is counted twice
+		for _, c := range []struct{ n, tasks, crashes int }{{2, 1, 1}, {3, 2, 0}, {3, 2, 1}, {3, 3, 1}} {
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-tasks%d-crash%d", c.n, c.tasks, c.crashes),
+				cfg: model.Config{N: c.n, Crashes: c.crashes, Params: map[string]int{"tasks": c.tasks}}})
+		}
+		if p.Name == "dynamic" {
+			cs = append(cs, naiveCase{name: "n4-tasks2-crash1",
+				cfg: model.Config{N: 4, Crashes: 1, Params: map[string]int{"tasks": 2}}},
+				naiveCase{name: "n3-tasks2-crash1-nodedup",
+					cfg: model.Config{N: 3, Crashes: 1, Params: map[string]int{"tasks": 2, "dedup": 0}}})
+		}
 	default:
 		// A protocol added since: small fault-free rings (skipped below if
 		// they turn out too large).

@@ -10,6 +10,9 @@
 //   - (Garcia-Molina) H. Garcia-Molina, Elections in a Distributed
 //     Computing System, IEEE Transactions on Computers C-31(1), 1982: the
 //     bully and invitation algorithms, which the works below present.
+//   - (the Elections notes) Elections, lecture notes on coordination: work
+//     sharing ("Work schedule": static and dynamic sharing), the bully
+//     algorithm and the emergent election.
 //   - (Kesden) G. Kesden, Coordinator Selection, 14-736 Distributed
 //     Systems, lecture 8, Carnegie Mellon University, spring 2019.
 //   - (Anthony) R. J. Anthony's emergent election, Proceedings of the

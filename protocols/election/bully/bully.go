@@ -40,6 +40,10 @@
 // guaranteed to meet the safety condition E1 if processes that have crashed
 // are replaced by processes with the same identifiers".
 //
+// The election is reusable: Elector runs it inside another protocol with
+// messages of that protocol's type (protocols/work/dynamic elects its
+// coordinator so), and Protocol is the Elector over bully's own messages.
+//
 // Messages: an election started by the node of rank k among N sends N-1-k
 // election messages; the worst case, every node starting at once on a
 // sorted ring, is O(N²) (Vlassov and Montelius).
@@ -98,64 +102,94 @@ const (
 
 func (t Timer) String() string { return [...]string{"", "answer", "coordinator", "leader-check"}[t] }
 
-// Protocol implements model.Protocol.
+// Protocol implements model.Protocol: the bully election on its own, an
+// Elector whose messages are its own.
 type Protocol struct{}
 
-func higher(ctx *model.Ctx[Msg]) []model.NodeID {
+// own runs the election with bully's own messages.
+var own = Elector[Msg](func(m Msg) Msg { return m })
+
+// Elector runs the bully election inside another protocol, whose messages
+// are M: it turns each bully message into an M (a field of the enclosing
+// message, say). The enclosing protocol keeps a State among its own fields,
+// hands the election its bully messages (Receive) and bully Timer values
+// (Timeout), and reads State.Leader after each call to learn whether the
+// node has just become, or ceased to be, the coordinator. The election's
+// effects are exactly those of Protocol: the same sends, timers and
+// model.Leader observations, so properties.UniqueLeader and its family
+// judge the embedded election as they judge bully's own runs.
+type Elector[M any] func(Msg) M
+
+func (e Elector[M]) higher(ctx *model.Ctx[M]) []model.NodeID {
 	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) > ctx.MyRank() })
 }
 
-func lower(ctx *model.Ctx[Msg]) []model.NodeID {
+func (e Elector[M]) lower(ctx *model.Ctx[M]) []model.NodeID {
 	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) < ctx.MyRank() })
 }
 
-// startElection is guarded command 1: ∀ j > i send election to j;
+// Start is guarded command 1: ∀ j > i send election to j;
 // state := wait_reply. With no higher node there is no one to wait for.
-func startElection(ctx *model.Ctx[Msg]) State {
+func (e Elector[M]) Start(ctx *model.Ctx[M]) State {
 	ctx.CancelTimer(CoordinatorTimer)
 	ctx.CancelTimer(LeaderCheck)
 	ctx.Observe(model.Leader(model.None))
-	up := higher(ctx)
+	up := e.higher(ctx)
 	if len(up) == 0 {
-		return becomeLeader(ctx)
+		return e.becomeLeader(ctx)
 	}
-	ctx.SendAll(up, Msg{Election})
+	ctx.SendAll(up, e(Msg{Election}))
 	ctx.SetTimer(AnswerTimer, up...)
 	return State{Status: WaitReply, Leader: model.None}
 }
 
 // becomeLeader is guarded command 4: L(i) := i; send coordinator to the
 // lower nodes; state := idle.
-func becomeLeader(ctx *model.Ctx[Msg]) State {
+func (e Elector[M]) becomeLeader(ctx *model.Ctx[M]) State {
 	ctx.CancelTimer(AnswerTimer)
-	ctx.SendAll(lower(ctx), Msg{Coordinator})
+	ctx.SendAll(e.lower(ctx), e(Msg{Coordinator}))
 	ctx.Observe(model.Leader(ctx.Self()))
 	return State{Status: Idle, Leader: ctx.Self()}
 }
 
-func (Protocol) Init(ctx *model.Ctx[Msg]) State {
+// Init is the state at start-up: an initiator starts an election, the
+// others wait idle, knowing no leader.
+func (e Elector[M]) Init(ctx *model.Ctx[M]) State {
 	if ctx.Initiator() {
-		return startElection(ctx)
+		return e.Start(ctx)
 	}
 	return State{Status: Idle, Leader: model.None}
 }
 
-func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+// Follow is the state of a node that starts out knowing its leader, as
+// after an election that ended before the run begins: the leader knows
+// itself, the others watch it (timer leader-check), and each reports whom
+// it believes. Nothing is sent.
+func (e Elector[M]) Follow(ctx *model.Ctx[M], leader model.NodeID) State {
+	if leader != ctx.Self() {
+		ctx.SetTimer(LeaderCheck, leader)
+	}
+	ctx.Observe(model.Leader(leader))
+	return State{Status: Idle, Leader: leader}
+}
+
+// Receive handles bully message m from node from.
+func (e Elector[M]) Receive(ctx *model.Ctx[M], s State, from model.NodeID, m Msg) State {
 	switch m.K {
 	case Election:
 		// command 2: send reply to sender; join unless already electing.
 		// A leader has nothing to find out: it tells the sender who leads.
-		ctx.Send(from, Msg{Answer})
+		ctx.Send(from, e(Msg{Answer}))
 		if s.Status == Idle && s.Leader == ctx.Self() {
-			ctx.Send(from, Msg{Coordinator})
+			ctx.Send(from, e(Msg{Coordinator}))
 		} else if s.Status == Idle {
-			return startElection(ctx)
+			return e.Start(ctx)
 		}
 	case Answer:
 		// command 3: state := wait_leader, until T' runs out
 		if s.Status == WaitReply {
 			ctx.CancelTimer(AnswerTimer)
-			ctx.SetTimer(CoordinatorTimer, higher(ctx)...)
+			ctx.SetTimer(CoordinatorTimer, e.higher(ctx)...)
 			s.Status = WaitLeader
 		}
 	case Coordinator:
@@ -169,18 +203,34 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	return s
 }
 
-func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
+// Timeout handles the firing of the election's timer t.
+func (e Elector[M]) Timeout(ctx *model.Ctx[M], s State, t Timer) State {
 	switch t {
 	case AnswerTimer: // command 4: no reply, so no live higher node
-		return becomeLeader(ctx)
+		return e.becomeLeader(ctx)
 	case CoordinatorTimer: // command 6: the leader-elect has crashed
-		return startElection(ctx)
+		return e.Start(ctx)
 	case LeaderCheck: // command 1: the current leader failed
-		return startElection(ctx)
+		return e.Start(ctx)
 	}
 	return s
 }
 
 // Recover: a restarted node remembers nothing and starts an election
 // (Silberschatz et al.).
-func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return startElection(ctx) }
+func (e Elector[M]) Recover(ctx *model.Ctx[M], _ State) State { return e.Start(ctx) }
+
+func (Protocol) Init(ctx *model.Ctx[Msg]) State { return own.Init(ctx) }
+
+func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+	return own.Receive(ctx, s, from, m)
+}
+
+func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
+	if bt, ok := t.(Timer); ok {
+		return own.Timeout(ctx, s, bt)
+	}
+	return s
+}
+
+func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State { return own.Recover(ctx, s) }

@@ -95,3 +95,37 @@ func TestHandlers(t *testing.T) {
 		require.Equal(t, c.observed, ctx.Observed(), c.name)
 	}
 }
+
+// An enclosing protocol's message type carries bully's messages.
+type outer struct {
+	Bully Msg
+	Other int
+}
+
+// The Elector sends the same messages, wrapped, arms the same timers and
+// reports the same observations as Protocol; Follow starts a node that
+// knows its leader already.
+func TestElector(t *testing.T) {
+	cfg := model.Config{N: 4}
+	e := Elector[outer](func(m Msg) outer { return outer{Bully: m} })
+
+	ctx := model.NewCtx[outer](cfg, 1)
+	require.Equal(t, State{WaitReply, model.None}, e.Start(ctx))
+	require.Equal(t, []model.Sent[outer]{{To: 2, Msg: outer{Bully: Msg{Election}}}, {To: 3, Msg: outer{Bully: Msg{Election}}}}, ctx.Sent())
+	require.Equal(t, []model.Obs{model.Leader(model.None)}, ctx.Observed())
+
+	ctx = model.NewCtx[outer](cfg, 2)
+	require.Equal(t, State{Idle, 2}, e.Timeout(ctx, State{WaitReply, model.None}, AnswerTimer))
+	require.Equal(t, []model.Sent[outer]{{To: 0, Msg: outer{Bully: Msg{Coordinator}}}, {To: 1, Msg: outer{Bully: Msg{Coordinator}}}}, ctx.Sent())
+
+	ctx = model.NewCtx[outer](cfg, 0)
+	require.Equal(t, State{Idle, 3}, e.Follow(ctx, 3))
+	require.Nil(t, ctx.Sent())
+	require.Equal(t, []model.TimerEffect{{Timer: LeaderCheck, Armed: true, WaitOn: []model.NodeID{3}}}, ctx.Timers())
+	require.Equal(t, []model.Obs{model.Leader(3)}, ctx.Observed())
+
+	ctx = model.NewCtx[outer](cfg, 3)
+	require.Equal(t, State{Idle, 3}, e.Follow(ctx, 3))
+	require.Nil(t, ctx.Timers())
+	require.Equal(t, []model.Obs{model.Leader(3)}, ctx.Observed())
+}

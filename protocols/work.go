@@ -1,0 +1,64 @@
+package protocols
+
+import (
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols/work"
+	"github.com/vigil-check/vigil/protocols/work/dynamic"
+	"github.com/vigil-check/vigil/protocols/work/static"
+)
+
+// The lecture notes Elections, whose section "Work schedule" the
+// work-sharing protocols follow.
+const elections = "the lecture notes Elections, \"Work schedule\""
+
+// sharing describes what the work-sharing protocols share: their
+// properties and the tasks parameter.
+func sharing(p *suite.Protocol, more ...*properties.Property) *suite.Protocol {
+	p.Family = "work"
+	p.Properties = append(properties.Family("work"), more...)
+	p.Params = append([]suite.Param{{Name: properties.TasksParam, Default: 0,
+		Doc: "tasks the job is divided into (0 or unset: N-1)"}}, p.Params...)
+	return p
+}
+
+// tasks is the parameter value of k tasks.
+func tasks(k int) map[string]int { return map[string]int{properties.TasksParam: k} }
+
+func init() {
+	register(
+		sharing(&suite.Protocol{
+			Name:    "static",
+			Summary: "static work sharing: node 0 divides the tasks among the workers up front and analyses their results",
+			Source:  elections + ", \"Static sharing\"",
+			Claims:  []string{"all-results", "results-once"},
+			Compile: suite.Compiler("work/static", static.Protocol{}, work.Validate("work/static")),
+			Scenarios: []suite.Scenario{
+				{Name: "no-crash", N: 4, Params: tasks(3), Expect: checker.Pass,
+					Why: "without failures every share is computed and every result reaches the analyser once"},
+				{Name: "worker-crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Fail, Shows: "all-results",
+					Why: "nothing recovers a crashed worker's share: \"A crashed machine will mean missing results\" (the lecture notes Elections)"},
+			},
+		}),
+		sharing(&suite.Protocol{
+			Name:    "dynamic",
+			Summary: "dynamic work sharing: a coordinator hands tasks to empty machines, re-issues a crashed worker's, appoints a new analyser; the bully algorithm replaces the coordinator",
+			Source:  elections + ", \"Dynamic sharing\"; " + garcia + ", as presented in the same notes",
+			Claims:  []string{"all-results", "results-once", "unique-leader"},
+			Params: []suite.Param{{Name: dynamic.DedupParam, Default: 1, Values: []string{"off", "on"},
+				Doc: "whether the analyser drops a result it counted already"}},
+			Compile: suite.Compiler("work/dynamic", dynamic.Protocol{}, work.Validate("work/dynamic")),
+			Scenarios: []suite.Scenario{
+				{Name: "crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Pass,
+					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1)"},
+				{Name: "crash-n4", N: 4, Crashes: 1, Params: tasks(3), Expect: checker.Pass,
+					Why: "the same with two workers besides the analyser and three tasks: a new coordinator asks the analyser what it holds and hands out the rest"},
+				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
+					Props: []string{"results-once"}, MaxDepth: 12, Expect: checker.Fail, Shows: "results-once",
+					Why: "with an unreliable detector the coordinator takes a slow worker for crashed and hands its task out again: both results reach the analyser, which counts the task twice unless it drops copies (the default)"},
+			},
+		}, properties.UniqueLeader, properties.Agreement),
+	)
+}
