@@ -25,10 +25,13 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 	for _, p := range protocols.All() {
 		total := 0 // transitions checked, over the configurations
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
-			for _, tm := range []model.Timing{model.Sync, model.Async} {
+			for _, tm := range []model.Timing{model.Sync, model.Async, model.Bounded} {
 				for _, fc := range faults {
 					cfg := fc
 					cfg.N, cfg.Channels, cfg.Timing = 3, ch, tm
+					if tm == model.Bounded {
+						cfg.Delay = 2
+					}
 					m, err := p.Compile(cfg, p.Properties)
 					require.NoError(t, err)
 					st := checker.ModelOf(m).NewStepper()

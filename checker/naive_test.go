@@ -406,6 +406,12 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 					cfg: model.Config{N: n, Channels: model.Unordered, Crashes: crashes}})
 			}
 		}
+		// Bounded timing: messages age and time ticks; bully's timers,
+		// armed with SetTimer, behave as under Sync timing.
+		for _, c := range []struct{ n, delay, crashes int }{{2, 1, 1}, {3, 1, 0}, {3, 2, 1}} {
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-bounded%d-crash%d", c.n, c.delay, c.crashes),
+				cfg: model.Config{N: c.n, Timing: model.Bounded, Delay: c.delay, Crashes: c.crashes, Channels: model.Unordered}})
+		}
 		// A lost or duplicated message: a lost election or answer expires
 		// the timers waiting on its sender, so two nodes may lead.
 		cs = append(cs, naiveCase{name: "n3-sync-loss1", cfg: model.Config{N: 3, Losses: 1}},

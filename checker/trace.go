@@ -49,7 +49,11 @@ type TraceStep struct {
 	Msg    string `json:"msg,omitempty"`
 	// Pos: lose, under FIFO channels: the lost message's place in its
 	// channel, 0 for the oldest (any message of a channel may be lost).
-	Pos     int         `json:"pos,omitempty"`
+	Pos int `json:"pos,omitempty"`
+	// Age: under bounded timing, the ticks a delivered message spent in
+	// flight; copies of one message of different ages are different
+	// deliveries.
+	Age     int         `json:"age,omitempty"`
 	Timer   string      `json:"timer,omitempty"`
 	Action  string      `json:"action,omitempty"`
 	Changes []NodeState `json:"changes,omitempty"`
@@ -67,14 +71,19 @@ type NodeState struct {
 
 // key identifies the event, leaving out the states it produced.
 func (s TraceStep) key() string {
-	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%d", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action, s.Pos)
+	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%d|%d", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action, s.Pos, s.Age)
 }
 
 // String renders the event alone, e.g. "n1 → n2  election{rank:1}".
 func (s TraceStep) String() string {
 	switch s.Kind {
 	case "deliver":
+		if s.Age > 0 {
+			return fmt.Sprintf("n%d → n%d  %s (sent %d ticks before)", s.From, s.Node, s.Msg, s.Age)
+		}
 		return fmt.Sprintf("n%d → n%d  %s", s.From, s.Node, s.Msg)
+	case "tick":
+		return "tick"
 	case "timeout":
 		return fmt.Sprintf("n%d  timeout %s", s.Node, s.Timer)
 	case "action":
@@ -99,7 +108,7 @@ func describe(st *sim.Stepper, w sim.World, ev sim.Event) TraceStep {
 	s := TraceStep{Kind: ev.Kind.String(), Node: int(ev.Node)}
 	switch ev.Kind {
 	case sim.Deliver:
-		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
+		s.From, s.Msg, s.Age = int(ev.From), m.FormatMsg(ev.Arg), sim.AgeOf(ev.Arg)
 	case sim.Timeout:
 		s.Timer = fmt.Sprint(m.TimerName(ev.Arg))
 	case sim.Act:

@@ -52,11 +52,20 @@ const (
 	Sync Timing = iota
 	// Async: an armed timer may fire at any time: an unreliable detector.
 	Async
+	// Bounded: time passes in ticks and every message is delivered within
+	// Config.Delay ticks of its send; a timer armed with SetTimerAfter
+	// fires exactly when its ticks have passed, and one armed with
+	// SetTimer behaves as under Sync (bounded delay makes failure
+	// detection accurate). See the package doc.
+	Bounded
 )
 
 func (t Timing) String() string {
-	if t == Async {
+	switch t {
+	case Async:
 		return "async"
+	case Bounded:
+		return "bounded"
 	}
 	return "sync"
 }
@@ -68,16 +77,40 @@ func (t *Timing) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
-// ParseTiming reads "sync" or "async".
+// ParseTiming reads "sync", "async" or "bounded" (whose delay bound is
+// Config.Delay; see ParseTimingSpec).
 func ParseTiming(s string) (Timing, error) {
 	switch s {
 	case "sync":
 		return Sync, nil
 	case "async":
 		return Async, nil
+	case "bounded":
+		return Bounded, nil
 	}
-	return 0, fmt.Errorf("timing must be sync or async, not %q", s)
+	return 0, fmt.Errorf("timing must be sync, async or bounded:D, not %q", s)
 }
+
+// ParseTimingSpec reads a timing as the command line gives it: "sync",
+// "async", or "bounded:D" with D the delay bound in ticks (Config.Delay;
+// 0 for the others).
+func ParseTimingSpec(s string) (Timing, int, error) {
+	if rest, ok := strings.CutPrefix(s, "bounded:"); ok {
+		d, err := strconv.Atoi(rest)
+		if err != nil || d < 1 || d > MaxDelay {
+			return 0, 0, fmt.Errorf("timing bounded:D needs a delay D between 1 and %d, not %q", MaxDelay, rest)
+		}
+		return Bounded, d, nil
+	}
+	if s == "bounded" {
+		return 0, 0, fmt.Errorf("timing bounded needs its delay bound: bounded:D, D ticks")
+	}
+	t, err := ParseTiming(s)
+	return t, 0, err
+}
+
+// MaxDelay bounds Config.Delay: a message's age takes 8 bits.
+const MaxDelay = 100
 
 // MaxNodes bounds N: the checker packs node ids in 16 bits.
 const MaxNodes = 1 << 15
@@ -92,11 +125,14 @@ const MaxMessageFaults = 255
 // Config is one run's scenario: the network and fault semantics, the
 // identities of the nodes and the protocol's parameters.
 type Config struct {
-	N          int      `json:"n"`
-	Channels   Channels `json:"channels"`
-	Timing     Timing   `json:"timing"`
-	Crashes    int      `json:"crashes"`    // at most this many crash events per run
-	Recoveries int      `json:"recoveries"` // at most this many recoveries per run
+	N        int      `json:"n"`
+	Channels Channels `json:"channels"`
+	Timing   Timing   `json:"timing"`
+	// Delay is the bound, in ticks, on a message's delivery under Bounded
+	// timing (0 otherwise).
+	Delay      int `json:"delay,omitempty"`
+	Crashes    int `json:"crashes"`    // at most this many crash events per run
+	Recoveries int `json:"recoveries"` // at most this many recoveries per run
 	// Partitions: at most this many partition events per run; a split
 	// network may heal at any time (see the package doc).
 	Partitions int `json:"partitions,omitempty"`
@@ -130,6 +166,12 @@ func (c *Config) Validate() error {
 	}
 	if c.Crashes < 0 || c.Crashes > 255 || c.Recoveries < 0 || c.Recoveries > 255 {
 		return fmt.Errorf("crashes and recoveries must be between 0 and 255")
+	}
+	switch {
+	case c.Timing == Bounded && (c.Delay < 1 || c.Delay > MaxDelay):
+		return fmt.Errorf("bounded timing needs a delay between 1 and %d ticks, not %d", MaxDelay, c.Delay)
+	case c.Timing != Bounded && c.Delay != 0:
+		return fmt.Errorf("a delay bound (%d) needs bounded timing, not %v", c.Delay, c.Timing)
 	}
 	if c.Partitions < 0 || c.Partitions > MaxPartitions {
 		return fmt.Errorf("partitions must be between 0 and %d, not %d", MaxPartitions, c.Partitions)

@@ -193,7 +193,7 @@ func TestParseChannelsAndTiming(t *testing.T) {
 	}
 	for _, bad := range []string{"", "Sync", " async", "fifo", "asynchronous"} {
 		_, err := ParseTiming(bad)
-		require.ErrorContains(t, err, fmt.Sprintf("timing must be sync or async, not %q", bad))
+		require.ErrorContains(t, err, fmt.Sprintf("timing must be sync, async or bounded:D, not %q", bad))
 	}
 	// The zero values are the defaults the README documents.
 	require.Equal(t, FIFO, Config{}.Channels)
@@ -291,6 +291,6 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 
 	var cfg Config
 	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"channels":"lossy"}`), &cfg), `channels must be fifo or unordered, not "lossy"`)
-	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"timing":"eventual"}`), &cfg), `timing must be sync or async, not "eventual"`)
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"timing":"eventual"}`), &cfg), `timing must be sync, async or bounded:D, not "eventual"`)
 	require.Error(t, json.Unmarshal([]byte(`{"n":2,"timing":1}`), &cfg), "timing is a word, not a number")
 }

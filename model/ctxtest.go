@@ -26,11 +26,13 @@ func (c *Ctx[M]) Sent() []Sent[M] {
 	return out
 }
 
-// TimerEffect is a timer armed (with the nodes it waits on) or cancelled.
+// TimerEffect is a timer armed (with the nodes it waits on, or the ticks
+// it waits for) or cancelled.
 type TimerEffect struct {
 	Timer  Timer
 	Armed  bool
 	WaitOn []NodeID
+	Ticks  int // SetTimerAfter's delay; 0 for SetTimer and CancelTimer
 }
 
 // Timers returns the timers armed and cancelled through c, in order (nil
@@ -38,7 +40,7 @@ type TimerEffect struct {
 func (c *Ctx[M]) Timers() []TimerEffect {
 	var out []TimerEffect
 	for _, t := range c.timers {
-		out = append(out, TimerEffect{t.timer, t.arm, slices.Clone(t.waitOn)})
+		out = append(out, TimerEffect{t.timer, t.arm, slices.Clone(t.waitOn), t.ticks})
 	}
 	return out
 }

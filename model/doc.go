@@ -45,7 +45,15 @@
 //     timing a timer armed with SetTimer(t, waitOn...) fires only once every
 //     node in waitOn has crashed and no message from them to this node is in
 //     flight (a perfect failure detector); a timer that waits on no node may
-//     fire at any time in both modes.
+//     fire at any time in both modes. With Bounded timing a timer armed with
+//     SetTimerAfter(t, k) fires exactly k ticks after it was armed, and one
+//     armed with SetTimer behaves as under Sync.
+//   - Tick (Bounded timing only): one tick of time passes. Every message in
+//     flight ages by one and every timer armed with SetTimerAfter counts down.
+//     Time does not pass while a message is Config.Delay ticks old (it must be
+//     delivered first) or a timer is due (it must fire first), nor where
+//     nothing would count it: no message in flight, no timer counting down.
+//     So every message is delivered within Config.Delay ticks of its send.
 //   - Action: a local action the protocol declares enabled (see Actor).
 //   - Crash: while fewer than Config.Crashes crashes happened, any live node
 //     may crash. Its timers are disarmed, messages in flight to it are lost,

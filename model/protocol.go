@@ -126,6 +126,7 @@ type timerOp struct {
 	timer  Timer
 	arm    bool
 	waitOn []NodeID
+	ticks  int // SetTimerAfter's delay; 0: SetTimer
 }
 
 // Send sends m to node to.
@@ -143,6 +144,15 @@ func (c *Ctx[M]) SendAll(to []NodeID, m M) {
 // from them to this node is in flight; with no waitOn it may fire any time.
 func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) {
 	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: waitOn})
+}
+
+// SetTimerAfter arms timer t to fire after ticks ticks of time (at least
+// 1), replacing an armed timer of the same name. Under Bounded timing it
+// fires exactly then: time does not pass on while it is due. Under Sync
+// and Async timing, which have no clock, it may fire at any time, as a
+// SetTimer with no waitOn does.
+func (c *Ctx[M]) SetTimerAfter(t Timer, ticks int) {
+	c.timers = append(c.timers, timerOp{timer: t, arm: true, ticks: max(ticks, 1)})
 }
 
 // CancelTimer disarms timer t if it is armed.

@@ -300,7 +300,7 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 		{"partitions", func() { sc.Partitions = f.partitions }},
 		{"losses", func() { sc.Losses = f.losses }},
 		{"duplicates", func() { sc.Duplicates = f.duplicates }},
-		{"timing", func() { sc.Timing, err = model.ParseTiming(f.timing); parse(err) }},
+		{"timing", func() { sc.Timing, sc.Delay, err = model.ParseTimingSpec(f.timing); parse(err) }},
 		{"channels", func() { sc.Channels, err = model.ParseChannels(f.channels); parse(err) }},
 		{"topology", func() { sc.Topology = f.topology }}, // checked with the rest of the Config, whose N it needs
 		{"ranks", func() { sc.Ranks = f.ranks }},
@@ -392,8 +392,16 @@ func describeConfig(cfg model.Config) string {
 	if len(cfg.Params) > 0 {
 		parts += fmt.Sprintf(" params=%v", cfg.Params)
 	}
-	return fmt.Sprintf("n=%d %v %v crashes=%d recoveries=%d%s ranks=%s initiators=%s",
-		cfg.N, cfg.Channels, cfg.Timing, cfg.Crashes, cfg.Recoveries, parts, ranks, init)
+	return fmt.Sprintf("n=%d %v %s crashes=%d recoveries=%d%s ranks=%s initiators=%s",
+		cfg.N, cfg.Channels, timingOf(cfg), cfg.Crashes, cfg.Recoveries, parts, ranks, init)
+}
+
+// timingOf is cfg's timing as -timing takes it.
+func timingOf(cfg model.Config) string {
+	if cfg.Timing == model.Bounded {
+		return fmt.Sprintf("bounded:%d", cfg.Delay)
+	}
+	return cfg.Timing.String()
 }
 
 // messageFaults describes the message fault budgets of cfg that are not 0.

@@ -232,6 +232,7 @@ type Scenario struct {
 	// Channels, Timing and the fault budgets are those of model.Config.
 	Channels   model.Channels
 	Timing     model.Timing
+	Delay      int // the delay bound under model.Bounded timing
 	Crashes    int
 	Recoveries int
 	Partitions int
@@ -263,7 +264,7 @@ type Scenario struct {
 
 // Config turns the scenario into a model.Config.
 func (s *Scenario) Config() (model.Config, error) {
-	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Crashes: s.Crashes,
+	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Delay: s.Delay, Crashes: s.Crashes,
 		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params, Topology: s.Topology}
 	cfg.Losses, cfg.Duplicates = s.Losses, s.Duplicates
 	var err error

@@ -92,6 +92,9 @@ func (t *typed[S, M]) internMsg(m M) uint32 {
 		return id
 	}
 	id := uint32(len(t.msgs))
+	if id > idMask && t.cfg.Timing == model.Bounded {
+		panic(misuse("sent more than 16 777 216 distinct messages, the most a run under bounded timing can tell apart"))
+	}
 	t.msgIdx[string(t.buf)] = id
 	t.msgKey = append(t.msgKey, string(t.buf))
 	t.msgs = append(t.msgs, deepClone(reflect.ValueOf(&m).Elem()).Interface().(M))

@@ -97,7 +97,7 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 	if e.Kind == Lose || e.Kind == Duplicate {
 		return s.messageFaultSuccessor(w, f, e)
 	}
-	if e.Kind == Partition || e.Kind == Heal || s.losesToCut(w, e) {
+	if e.Kind == Partition || e.Kind == Heal || e.Kind == Tick || s.losesToCut(w, e) {
 		// network changes, and steps that lose a message to a cut (which
 		// expires timers at both ends): build the successor
 		var st *Step

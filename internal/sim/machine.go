@@ -30,6 +30,7 @@ type Machine struct {
 	waitIdx   map[string]uint32
 	timerSets [][]timerEntry
 	tsetIdx   map[string]uint32
+	tickMemo  map[uint32]uint32 // timer set → the set one tick later
 	kinds     []string
 	kindIdx   map[string]uint8
 	mons      []monTable
@@ -41,7 +42,15 @@ type Machine struct {
 type timerEntry struct {
 	timer uint32 // index into timerVal
 	wait  uint32 // index into waitSets
+	// ticks: under Bounded timing, a timer armed with SetTimerAfter holds
+	// 1 + the ticks left before it fires (1: due); 0 for any other timer.
+	ticks uint32
 }
+
+// timed reports whether e counts ticks, and due whether it must fire
+// before time passes on.
+func (e timerEntry) timed() bool { return e.ticks > 0 }
+func (e timerEntry) due() bool   { return e.ticks == 1 }
 
 type monTable struct {
 	vals []any
@@ -83,6 +92,7 @@ func Compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, mo
 	m.actionIdx = map[model.Action]uint32{}
 	m.waitIdx = map[string]uint32{}
 	m.tsetIdx = map[string]uint32{}
+	m.tickMemo = map[uint32]uint32{}
 	m.kindIdx = map[string]uint8{}
 	m.monSteps = map[monKey]uint32{}
 	m.writable = map[reflect.Type]bool{}
@@ -174,6 +184,9 @@ func (m *Machine) internTimerSet(es []timerEntry) uint32 {
 	var b []byte
 	for _, e := range es {
 		b = binary.AppendUvarint(binary.AppendUvarint(b, uint64(e.timer)), uint64(e.wait))
+		if m.cfg.Timing == model.Bounded {
+			b = binary.AppendUvarint(b, uint64(e.ticks))
+		}
 	}
 	if i, ok := m.tsetIdx[string(b)]; ok {
 		return i
@@ -185,6 +198,25 @@ func (m *Machine) internTimerSet(es []timerEntry) uint32 {
 	m.timerSets = append(m.timerSets, es)
 	m.tsetIdx[string(b)] = i
 	return i
+}
+
+// ticked is timer set ts after one tick: its timed entries that are not
+// due yet count down.
+func (m *Machine) ticked(ts uint32) uint32 {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if next, ok := m.tickMemo[ts]; ok {
+		return next
+	}
+	es := slices.Clone(m.timerSets[ts])
+	for k := range es {
+		if es[k].timed() && !es[k].due() {
+			es[k].ticks--
+		}
+	}
+	next := m.internTimerSet(es)
+	m.tickMemo[ts] = next
+	return next
 }
 
 func (m *Machine) internMon(k int, st any) uint32 {
@@ -262,7 +294,7 @@ const (
 func input(e Event) uint64 {
 	switch e.Kind {
 	case Deliver:
-		return inReceive<<56 | uint64(e.From)<<32 | uint64(e.Arg)
+		return inReceive<<56 | uint64(e.From)<<32 | uint64(idOf(e.Arg))
 	case Timeout:
 		return inTimeout<<56 | uint64(e.Arg)
 	case Act:
@@ -302,7 +334,11 @@ func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 		ti := m.internTimer(op.Timer)
 		timers = slices.DeleteFunc(timers, func(e timerEntry) bool { return e.timer == ti })
 		if op.Armed {
-			timers = append(timers, timerEntry{timer: ti, wait: m.internWaitSet(op.WaitOn)})
+			e := timerEntry{timer: ti, wait: m.internWaitSet(op.WaitOn)}
+			if op.Ticks > 0 && m.cfg.Timing == model.Bounded {
+				e.ticks = uint32(op.Ticks) + 1
+			}
+			timers = append(timers, e)
 		}
 	}
 	slices.SortFunc(timers, func(a, b timerEntry) int { return int(a.timer) - int(b.timer) })
@@ -347,7 +383,7 @@ func recDead(r uint64) bool     { return r&deadBit != 0 }
 func (m *Machine) FormatMsg(id uint32) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return m.impl.msgString(id)
+	return m.impl.msgString(idOf(id))
 }
 
 // FormatState renders node state id s.
@@ -377,9 +413,9 @@ func (m *Machine) EventKey(e Event) string {
 		if m.cfg.Channels == model.FIFO {
 			return fmt.Sprintf("%010d", e.Arg) // send order, which no interning changes
 		}
-		return m.impl.msgKeyOf(e.Arg)
+		return m.impl.msgKeyOf(idOf(e.Arg))
 	case Deliver, Duplicate:
-		return m.impl.msgKeyOf(e.Arg)
+		return m.impl.msgKeyOf(idOf(e.Arg))
 	case Timeout:
 		return m.timerKey[e.Arg]
 	}
@@ -413,6 +449,9 @@ func (m *Machine) FormatTimers(rec uint64) string {
 		parts[i] = fmt.Sprint(m.timerVal[e.timer])
 		if ws := m.waitSets[e.wait]; len(ws) > 0 {
 			parts[i] += fmt.Sprint(ws)
+		}
+		if e.timed() {
+			parts[i] += fmt.Sprintf("+%d", e.ticks-1) // ticks left
 		}
 	}
 	return "timers{" + strings.Join(parts, " ") + "}"

@@ -16,7 +16,9 @@ import (
 //	w[1+N : 1+N+K]     the K monitors' state ids
 //	w[1+N+K : H]       the network, when Config.Partitions > 0: a 4-bit
 //	                   group label per node, 16 to a word (see network.go)
-//	w[H :]             messages in flight: from<<48 | to<<32 | msg id
+//	w[H :]             messages in flight: from<<48 | to<<32 | msg id, and
+//	                   under Bounded timing the message's age in ticks in
+//	                   bits 24..31 (the id then takes the 24 bits below)
 //
 // Messages are sorted by (from, to); within one channel they keep send order
 // under FIFO and are sorted by id when channels are unordered, which makes
@@ -36,10 +38,13 @@ const (
 	Heal
 	Lose
 	Duplicate
+	// Tick: under Bounded timing, time passes by one tick: every message
+	// in flight ages, every timer armed with SetTimerAfter counts down.
+	Tick
 )
 
 func (k EventKind) String() string {
-	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate"}[k]
+	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate", "tick"}[k]
 }
 
 // Event is one enabled step from a World.
@@ -59,6 +64,22 @@ func packMsg(from, to model.NodeID, msg uint32) uint64 {
 func msgFrom(w uint64) model.NodeID { return model.NodeID(w >> 48) }
 func msgTo(w uint64) model.NodeID   { return model.NodeID(w >> 32 & 0xffff) }
 func msgID(w uint64) uint32         { return uint32(w) }
+
+// Under Bounded timing a message's age sits above its id in the low word
+// of its message word (see World), so that msgID tells copies of one
+// message of different ages apart; idOf is the interned message id alone.
+const (
+	ageShift = 24
+	idMask   = 1<<ageShift - 1
+	ageUnit  = 1 << ageShift
+)
+
+func idOf(arg uint32) uint32 { return arg & idMask }
+
+// AgeOf is the age in ticks of the message a Deliver event's Arg names
+// (0 unless timing is Bounded).
+func AgeOf(arg uint32) int { return int(arg >> ageShift & 0xff) }
+func msgAge(w uint64) int  { return int(w >> ageShift & 0xff) }
 
 // Stepper computes initial worlds, enabled events and successors. It keeps
 // private caches in front of the Machine's shared tables; use one Stepper
@@ -165,6 +186,9 @@ func (s *Stepper) timerSet(id uint32) []timerEntry {
 // channel.
 func (s *Stepper) Identity(w World, e Event) uint64 {
 	arg := e.Arg
+	if e.Kind == Deliver && s.m.cfg.Timing == model.Bounded {
+		arg = idOf(arg) // the same message as it ages
+	}
 	if e.Kind == Act {
 		name := s.localActions(e.Node, recState(w[1+int(e.Node)]))[e.Arg]
 		id, ok := s.actIDs[name]
@@ -343,8 +367,16 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 		}
 		if ts := recTimers(rec); ts != 0 { // set 0 is the empty set
 			for _, e := range s.timerSet(ts) {
-				if (cfg.Timing == model.Async || s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])) &&
-					!s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
+				var fires bool
+				switch {
+				case e.timed(): // Bounded timing only
+					fires = e.due()
+				case cfg.Timing == model.Async:
+					fires = true
+				default:
+					fires = s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])
+				}
+				if fires && !s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
 					buf = append(buf, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer})
 				}
 			}
@@ -356,6 +388,9 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 				}
 			}
 		}
+	}
+	if cfg.Timing == model.Bounded && s.ticks(w, buf[start:]) {
+		buf = append(buf, Event{Kind: Tick})
 	}
 	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
@@ -378,6 +413,59 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 		}
 	}
 	return buf, nProtocol
+}
+
+// ticks reports whether time may pass on in w (Bounded timing), given
+// the protocol events enabled there: not while a message is as old as the
+// delay bound (it must be delivered first) or a timer is due and can fire
+// (urgent); and only when something would change (a message in flight to
+// age, a timer to count down).
+func (s *Stepper) ticks(w World, enabled []Event) bool {
+	for _, mw := range s.Msgs(w) {
+		if msgAge(mw) >= s.m.cfg.Delay {
+			return false
+		}
+	}
+	counting := len(s.Msgs(w)) > 0
+	for i := range s.m.cfg.N {
+		rec := w[1+i]
+		if recDead(rec) || recTimers(rec) == 0 {
+			continue
+		}
+		for _, e := range s.timerSet(recTimers(rec)) {
+			if !e.timed() {
+				continue
+			}
+			if e.due() {
+				for _, ev := range enabled {
+					if ev.Kind == Timeout && ev.Node == model.NodeID(i) && ev.Arg == e.timer {
+						return false // a due timer fires before time passes on
+					}
+				}
+				continue // it cannot fire (its step would change nothing): it waits
+			}
+			counting = true
+		}
+	}
+	return counting
+}
+
+// tick lets one tick pass in w, in place: every message ages, and the
+// timers of every live node that count ticks count down.
+func (s *Stepper) tick(w World) World {
+	for k := s.header; k < len(w); k++ {
+		w[k] += ageUnit
+	}
+	for i := range s.m.cfg.N {
+		rec := w[1+i]
+		if recDead(rec) || recTimers(rec) == 0 {
+			continue
+		}
+		if ts := s.m.ticked(recTimers(rec)); ts != recTimers(rec) {
+			w[1+i] = makeRec(recState(rec), ts, false)
+		}
+	}
+	return w
 }
 
 // stutters reports whether input in at node i (record rec) would leave w
@@ -473,6 +561,8 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	case Duplicate:
 		dst[0] += duplicateUnit
 		return s.insertMsg(dst, packMsg(e.From, e.Node, e.Arg)), nil
+	case Tick:
+		return s.tick(dst), nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }

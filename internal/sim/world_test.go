@@ -1016,3 +1016,43 @@ func (h harness) nextTo(w sim.World) int {
 	fmt.Sscanf(h.m.FormatMsg(uint32(h.st.Msgs(w)[0])), "{V:%d}", &m.V)
 	return m.V
 }
+
+// Under Bounded timing time passes in ticks: every message must be
+// delivered within the delay bound (no tick while one is that old), and a
+// timer armed with SetTimerAfter fires exactly when its ticks have passed
+// (no tick while it is due). Time does not pass where nothing would change.
+func TestBoundedTiming(t *testing.T) {
+	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			ctx.Send(1, tmsg{1})
+			ctx.SetTimerAfter("t", 3)
+		}
+		return tstate{}
+	}}
+	h, w := compile(t, p, model.Config{N: 2, Timing: model.Bounded, Delay: 2})
+	steps := []struct {
+		do   string
+		want []string
+	}{
+		{"", []string{"deliver n0→n1 {V:1}", "tick n0"}},
+		{"tick n0", []string{"deliver n0→n1 {V:1}", "tick n0"}},
+		{"tick n0", []string{"deliver n0→n1 {V:1}"}}, // two ticks old: no later than now
+		{"deliver n0→n1 {V:1}", []string{"tick n0"}},
+		{"tick n0", []string{"timeout n0 t"}}, // due: fires before time passes on
+		{"timeout n0 t", nil},
+	}
+	for _, s := range steps {
+		if s.do != "" {
+			w = h.do(t, w, s.do)
+		}
+		proto, _ := h.events(w)
+		require.Equal(t, s.want, proto, "after %q", s.do)
+	}
+	require.Equal(t, []string{"t"}, h.state(w, 0).Fired)
+
+	// Without Bounded timing the same timer has no clock: it may fire at
+	// once, and no tick is ever enabled.
+	h, w = compile(t, p, model.Config{N: 2, Timing: model.Sync})
+	proto, _ := h.events(w)
+	require.ElementsMatch(t, []string{"deliver n0→n1 {V:1}", "timeout n0 t"}, proto)
+}
