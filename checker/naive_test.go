@@ -460,6 +460,15 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 			cs = append(cs, naiveCase{name: fmt.Sprintf("n3-fifo-msgs1-init0-loss%d-duplicate%d", c.losses, c.dups),
 				cfg: model.Config{N: 3, Losses: c.losses, Duplicates: c.dups, Initiators: []bool{true, false, false}, Params: map[string]int{"msgs": 1}}})
 		}
+	case "bfs", "bfs-simple", "bfs-alpha", "bfs-beta":
+		// The BFS tree and the synchronizers: small graphs, both channel
+		// orders; the flooding fails bfs-tree on the triangle and the ring.
+		for _, top := range []string{"line", "ring"} {
+			for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+				cs = append(cs, naiveCase{name: fmt.Sprintf("n3-%s-%v", top, ch), cfg: model.Config{N: 3, Topology: top, Channels: ch}})
+			}
+		}
+		cs = append(cs, naiveCase{name: "n4-star-unordered", cfg: model.Config{N: 4, Topology: "star", Channels: model.Unordered}})
 	default:
 		// A protocol added since: small fault-free rings (skipped below if
 		// they turn out too large).
