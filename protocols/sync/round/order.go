@@ -49,6 +49,9 @@ func observe(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
 		from, p := model.NodeID(o.Arg), st.Pulse[node]
 		if !slices.ContainsFunc(st.Owed, func(w Owed) bool { return w.To == node && w.From == from && w.Pulse == p }) {
 			st.Bad = fmt.Sprintf("%v acts in pulse %d on a message %v did not send it in pulse %d", node, p+1, from, p)
+			if i := slices.IndexFunc(st.Owed, func(w Owed) bool { return w.To == node && w.From == from }); i >= 0 {
+				st.Bad = fmt.Sprintf("%v acts in pulse %d on the message %v sent it in pulse %d", node, p+1, from, st.Owed[i].Pulse)
+			}
 			return st
 		}
 		st.Owed = owe(st.Owed, Owed{To: node, From: from, Pulse: p}, -1)

@@ -83,6 +83,8 @@ func TestPulseOrder(t *testing.T) {
 			"n1 began pulse 1 before n0 sent it a message of pulse 0"},
 		{"a message taken a pulse late", []step{send(0, 1), take(1, 0), pulse(1, 1), take(1, 0)},
 			"n1 acts in pulse 2 on a message n0 did not send it in pulse 1"},
+		{"a message taken in the pulse it was sent", []step{pulse(0, 1), send(0, 1), take(1, 0)},
+			"n1 acts in pulse 1 on the message n0 sent it in pulse 1"},
 		{"a pulse skipped", []step{pulse(2, 2)}, "n2 begins pulse 2 after pulse 0"},
 	}
 	for _, c := range cases {
