@@ -16,9 +16,10 @@ import (
 // section Synchronizers, after Awerbuch).
 const awerbuch = "B. Awerbuch, Complexity of Network Synchronization (J. ACM 32(4), 1985), as the Leader Election notes present it (section Synchronizers)"
 
-// syncProps are the properties of the sync family.
+// syncProps are the properties of the sync family: all-pulses over
+// SynchBfsTree's N pulses.
 func syncProps() []*properties.Property {
-	return []*properties.Property{bfs.BFSTree, round.PulseOrder}
+	return []*properties.Property{bfs.BFSTree, round.PulseOrder, round.AllPulses(bfs.Round{})}
 }
 
 // overSynchronizer gives the scenarios of SynchBfsTree over a synchronizer:
@@ -66,7 +67,7 @@ func init() {
 			Summary:    "SynchBfsTree over the simple synchronizer: one packet per link and pulse each way, 2E messages a pulse",
 			Source:     leNotes + ", Synchronizers: A simple synchronizer; Application: BFS tree construction",
 			Properties: syncProps(),
-			Claims:     []string{"bfs-tree", "pulse-order"},
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-simple", simple.Over(bfs.Round{}), nil),
 			Scenarios:  overSynchronizer(model.Unordered, "the simple synchronizer"),
 		},
@@ -75,7 +76,7 @@ func init() {
 			Summary:    "SynchBfsTree over Awerbuch's synchronizer α: messages acknowledged, safe told to every neighbour, 2E safe messages a pulse",
 			Source:     awerbuch + "; " + leNotes + ", Application: BFS tree construction",
 			Properties: syncProps(),
-			Claims:     []string{"bfs-tree", "pulse-order"},
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-alpha", alpha.Over(bfs.Round{}), nil),
 			Scenarios:  overSynchronizer(model.Unordered, "synchronizer α"),
 		},
@@ -84,7 +85,7 @@ func init() {
 			Summary:    "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
 			Source:     awerbuch + "; " + leNotes + ", Application: BFS tree construction",
 			Properties: syncProps(),
-			Claims:     []string{"bfs-tree", "pulse-order"},
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    overTree("sync/bfs-beta"),
 			Scenarios:  overSynchronizer(model.Unordered, "synchronizer β"),
 		},

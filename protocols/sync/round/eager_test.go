@@ -47,13 +47,15 @@ func (eager) Timeout(_ *model.Ctx[bfs.Msg], s eagerState, _ model.Timer) eagerSt
 func (eager) Recover(_ *model.Ctx[bfs.Msg], s eagerState) eagerState                { return s }
 
 // pulse-order is a known counterexample to a node that does not wait: the
-// checker must find it, and SynchBfsTree then builds no BFS tree either.
+// checker must find it, and SynchBfsTree then builds no BFS tree either,
+// nor do the nodes run their pulses to the end.
 func TestPulseOrderCatchesAnEagerNode(t *testing.T) {
 	cfg := model.Config{N: 4, Topology: "edges:0-1,1-2,2-3,3-0,0-2", Channels: model.Unordered}
-	m, err := checker.Compile("eager", eager{bfs.Round{}}, cfg, round.PulseOrder, bfs.BFSTree)
+	m, err := checker.Compile("eager", eager{bfs.Round{}}, cfg, round.PulseOrder, bfs.BFSTree, round.AllPulses(bfs.Round{}))
 	require.NoError(t, err)
 	r := checker.Exhaustive(context.Background(), m, checker.Options{})
 	require.Equal(t, checker.Fail, r.Property("pulse-order").Verdict)
 	require.Equal(t, checker.Fail, r.Property("bfs-tree").Verdict)
+	require.Equal(t, checker.Fail, r.Property("all-pulses").Verdict)
 	t.Log(r.Property("pulse-order").Detail, "; ", r.Property("bfs-tree").Detail)
 }

@@ -107,3 +107,23 @@ var PulseOrder = &properties.Property{
 		return properties.MonitorState[Order](v, Pulses).Bad
 	},
 }
+
+// AllPulses (all-pulses) is the liveness half of a synchronizer, judged
+// where runs end: every node has simulated every pulse alg asks for, so
+// no run stops short, deadlocked. It reads Pulses.
+func AllPulses[S, M any](alg Algorithm[S, M]) *properties.Property {
+	return &properties.Property{
+		Name: "all-pulses", Family: "sync", When: properties.AtQuiescence, Monitor: Pulses, MonitorOnly: true,
+		Doc: "where a run ends every node has simulated every pulse of the algorithm",
+		Check: func(v properties.View) string {
+			o := properties.MonitorState[Order](v, Pulses)
+			for i := range model.NodeID(v.N()) {
+				ctx := model.NewCtx[M](*v.Config(), i)
+				if want := alg.Pulses(&ctx.Env); o.Pulse[i] < want {
+					return fmt.Sprintf("the run is over and %v has simulated %d of %d pulses", i, o.Pulse[i], want)
+				}
+			}
+			return ""
+		},
+	}
+}
