@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
@@ -59,6 +60,21 @@ func TestSynchronizerMessages(t *testing.T) {
 				m, a := messages(t, r, "message"), messages(t, r, "ack")
 				require.Equal(t, [2]int{m.Min, m.Max}, [2]int{a.Min, a.Max}, "%s %s: an ack per algorithm message", c.protocol, top)
 			}
+		}
+	}
+}
+
+// Larger networks, by random walks: SynchBfsTree builds the BFS tree over
+// each synchronizer on a seeded random graph of 10 nodes and a 3x4 grid.
+func TestSynchronizersRandom(t *testing.T) {
+	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta"} {
+		p, err := protocols.Lookup("sync/" + name)
+		require.NoError(t, err)
+		for _, sc := range []suite.Scenario{
+			{N: 10, Topology: "random:3:0.3", Channels: model.Unordered},
+			{N: 12, Topology: "grid:3x4"},
+		} {
+			checktest.Check(t, p, sc, checktest.Random(checker.RandomOptions{Walks: 200, Seed: 1}))
 		}
 	}
 }
