@@ -27,8 +27,9 @@ type Owed struct {
 }
 
 // Pulses is the monitor of pulse order, fed by ObsPulse, ObsSend and
-// ObsTake. Its state is an Order: N pulse numbers and the messages of at
-// most two pulses in flight, so it stays small.
+// ObsTake. Its state is an Order: N pulse numbers and, under a synchronizer
+// that keeps neighbours within a pulse of each other, the messages of at most
+// two pulses, so it stays small.
 var Pulses = properties.NewMonitor("pulses",
 	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N)} },
 	observe)

@@ -18,11 +18,13 @@
 //
 // Composing an algorithm with a synchronizer gives an ordinary protocol:
 //
-//	p := alpha.Over[bfs.State, bfs.Msg](bfs.Round{}) // a model.Protocol
+//	p := alpha.Over(bfs.Round{}) // a model.Protocol
 //
 // The synchronizers report what they simulate with observations of this
-// package's kinds (Simulate does it for them), and PulseOrder checks the
-// notes' rule over them in every world.
+// package's kinds (Simulate does it for them, and a synchronizer of one's
+// own should call it too): PulseOrder checks the notes' rule over them in
+// every world, and AllPulses that every run ends with every node through
+// every pulse.
 package round
 
 import (
