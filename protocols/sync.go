@@ -78,7 +78,10 @@ func init() {
 			Properties: syncProps(),
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-alpha", alpha.Over(bfs.Round{}), nil),
-			Scenarios:  overSynchronizer(model.Unordered, "synchronizer α"),
+			Scenarios: append(overSynchronizer(model.Unordered, "synchronizer α"),
+				suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
+					Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
+					Why: "one lost message, ack or safe, and a node waits for ever: a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
 		},
 		&suite.Protocol{
 			Name: "bfs-beta", Family: "sync",
