@@ -480,6 +480,15 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 				naiveCase{name: "n3-tasks2-crash1-nodedup",
 					cfg: model.Config{N: 3, Crashes: 1, Params: map[string]int{"tasks": 2, "dedup": 0}}})
 		}
+	case "bfs", "bfs-simple", "bfs-alpha", "bfs-beta":
+		// The BFS tree and the synchronizers: small graphs, both channel
+		// orders; the flooding fails bfs-tree on the triangle and the ring.
+		for _, top := range []string{"line", "ring"} {
+			for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+				cs = append(cs, naiveCase{name: fmt.Sprintf("n3-%s-%v", top, ch), cfg: model.Config{N: 3, Topology: top, Channels: ch}})
+			}
+		}
+		cs = append(cs, naiveCase{name: "n4-star-unordered", cfg: model.Config{N: 4, Topology: "star", Channels: model.Unordered}})
 	default:
 		// A protocol added since: small fault-free rings (skipped below if
 		// they turn out too large).

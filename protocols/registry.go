@@ -33,6 +33,10 @@
 //     Congress 1977) and E. Chang and R. Roberts' (An Improved Algorithm for
 //     Decentralized Extrema-Finding in Circular Configurations of Processes,
 //     CACM 22(5), 1979).
+//   - (Awerbuch) B. Awerbuch, Complexity of Network Synchronization, Journal
+//     of the ACM 32(4), 1985: the synchronizers α and β, as the Leader
+//     Election notes present them (section Synchronizers, with the simple
+//     synchronizer and the BFS tree, SynchBfsTree, run over them).
 package protocols
 
 import (

@@ -1,0 +1,96 @@
+package protocols
+
+import (
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols/sync/alpha"
+	"github.com/vigil-check/vigil/protocols/sync/beta"
+	"github.com/vigil-check/vigil/protocols/sync/bfs"
+	"github.com/vigil-check/vigil/protocols/sync/round"
+	"github.com/vigil-check/vigil/protocols/sync/simple"
+)
+
+// The synchronizers' work (see the package doc: the Leader Election notes,
+// section Synchronizers, after Awerbuch).
+const awerbuch = "B. Awerbuch, Complexity of Network Synchronization (J. ACM 32(4), 1985), as the Leader Election notes present it (section Synchronizers)"
+
+// syncProps are the properties of the sync family: all-pulses over
+// SynchBfsTree's N pulses.
+func syncProps() []*properties.Property {
+	return []*properties.Property{bfs.BFSTree, round.PulseOrder, round.AllPulses(bfs.Round{})}
+}
+
+// overSynchronizer gives the scenarios of SynchBfsTree over a synchronizer:
+// N = 4 on the ring, the line, the star and the 2x2 grid, root 0 at an end
+// or a corner.
+func overSynchronizer(ch model.Channels, what string) []suite.Scenario {
+	var sc []suite.Scenario
+	for _, top := range []string{"ring", "line", "star", "grid:2x2"} {
+		sc = append(sc, suite.Scenario{Name: top, N: 4, Topology: top, Channels: ch, Expect: checker.Pass,
+			Why: "SynchBfsTree over " + what + ": every node's level is its distance from the root, whatever the interleaving (the Leader Election notes: \"run it with a synchronizer to ensure that the BFS tree is computed\")"})
+	}
+	return sc
+}
+
+// overTree compiles SynchBfsTree over synchronizer β on the run's
+// breadth-first spanning tree from node 0, which β assumes given.
+func overTree(name string) func(model.Config, []*properties.Property) (*checker.Machine, error) {
+	return func(cfg model.Config, props []*properties.Property) (*checker.Machine, error) {
+		g, err := model.ParseTopology(cfg.Topology, cfg.N)
+		if err != nil {
+			return nil, err
+		}
+		return suite.Compiler(name, beta.Over(bfs.Round{}, beta.SpanningTree(g, 0)), nil)(cfg, props)
+	}
+}
+
+func init() {
+	register(
+		&suite.Protocol{
+			Name: "bfs", Family: "sync",
+			Summary:    "the simple BFS tree algorithm on an asynchronous network: the first invite wins",
+			Source:     leNotes + ", Application: BFS tree construction",
+			Properties: syncProps(),
+			Claims:     []string{"bfs-tree"},
+			Compile:    suite.Compiler("sync/bfs", bfs.Protocol{}, nil),
+			Scenarios: []suite.Scenario{
+				{Name: "chord", N: 4, Topology: "edges:0-1,1-2,2-3,3-0,0-2", Channels: model.Unordered, Expect: checker.Fail, Shows: "bfs-tree",
+					Why: "on a 4-cycle with a chord from the root, every node is the root's neighbour, yet an invite relayed by another (0, 2, 3) may reach it before the root's own: \"this algorithm does not always give a BFS tree\" (the Leader Election notes)"},
+				{Name: "line", N: 4, Topology: "line", Channels: model.Unordered, Expect: checker.Pass,
+					Why: "on a tree there is one path to each node, so the first invite is the breadth-first one"},
+			},
+		},
+		&suite.Protocol{
+			Name: "bfs-simple", Family: "sync",
+			Summary:    "SynchBfsTree over the simple synchronizer: one packet per link and pulse each way, 2E messages a pulse",
+			Source:     leNotes + ", Synchronizers: A simple synchronizer; Application: BFS tree construction",
+			Properties: syncProps(),
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
+			Compile:    suite.Compiler("sync/bfs-simple", simple.Over(bfs.Round{}), nil),
+			Scenarios:  overSynchronizer(model.Unordered, "the simple synchronizer"),
+		},
+		&suite.Protocol{
+			Name: "bfs-alpha", Family: "sync",
+			Summary:    "SynchBfsTree over Awerbuch's synchronizer α: messages acknowledged, safe told to every neighbour, 2E safe messages a pulse",
+			Source:     awerbuch + "; " + leNotes + ", Application: BFS tree construction",
+			Properties: syncProps(),
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
+			Compile:    suite.Compiler("sync/bfs-alpha", alpha.Over(bfs.Round{}), nil),
+			Scenarios: append(overSynchronizer(model.Unordered, "synchronizer α"),
+				suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
+					Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
+					Why: "one lost message, ack or safe, and a node waits for ever: a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
+		},
+		&suite.Protocol{
+			Name: "bfs-beta", Family: "sync",
+			Summary:    "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
+			Source:     awerbuch + "; " + leNotes + ", Application: BFS tree construction",
+			Properties: syncProps(),
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
+			Compile:    overTree("sync/bfs-beta"),
+			Scenarios:  overSynchronizer(model.Unordered, "synchronizer β"),
+		},
+	)
+}

@@ -1,0 +1,130 @@
+package round
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Order is the state of the Pulses monitor: the pulse each node simulates
+// (0 until it begins pulse 1), the algorithm messages sent and not yet
+// handed to their receiver, and the first breach of the notes' rule, if
+// any ("" while none).
+type Order struct {
+	Pulse []int
+	Owed  []Owed
+	Bad   string
+}
+
+// Owed counts the messages From sent To in pulse Pulse that the
+// synchronizer has not yet handed to To's algorithm.
+type Owed struct {
+	To, From model.NodeID
+	Pulse    int
+	Count    int
+}
+
+// Pulses is the monitor of pulse order, fed by ObsPulse, ObsSend and
+// ObsTake. Its state is an Order: N pulse numbers and, under a synchronizer
+// that keeps neighbours within a pulse of each other, the messages of at most
+// two pulses, so it stays small.
+var Pulses = properties.NewMonitor("pulses",
+	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N)} },
+	observe)
+
+func observe(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+	if st.Bad != "" {
+		return st
+	}
+	switch o.Kind {
+	case ObsSend:
+		to, p := model.NodeID(o.Arg), st.Pulse[node]
+		if st.Pulse[to] > p {
+			st.Bad = fmt.Sprintf("%v began pulse %d before %v sent it a message of pulse %d", to, st.Pulse[to], node, p)
+			return st
+		}
+		st.Owed = owe(st.Owed, Owed{To: to, From: node, Pulse: p}, 1)
+	case ObsTake:
+		from, p := model.NodeID(o.Arg), st.Pulse[node]
+		if !slices.ContainsFunc(st.Owed, func(w Owed) bool { return w.To == node && w.From == from && w.Pulse == p }) {
+			st.Bad = fmt.Sprintf("%v acts in pulse %d on a message %v did not send it in pulse %d", node, p+1, from, p)
+			if i := slices.IndexFunc(st.Owed, func(w Owed) bool { return w.To == node && w.From == from }); i >= 0 {
+				st.Bad = fmt.Sprintf("%v acts in pulse %d on the message %v sent it in pulse %d", node, p+1, from, st.Owed[i].Pulse)
+			}
+			return st
+		}
+		st.Owed = owe(st.Owed, Owed{To: node, From: from, Pulse: p}, -1)
+	case ObsPulse:
+		if o.Arg != st.Pulse[node]+1 {
+			st.Bad = fmt.Sprintf("%v begins pulse %d after pulse %d", node, o.Arg, st.Pulse[node])
+			return st
+		}
+		for _, w := range st.Owed {
+			if w.To == node && w.Pulse < o.Arg {
+				st.Bad = fmt.Sprintf("%v began pulse %d before it received and acted on the message %v sent it in pulse %d", node, o.Arg, w.From, w.Pulse)
+				return st
+			}
+		}
+		st.Pulse = slices.Clone(st.Pulse)
+		st.Pulse[node] = o.Arg
+	}
+	return st
+}
+
+// owe adds d to the count of w's (To, From, Pulse) in a fresh slice, kept
+// sorted, without zero counts.
+func owe(ws []Owed, w Owed, d int) []Owed {
+	key := func(x Owed) []int { return []int{int(x.To), int(x.From), x.Pulse} }
+	out := make([]Owed, 0, len(ws)+1)
+	done := false
+	for _, x := range ws {
+		if !done && slices.Equal(key(x), key(w)) {
+			x.Count += d
+			done = true
+		} else if !done && slices.Compare(key(x), key(w)) > 0 {
+			out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
+			done = true
+		}
+		if x.Count != 0 {
+			out = append(out, x)
+		}
+	}
+	if !done {
+		out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
+	}
+	return out
+}
+
+// PulseOrder (pulse-order) is the notes' rule of a synchronizer: no node
+// simulates pulse i+1 before it has received and acted on every algorithm
+// message sent to it in pulse i, and each such message is acted on in
+// pulse i+1, not later. It is judged in every world, over Pulses.
+var PulseOrder = &properties.Property{
+	Name: "pulse-order", Family: "sync", When: properties.Always, Monitor: Pulses, MonitorOnly: true,
+	Doc: "no node simulates pulse i+1 before it has received and acted on every message sent to it in pulse i",
+	Check: func(v properties.View) string {
+		return properties.MonitorState[Order](v, Pulses).Bad
+	},
+}
+
+// AllPulses (all-pulses) is the liveness half of a synchronizer, judged
+// where runs end: every node has simulated every pulse alg asks for, so
+// no run stops short, deadlocked. It reads Pulses.
+func AllPulses[S, M any](alg Algorithm[S, M]) *properties.Property {
+	return &properties.Property{
+		Name: "all-pulses", Family: "sync", When: properties.AtQuiescence, Monitor: Pulses, MonitorOnly: true,
+		Doc: "where a run ends every node has simulated every pulse of the algorithm",
+		Check: func(v properties.View) string {
+			o := properties.MonitorState[Order](v, Pulses)
+			for i := range model.NodeID(v.N()) {
+				ctx := model.NewCtx[M](*v.Config(), i)
+				if want := alg.Pulses(&ctx.Env); o.Pulse[i] < want {
+					return fmt.Sprintf("the run is over and %v has simulated %d of %d pulses", i, o.Pulse[i], want)
+				}
+			}
+			return ""
+		},
+	}
+}
