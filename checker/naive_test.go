@@ -480,6 +480,13 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 				naiveCase{name: "n3-tasks2-crash1-nodedup",
 					cfg: model.Config{N: 3, Crashes: 1, Params: map[string]int{"tasks": 2, "dedup": 0}}})
 		}
+	case "bfs-abd":
+		// the ABD synchronizer on bounded delay: right when the network's
+		// bound is the d assumed, a known counterexample when it exceeds it
+		for _, delay := range []int{1, 2} {
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n3-line-bounded%d", delay),
+				cfg: model.Config{N: 3, Topology: "line", Channels: model.Unordered, Timing: model.Bounded, Delay: delay, Params: map[string]int{"abd-delay": 1}}})
+		}
 	case "bfs", "bfs-simple", "bfs-alpha", "bfs-beta":
 		// The BFS tree and the synchronizers: small graphs, both channel
 		// orders; the flooding fails bfs-tree on the triangle and the ring.

@@ -5,6 +5,7 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/protocols/sync/abd"
 	"github.com/vigil-check/vigil/protocols/sync/alpha"
 	"github.com/vigil-check/vigil/protocols/sync/beta"
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
@@ -70,6 +71,27 @@ func init() {
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-simple", simple.Over(bfs.Round{}), nil),
 			Scenarios:  overSynchronizer(model.Unordered, "the simple synchronizer"),
+		},
+		&suite.Protocol{
+			Name: "bfs-abd", Family: "sync",
+			Summary:    "SynchBfsTree over the ABD synchronizer: on bounded delay, the next pulse 2d ticks after the last, no control messages",
+			Source:     leNotes + ", Synchronizers: Asynchronous Bounded Delay (ABD) Synchronizer; Application: BFS tree construction",
+			Properties: syncProps(),
+			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
+			Params: []suite.Param{{Name: abd.DelayParam, Default: 1,
+				Doc: "the delay d the ABD synchronizer assumes, in ticks: it starts a pulse every 2d ticks"}},
+			Compile: suite.Compiler("sync/bfs-abd", abd.Over(bfs.Round{}), abd.Validate),
+			Scenarios: []suite.Scenario{
+				{Name: "ring", N: 4, Topology: "ring", Channels: model.Unordered, Timing: model.Bounded, Delay: 1,
+					Params: map[string]int{abd.DelayParam: 1}, Expect: checker.Pass,
+					Why: "the network's delay bound is the d the synchronizer assumes: every message of a pulse is in when the next begins"},
+				{Name: "grid", N: 4, Topology: "grid:2x2", Channels: model.Unordered, Timing: model.Bounded, Delay: 3,
+					Params: map[string]int{abd.DelayParam: 2}, Expect: checker.Pass,
+					Why: "a network slower than the d assumed, yet faster than 2d: the 2d wait, meant for clocks d apart, absorbs it while clocks agree"},
+				{Name: "late", N: 4, Topology: "ring", Channels: model.Unordered, Timing: model.Bounded, Delay: 2,
+					Params: map[string]int{abd.DelayParam: 1}, Expect: checker.Fail, Shows: "pulse-order", Violates: []string{"bfs-tree"},
+					Why: "the network's bound exceeds the d assumed: a message sent as a pulse began arrives as the next begins, and may come second (the notes' d is \"the maximum propagation delay of each channel\")"},
+			},
 		},
 		&suite.Protocol{
 			Name: "bfs-alpha", Family: "sync",

@@ -34,10 +34,20 @@ var Pulses = properties.NewMonitor("pulses",
 	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N)} },
 	observe)
 
-func observe(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
-	if st.Bad != "" {
-		return st
+func observe(cfg *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+	if st.Bad == "" {
+		st = checkOrder(cfg, st, node, o)
 	}
+	// Pulses are counted even once the order is broken, for all-pulses.
+	if o.Kind == ObsPulse && o.Arg > st.Pulse[node] {
+		st.Pulse = slices.Clone(st.Pulse)
+		st.Pulse[node] = o.Arg
+	}
+	return st
+}
+
+// checkOrder follows the messages of each pulse until the order breaks.
+func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
 	switch o.Kind {
 	case ObsSend:
 		to, p := model.NodeID(o.Arg), st.Pulse[node]
