@@ -65,16 +65,27 @@ func TestSynchronizerMessages(t *testing.T) {
 }
 
 // Larger networks, by random walks: SynchBfsTree builds the BFS tree over
-// each synchronizer on a seeded random graph of 10 nodes and a 3x4 grid.
+// each synchronizer on a seeded random graph of 10 nodes, a 3x4 grid, and
+// rings and grids of 30 nodes; ABD on bounded delay with d the network's
+// bound.
 func TestSynchronizersRandom(t *testing.T) {
-	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta"} {
+	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta", "bfs-abd"} {
 		p, err := protocols.Lookup("sync/" + name)
 		require.NoError(t, err)
 		for _, sc := range []suite.Scenario{
 			{N: 10, Topology: "random:3:0.3", Channels: model.Unordered},
 			{N: 12, Topology: "grid:3x4"},
+			{N: 30, Topology: "ring", Channels: model.Unordered},
+			{N: 30, Topology: "grid:5x6"},
 		} {
-			checktest.Check(t, p, sc, checktest.Random(checker.RandomOptions{Walks: 200, Seed: 1}))
+			walks := 200
+			if sc.N == 30 {
+				walks = 20
+			}
+			if name == "bfs-abd" {
+				sc.Timing, sc.Delay, sc.Params = model.Bounded, 1, map[string]int{"abd-delay": 1}
+			}
+			checktest.Check(t, p, sc, checktest.Random(checker.RandomOptions{Walks: walks, Seed: 1}))
 		}
 	}
 }
