@@ -55,6 +55,10 @@ func TestUserModule(t *testing.T) {
 		{[]string{"check", "twopc", "-n", "3", "-crashes", "1", "-recoveries", "1", "-json"}, 1, []string{`"protocol": "commit/twopc"`, `"verdict": "fail"`}},
 		{[]string{"check", "twopc", "-n", "4", "-sweep", "-max-states", "100000", "-time", "1m", "-memory", "1024"}, 0, []string{"exhaustive (sweep) search", "verdict: pass"}},
 		{[]string{"check", "twopc", "-fairness", "strong", "-depth", "30"}, 0, []string{"verdict: pass"}},
+		// the coordinator talks to each participant alone: a star will do,
+		// a line will not (n2 is no neighbour of n0)
+		{[]string{"check", "twopc", "-topology", "star", "-losses", "0", "-timing", "bounded:2"}, 0, []string{"topology=star", "verdict: pass"}},
+		{[]string{"check", "twopc", "-n", "3", "-topology", "line"}, 2, []string{"sent to n2, which is not a neighbour of n0 on topology line"}},
 		{[]string{"check", "bully"}, 2, []string{`unknown protocol "bully" (known: commit/twopc)`}},
 		{[]string{"check", "twopc", "-requests", "2"}, 2, []string{"flag provided but not defined: -requests"}},
 		{[]string{"check", "twopc", "-param", "requests=2"}, 2, []string{"commit/twopc has no parameter requests (it has: no-votes)"}},
