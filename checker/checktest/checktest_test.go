@@ -341,3 +341,18 @@ func TestFaultsFailTheTest(t *testing.T) {
 		require.Contains(t, rr.output()+strings.Join(rr.logs, "\n"), c.want, c.name)
 	}
 }
+
+// Drawn topologies reach the run: the flood sends to every node, which on
+// a ring of four is a send to a non-neighbour, a fault rapid reports.
+func TestRapidDrawsTopologies(t *testing.T) {
+	noFailFile(t)
+	rr := &rapidRecorder{recorder: recorder{TB: t}}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		rapid.Check(rr, checktest.Property(floodProtocol(false), checktest.Space{MinN: 4, MaxN: 6, Topologies: []string{"ring", "line"}}))
+	}()
+	<-done
+	require.True(t, rr.failed)
+	require.Contains(t, rr.output()+strings.Join(rr.logs, "\n"), "which is not a neighbour of")
+}

@@ -32,6 +32,11 @@ type Space struct {
 	// Losses and Duplicates, if positive, draw the message fault budgets
 	// from 0 to that many.
 	Losses, Duplicates int
+	// Topologies, if set, draws the network among these specs (see
+	// model.ParseTopology); a "random" entry stands for random:SEED with
+	// a drawn seed. Draw them first so that rapid shrinks towards the
+	// first.
+	Topologies []string
 	// MaxSteps bounds a schedule (0: 10 000 steps); a run cut there is
 	// not judged where it would have ended.
 	MaxSteps int
@@ -63,6 +68,12 @@ func (s Space) Draw(t *rapid.T) suite.Scenario {
 			ids = []string{fmt.Sprint(rapid.IntRange(0, sc.N-1).Draw(t, "the initiator"))}
 		}
 		sc.Initiators = strings.Join(ids, ",")
+	}
+	if len(s.Topologies) > 0 {
+		sc.Topology = rapid.SampledFrom(s.Topologies).Draw(t, "topology")
+		if sc.Topology == "random" {
+			sc.Topology = fmt.Sprintf("random:%d", rapid.IntRange(0, 1<<20).Draw(t, "topology seed"))
+		}
 	}
 	if s.Channels && rapid.Bool().Draw(t, "unordered") {
 		sc.Channels = model.Unordered
@@ -120,7 +131,7 @@ func Property(p *suite.Protocol, space Space) func(*rapid.T) {
 			t.Fatalf("%s: drawn scenario %+v: %v", p.Path(), sc, err)
 		}
 		r := Schedule(t, m, space.MaxSteps)
-		t.Logf("%s n=%d ranks=%q initiators=%q crashes=%d: %d steps", p.Path(), sc.N, sc.Ranks, sc.Initiators, sc.Crashes, r.Steps())
+		t.Logf("%s n=%d topology=%q ranks=%q initiators=%q crashes=%d: %d steps", p.Path(), sc.N, sc.Topology, sc.Ranks, sc.Initiators, sc.Crashes, r.Steps())
 	}
 }
 
