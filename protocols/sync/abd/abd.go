@@ -25,7 +25,6 @@ package abd
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
@@ -46,24 +45,18 @@ func (m Msg[M]) Kind() string { return "message" }
 
 func (m Msg[M]) String() string { return fmt.Sprintf("(%d)%+v", m.Pulse, m.Payload) }
 
-// Packet is a message received and not yet simulated.
-type Packet[M any] struct {
-	From model.NodeID
-	Msg  Msg[M]
-}
-
 // State is a node's synchronizer state around the algorithm's.
 type State[S, M any] struct {
 	Pulse int // the last pulse simulated: 0 after the start
 	Alg   S
-	Buf   []Packet[M] // received, not yet simulated, by pulse and sender
+	Buf   []round.Received[M] // received, not yet simulated, by pulse and sender
 }
 
 func (s State[S, M]) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "pulse %d", s.Pulse)
-	for _, p := range s.Buf {
-		fmt.Fprintf(&b, " %v:%v", p.From, p.Msg)
+	for _, r := range s.Buf {
+		fmt.Fprintf(&b, " %v:%v", r.From, Msg[M]{Pulse: r.Pulse, Payload: r.Msg})
 	}
 	fmt.Fprintf(&b, " | %+v", s.Alg)
 	return b.String()
@@ -108,17 +101,8 @@ func (p Protocol[S, M]) Init(ctx *model.Ctx[Msg[M]]) State[S, M] {
 
 // Receive keeps a message for the pulse that takes it.
 func (Protocol[S, M]) Receive(_ *model.Ctx[Msg[M]], s State[S, M], from model.NodeID, m Msg[M]) State[S, M] {
-	pk := Packet[M]{From: from, Msg: m}
-	at, _ := slices.BinarySearchFunc(s.Buf, pk, byPulseSender)
-	s.Buf = slices.Insert(slices.Clone(s.Buf), at, pk)
+	s.Buf = round.Keep(s.Buf, round.Received[M]{Pulse: m.Pulse, From: from, Msg: m.Payload})
 	return s
-}
-
-func byPulseSender[M any](a, b Packet[M]) int {
-	if a.Msg.Pulse != b.Msg.Pulse {
-		return a.Msg.Pulse - b.Msg.Pulse
-	}
-	return int(a.From) - int(b.From)
 }
 
 // Timeout: 2d ticks have passed since the last pulse began: simulate the
@@ -126,15 +110,7 @@ func byPulseSender[M any](a, b Packet[M]) int {
 // start the clock again unless it was the last pulse.
 func (p Protocol[S, M]) Timeout(ctx *model.Ctx[Msg[M]], s State[S, M], _ model.Timer) State[S, M] {
 	var in []round.In[M]
-	var rest []Packet[M]
-	for _, pk := range s.Buf {
-		if pk.Msg.Pulse == s.Pulse {
-			in = append(in, round.In[M]{From: pk.From, Msg: pk.Msg.Payload})
-		} else {
-			rest = append(rest, pk) // late (an earlier pulse) or early: not this pulse's
-		}
-	}
-	s.Buf = rest
+	in, s.Buf = round.Take(s.Buf, s.Pulse) // a late message of an earlier pulse stays, unread
 	s.Pulse++
 	var out []model.Sent[M]
 	s.Alg, out = round.Simulate(ctx, p.Alg, s.Alg, s.Pulse, in)

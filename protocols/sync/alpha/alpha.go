@@ -29,7 +29,6 @@ package alpha
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
@@ -64,14 +63,6 @@ func (m Msg[M]) String() string {
 	return fmt.Sprintf("safe(%d)", m.Pulse)
 }
 
-// Recv is a message received and not yet simulated: Msg's payload, sent in
-// pulse Pulse by From; or, in State.Safe, a neighbour's safe(Pulse).
-type Recv[M any] struct {
-	Pulse int
-	From  model.NodeID
-	Msg   M
-}
-
 // State is a node's synchronizer state around the algorithm's.
 type State[S, M any] struct {
 	Pulse   int // the last pulse simulated: 0 after the start
@@ -79,10 +70,10 @@ type State[S, M any] struct {
 	Unacked int // messages of this pulse not yet acknowledged: safe at 0
 	// In holds the algorithm messages received for pulses not yet
 	// simulated, by pulse and sender, a sender's in the order they came.
-	In []Recv[M]
+	In []round.Received[M]
 	// Safe holds the neighbours' safe messages received, by pulse and
 	// sender (Msg unused).
-	Safe []Recv[struct{}]
+	Safe []round.Received[struct{}]
 }
 
 func (s State[S, M]) String() string {
@@ -142,15 +133,8 @@ func (p Protocol[S, M]) next(ctx *model.Ctx[Msg[M]], s State[S, M]) State[S, M] 
 		return s
 	}
 	s.Safe = rest(s.Safe, n)
-	k := 0
-	for k < len(s.In) && s.In[k].Pulse == s.Pulse {
-		k++
-	}
-	in := make([]round.In[M], k)
-	for i, r := range s.In[:k] {
-		in[i] = round.In[M]{From: r.From, Msg: r.Msg}
-	}
-	s.In = rest(s.In, k)
+	var in []round.In[M]
+	in, s.In = round.Take(s.In, s.Pulse)
 	s.Pulse++
 	return p.simulate(ctx, s, in)
 }
@@ -162,19 +146,6 @@ func rest[T any](xs []T, n int) []T {
 	return xs[n:len(xs):len(xs)]
 }
 
-// insert adds r to rs in a fresh slice, after those of an earlier or the
-// same (pulse, sender).
-func insert[T any](rs []Recv[T], r Recv[T]) []Recv[T] {
-	at := len(rs)
-	for i, x := range rs {
-		if x.Pulse > r.Pulse || x.Pulse == r.Pulse && x.From > r.From {
-			at = i
-			break
-		}
-	}
-	return slices.Insert(slices.Clone(rs), at, r)
-}
-
 // Receive: a message is acknowledged at once and kept for the next pulse;
 // the last ack makes the node safe, which it tells every neighbour; a
 // neighbour's safe is noted. Then the next pulse begins if it may.
@@ -182,7 +153,7 @@ func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from mode
 	switch m.Type {
 	case Message:
 		ctx.Send(from, Msg[M]{Type: Ack})
-		s.In = insert(s.In, Recv[M]{Pulse: m.Pulse, From: from, Msg: m.Payload})
+		s.In = round.Keep(s.In, round.Received[M]{Pulse: m.Pulse, From: from, Msg: m.Payload})
 		return s
 	case Ack:
 		s.Unacked--
@@ -190,7 +161,7 @@ func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from mode
 			ctx.SendAll(ctx.Neighbors(), Msg[M]{Type: Safe, Pulse: s.Pulse})
 		}
 	case Safe:
-		s.Safe = insert(s.Safe, Recv[struct{}]{Pulse: m.Pulse, From: from})
+		s.Safe = round.Keep(s.Safe, round.Received[struct{}]{Pulse: m.Pulse, From: from})
 	}
 	return p.next(ctx, s)
 }

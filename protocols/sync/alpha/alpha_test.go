@@ -13,8 +13,8 @@ type (
 	st   = State[bfs.State, bfs.Msg]
 	msg  = Msg[bfs.Msg]
 	sent = model.Sent[msg]
-	recv = Recv[bfs.Msg]
-	safe = Recv[struct{}]
+	recv = round.Received[bfs.Msg]
+	safe = round.Received[struct{}]
 )
 
 var (

@@ -103,14 +103,6 @@ func (m Msg[M]) String() string {
 	return fmt.Sprintf("safe(%d)", m.Pulse)
 }
 
-// Recv is an algorithm message received and not yet simulated: sent in
-// pulse Pulse by From.
-type Recv[M any] struct {
-	Pulse int
-	From  model.NodeID
-	Msg   M
-}
-
 // State is a node's synchronizer state around the algorithm's.
 type State[S, M any] struct {
 	Pulse   int // the last pulse simulated: 0 after the start
@@ -121,7 +113,7 @@ type State[S, M any] struct {
 	SentUp  bool // safe(Pulse) sent to the parent
 	// In holds the algorithm messages received for pulses not yet
 	// simulated, by pulse and sender, a sender's in the order they came.
-	In []Recv[M]
+	In []round.Received[M]
 }
 
 func (s State[S, M]) String() string {
@@ -198,19 +190,8 @@ func (p Protocol[S, M]) safe(ctx *model.Ctx[Msg[M]], s State[S, M]) State[S, M] 
 // begin passes m(j) to the children and simulates pulse j.
 func (p Protocol[S, M]) begin(ctx *model.Ctx[Msg[M]], s State[S, M], j int) State[S, M] {
 	ctx.SendAll(p.children(&ctx.Env), Msg[M]{Type: Pulse, Pulse: j})
-	k := 0
-	for k < len(s.In) && s.In[k].Pulse < j {
-		k++
-	}
-	in := make([]round.In[M], k)
-	for i, r := range s.In[:k] {
-		in[i] = round.In[M]{From: r.From, Msg: r.Msg}
-	}
-	if k == len(s.In) {
-		s.In = nil
-	} else {
-		s.In = s.In[k:len(s.In):len(s.In)]
-	}
+	var in []round.In[M]
+	in, s.In = round.Take(s.In, j-1)
 	s.Pulse, s.Acks, s.Safe, s.SentUp = j, 0, 0, false
 	return p.simulate(ctx, s, in)
 }
@@ -222,14 +203,7 @@ func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from mode
 	switch m.Type {
 	case Message:
 		ctx.Send(from, Msg[M]{Type: Ack})
-		at := len(s.In)
-		for i, x := range s.In {
-			if x.Pulse > m.Pulse || x.Pulse == m.Pulse && x.From > from {
-				at = i
-				break
-			}
-		}
-		s.In = slices.Insert(slices.Clone(s.In), at, Recv[M]{Pulse: m.Pulse, From: from, Msg: m.Payload})
+		s.In = round.Keep(s.In, round.Received[M]{Pulse: m.Pulse, From: from, Msg: m.Payload})
 		return s
 	case Ack:
 		s.Unacked--

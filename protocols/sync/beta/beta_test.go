@@ -13,7 +13,7 @@ type (
 	st   = State[bfs.State, bfs.Msg]
 	msg  = Msg[bfs.Msg]
 	sent = model.Sent[msg]
-	recv = Recv[bfs.Msg]
+	recv = round.Received[bfs.Msg]
 )
 
 func TestSpanningTree(t *testing.T) {

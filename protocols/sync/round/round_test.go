@@ -1,6 +1,7 @@
 package round
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -94,4 +95,25 @@ func TestPulseOrder(t *testing.T) {
 		}
 		require.Equal(t, c.bad, st.(Order).Bad, c.name)
 	}
+}
+
+// Keep holds messages by pulse and sender, a sender's in arrival order,
+// without touching its input; Take hands out one pulse's and leaves the
+// rest, earlier pulses' included.
+func TestInbox(t *testing.T) {
+	type r = Received[string]
+	var rs []r
+	for _, x := range []r{{1, 2, "c"}, {0, 1, "a"}, {1, 0, "b"}, {0, 1, "a2"}, {2, 0, "d"}} {
+		before := slices.Clone(rs)
+		next := Keep(rs, x)
+		require.Equal(t, before, rs, "Keep changed its input")
+		rs = next
+	}
+	require.Equal(t, []r{{0, 1, "a"}, {0, 1, "a2"}, {1, 0, "b"}, {1, 2, "c"}, {2, 0, "d"}}, rs)
+	in, rest := Take(rs, 1)
+	require.Equal(t, []In[string]{{From: 0, Msg: "b"}, {From: 2, Msg: "c"}}, in)
+	require.Equal(t, []r{{0, 1, "a"}, {0, 1, "a2"}, {2, 0, "d"}}, rest)
+	in, rest = Take(rest[2:], 2)
+	require.Len(t, in, 1)
+	require.Nil(t, rest)
 }
