@@ -109,6 +109,15 @@ func ParseTimingSpec(s string) (Timing, int, error) {
 	return t, 0, err
 }
 
+// TimingSpec is c's timing as ParseTimingSpec reads it: "bounded:D" with
+// the delay bound under Bounded timing.
+func (c *Config) TimingSpec() string {
+	if c.Timing == Bounded {
+		return fmt.Sprintf("bounded:%d", c.Delay)
+	}
+	return c.Timing.String()
+}
+
 // MaxDelay bounds Config.Delay: a message's age takes 8 bits.
 const MaxDelay = 100
 

@@ -294,3 +294,13 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"timing":"eventual"}`), &cfg), `timing must be sync, async or bounded:D, not "eventual"`)
 	require.Error(t, json.Unmarshal([]byte(`{"n":2,"timing":1}`), &cfg), "timing is a word, not a number")
 }
+
+// TimingSpec writes what ParseTimingSpec reads.
+func TestTimingSpecRoundTrip(t *testing.T) {
+	for _, c := range []Config{{Timing: Sync}, {Timing: Async}, {Timing: Bounded, Delay: 3}} {
+		tm, d, err := ParseTimingSpec(c.TimingSpec())
+		require.NoError(t, err)
+		require.Equal(t, [2]int{int(c.Timing), c.Delay}, [2]int{int(tm), d}, c.TimingSpec())
+	}
+	require.Equal(t, "bounded:3", (&Config{Timing: Bounded, Delay: 3}).TimingSpec())
+}

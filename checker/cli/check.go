@@ -393,15 +393,7 @@ func describeConfig(cfg model.Config) string {
 		parts += fmt.Sprintf(" params=%v", cfg.Params)
 	}
 	return fmt.Sprintf("n=%d %v %s crashes=%d recoveries=%d%s ranks=%s initiators=%s",
-		cfg.N, cfg.Channels, timingOf(cfg), cfg.Crashes, cfg.Recoveries, parts, ranks, init)
-}
-
-// timingOf is cfg's timing as -timing takes it.
-func timingOf(cfg model.Config) string {
-	if cfg.Timing == model.Bounded {
-		return fmt.Sprintf("bounded:%d", cfg.Delay)
-	}
-	return cfg.Timing.String()
+		cfg.N, cfg.Channels, cfg.TimingSpec(), cfg.Crashes, cfg.Recoveries, parts, ranks, init)
 }
 
 // messageFaults describes the message fault budgets of cfg that are not 0.

@@ -170,7 +170,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 			parts += fmt.Sprintf(" window=%d", gc.sc.Window)
 		}
 		fmt.Fprintf(&out, "%s %s n=%d %v %s crashes=%d recoveries=%d%s ranks=%s initiators=%s depth≤%d\n",
-			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, timing(cfg), cfg.Crashes, cfg.Recoveries, parts,
+			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, cfg.TimingSpec(), cfg.Crashes, cfg.Recoveries, parts,
 			or(gc.sc.Ranks, "sorted"), or(gc.sc.Initiators, "all"), gc.sc.MaxDepth)
 		fmt.Fprintf(&out, "  %s: %d states, %d transitions, depth %d", r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth)
 		if r.Messages != nil {
@@ -242,12 +242,4 @@ func golden(t *testing.T, name string, got []byte) {
 		}
 	}
 	t.Fatalf("%s changed; if intended, run go test ./internal/regress -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
-}
-
-// timing is cfg's timing as -timing takes it.
-func timing(cfg model.Config) string {
-	if cfg.Timing == model.Bounded {
-		return fmt.Sprintf("bounded:%d", cfg.Delay)
-	}
-	return cfg.Timing.String()
 }
