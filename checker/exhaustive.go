@@ -42,6 +42,12 @@ type Options struct {
 	// level's included (0 or 1: that one only): a state met again within
 	// the window is not expanded again.
 	Window int
+	// Rounds asks for the time of complete runs in asynchronous rounds
+	// (Result.Rounds). Once the search is complete, a second one explores
+	// the same runs over worlds whose nodes and messages carry causal
+	// clocks (more worlds, bounded by the same options), judging nothing:
+	// verdicts and counts are the first search's.
+	Rounds bool
 	// First stops the search once any property has a counterexample,
 	// after merging the wave in which the first one appeared (see
 	// Exhaustive); properties without one are then Unknown.
@@ -49,6 +55,9 @@ type Options struct {
 	// traced: a sweep keeps each state's parent, for counterexamples
 	// (Exhaustive sweeps again with it when it found any).
 	traced bool
+	// clocked: the search over worlds with causal clocks that measures
+	// rounds (see Rounds)
+	clocked bool
 }
 
 // chunk is a run of one BFS level's states expanded by one worker, and its
@@ -62,6 +71,9 @@ type chunk struct {
 	viol  []violation
 	trans int64
 	quiet int
+	// rounds: the least and most time of the quiescent states, when the
+	// search measures it (search.rounds)
+	roundsLo, roundsHi int
 	// revisits: successors found in a sweep's window of earlier levels
 	revisits int64
 	// For the state graph only: per successor, in order, the state's number
@@ -110,7 +122,8 @@ func unpackEvent(p uint64) sim.Event {
 
 func (c *chunk) reset(lo, hi int) {
 	*c = chunk{lo: lo, hi: hi, cand: c.cand[:0], viol: c.viol[:0],
-		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0]}
+		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0],
+		roundsLo: math.MaxInt, roundsHi: -1}
 }
 
 // violation locates a world that breaks a property: the state numbered src
@@ -181,6 +194,10 @@ type search struct {
 	faultSrc   int
 	faultPos   int
 	faultDepth int
+	// rounds: the worlds carry causal clocks, and the least and most time
+	// of their quiescent ones is kept (see Options.Rounds)
+	rounds             bool
+	roundsLo, roundsHi int
 }
 
 // windowBytes is the memory of a sweep's visited sets.
@@ -213,7 +230,8 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
-		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window, parents: !opt.Sweep || opt.traced}
+		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window, parents: !opt.Sweep || opt.traced,
+		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
@@ -430,8 +448,46 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
 		}
 	}
+	switch {
+	case e.rounds && res.Cut == "" && e.fault == nil && e.roundsHi >= 0:
+		// (a clocked search judges nothing, so it stops for nothing)
+		res.Rounds = &Rounds{Min: e.roundsLo, Max: e.roundsHi, States: e.count}
+	case opt.Rounds && !opt.clocked && res.Cut != "":
+		res.RoundsCut = res.Cut
+	case opt.Rounds && !opt.clocked && e.fault == nil:
+		// the runs are explored again whatever this search found: an
+		// early stop at counterexamples leaves the rounds to measure
+		measureRounds(ctx, m, res, opt, time.Since(start))
+	}
 	res.finish(start)
 	return res
+}
+
+// measureRounds gives res the time of complete runs in asynchronous
+// rounds, measured by a second search over worlds with causal clocks
+// (Options.Rounds), bounded by what is left of opt's bounds.
+func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options, spent time.Duration) {
+	clocked, err := m.Clocked()
+	if err != nil {
+		panic(fmt.Sprintf("checker: %s compiled, but not with causal clocks: %v", m.Name, err))
+	}
+	if opt.Time > 0 {
+		if opt.Time <= spent {
+			res.RoundsCut = "time"
+			return
+		}
+		opt.Time -= spent
+	}
+	opt.clocked, opt.Messages, opt.First = true, false, false
+	r := exhaustive(ctx, clocked, nil, opt)
+	switch {
+	case r.Cut != "":
+		res.RoundsCut = r.Cut
+	case r.Fault != nil: // the same handlers ran without fault: not expected
+		res.RoundsCut = "fault"
+	default:
+		res.Rounds = r.Rounds
+	}
 }
 
 // faultResult locates the fault met expanding state e.faultSrc and gives
@@ -486,6 +542,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 	for _, c := range chunks {
 		res.Stats.Transitions += c.trans
 		e.quiet += int64(c.quiet)
+		e.roundsLo, e.roundsHi = min(e.roundsLo, c.roundsLo), max(e.roundsHi, c.roundsHi)
 		e.revisits += c.revisits
 		for k := range c.cand {
 			if k%16 == 0 {
@@ -760,6 +817,10 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 		quiet := nproto == 0
 		if quiet {
 			c.quiet++
+			if e.rounds {
+				r := x.st.Rounds(w)
+				c.roundsLo, c.roundsHi = min(c.roundsLo, r), max(c.roundsHi, r)
+			}
 			for p, prop := range e.props {
 				if prop.When != properties.Always && !e.skip[p] {
 					if d := prop.AtEnd(x.check(p, prop, w)); d != "" {

@@ -40,6 +40,12 @@ type RandomOptions struct {
 	// violating world, and no batch of walks starts once one has failed
 	// (see Random); properties without a counterexample are then Unknown.
 	First bool
+	// Rounds asks for the time in asynchronous rounds of the walks that
+	// end (Result.Rounds): the walks then run over worlds whose nodes and
+	// messages carry causal clocks. They run the same protocol, but copies
+	// of a message sent at different depths are distinct deliveries, so
+	// the walks of a seed differ from those without Rounds.
+	Rounds bool
 }
 
 // batch is the number of walks between checks for early stops; the outcome
@@ -57,6 +63,13 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	}
 	if opt.MaxDepth <= 0 {
 		opt.MaxDepth = DefaultWalkDepth(m.Config().N)
+	}
+	if opt.Rounds {
+		clocked, err := m.Clocked()
+		if err != nil {
+			panic(fmt.Sprintf("checker: %s compiled, but not with causal clocks: %v", m.Name, err))
+		}
+		m = clocked
 	}
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
@@ -165,6 +178,12 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		if !o.complete {
 			continue
 		}
+		if opt.Rounds {
+			if res.Rounds == nil {
+				res.Rounds = &Rounds{Min: o.rounds, Max: o.rounds}
+			}
+			res.Rounds.Min, res.Rounds.Max = min(res.Rounds.Min, o.rounds), max(res.Rounds.Max, o.rounds)
+		}
 		for k := -1; k < len(kinds); k++ {
 			name, n := "total", 0
 			for kk, x := range o.sent {
@@ -207,7 +226,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	if faultWalk >= 0 {
 		seed := opt.Seed + uint64(faultWalk)
 		res.faulted(newFault(m, outs[faultWalk].events, outs[faultWalk].fault, &seed))
-		res.Messages = nil // as in an exhaustive search: no figures of a search that ended at a fault
+		res.Messages, res.Rounds = nil, nil // as in an exhaustive search: no figures of a search that ended at a fault
 	}
 	// A random search that finds no counterexample passes the walks it
 	// made, no more: the mode and the stats say which.
@@ -242,6 +261,7 @@ type walkResult struct {
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index
 	complete  bool  // ended in a quiescent world
+	rounds    int   // its time in asynchronous rounds, if complete (on a clocked Machine)
 	quiescent int64
 	cutFirst  bool          // ended at its first violation, with more to walk
 	cut       bool          // the depth bound ended it before its run ended
@@ -389,6 +409,9 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		} else {
 			r.cut = true
 		}
+	}
+	if r.complete {
+		r.rounds = st.Rounds(w)
 	}
 	if clock != nil {
 		r.entry = clock.end(r.complete)

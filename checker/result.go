@@ -83,6 +83,28 @@ func (r MessageRange) String() string {
 	return fmt.Sprintf("%s %d..%d", r.Kind, r.Min, r.Max)
 }
 
+// Rounds is the time of a complete run in asynchronous rounds: the length
+// of its longest causal chain of messages, each sent by the receiver of
+// the one before after receiving it, over every complete run explored (the
+// least and the most). It is the time the run takes when every message
+// takes at most one unit of time and local steps none, as the Leader
+// Election notes count it; messages lost or never received are no link
+// in a chain.
+type Rounds struct {
+	Min int `json:"min"`
+	Max int `json:"max"`
+	// States: the worlds an exhaustive search explored to measure it,
+	// which carry causal clocks and so outnumber the plain ones.
+	States int64 `json:"states,omitempty"`
+}
+
+func (r Rounds) String() string {
+	if r.Min == r.Max {
+		return fmt.Sprintf("rounds %d", r.Min)
+	}
+	return fmt.Sprintf("rounds %d..%d", r.Min, r.Max)
+}
+
 // Result is what an engine reports.
 type Result struct {
 	Mode string `json:"mode"`
@@ -94,6 +116,11 @@ type Result struct {
 	Stats      Stats            `json:"stats"`
 	// Messages is nil when no complete run was explored.
 	Messages []MessageRange `json:"messages"`
+	// Rounds: the time of complete runs, when asked for (Options.Rounds,
+	// RandomOptions.Rounds) and measured; nil when no complete run was
+	// explored, or RoundsCut says why it was not measured.
+	Rounds    *Rounds `json:"rounds,omitempty"`
+	RoundsCut string  `json:"rounds_cut,omitempty"`
 	// Entry holds the mutual-exclusion figures of a random search asked
 	// for them (RandomOptions.EntryFigures), nil if no walk entered.
 	Entry *EntryFigures `json:"entry_figures,omitempty"`

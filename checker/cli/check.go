@@ -34,6 +34,7 @@ type checkFlags struct {
 	protoParams                        map[string]string // -NAME VALUE for declared parameters, parsed once the protocol is known
 	fairness                           string
 	sweep                              bool
+	rounds                             bool
 	window                             int
 	first                              bool
 	timing, channels, topology         string
@@ -75,6 +76,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	}
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
+	fs.BoolVar(&f.rounds, "rounds", false, "measure the time of complete runs in asynchronous rounds (exhaustive: by a second search whose worlds carry causal clocks)")
 	fs.IntVar(&f.window, "window", 0, "with -sweep: levels of visited states kept, so that a state met again within them is not expanded again")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable; vigil list shows each protocol's)", func(v string) error {
 		name, val, ok := strings.Cut(v, "=")
@@ -197,7 +199,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
-			First: f.first}
+			First: f.first, Rounds: f.rounds}
 		if !f.json {
 			opt.Progress = stderr
 		}
@@ -215,7 +217,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.EntryFigures, First: f.first}
+			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
 		}
@@ -461,6 +463,14 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintf(out, "  messages per complete run: %s\n", strings.Join(parts, ", "))
 	}
+	switch {
+	case r.Rounds != nil && r.Mode == "random":
+		fmt.Fprintf(out, "  time per complete run: %s (over the walks that ended)\n", r.Rounds)
+	case r.Rounds != nil:
+		fmt.Fprintf(out, "  time per complete run: %s (%d states with causal clocks)\n", r.Rounds, r.Rounds.States)
+	case r.RoundsCut != "":
+		fmt.Fprintf(out, "  time per complete run: not measured, the search was cut by %s\n", cutWords[r.RoundsCut])
+	}
 	if r.Entry != nil {
 		fmt.Fprintf(out, "  %s\n", r.Entry)
 	}
@@ -521,12 +531,14 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Properties     []checker.PropertyResult `json:"properties"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
+		Rounds         *checker.Rounds          `json:"rounds,omitempty"`
+		RoundsCut      string                   `json:"rounds_cut,omitempty"`
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, EntryFigures: r.Entry, Linearizable: r.Linearizability}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}

@@ -455,3 +455,33 @@ func TestCheckAllAndList(t *testing.T) {
 		require.Contains(t, out, name)
 	}
 }
+
+// -rounds: the time of complete runs, in text and JSON, exhaustively and
+// by random walks; a bound that stops the clocked search says so.
+func TestRounds(t *testing.T) {
+	code, out, _ := vigil("check", "changroberts", "-n", "4", "-rounds")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "time per complete run: rounds 8 (")
+
+	code, out, _ = vigil("check", "changroberts", "-n", "4", "-rounds", "-json")
+	require.Equal(t, 0, code, out)
+	var doc struct {
+		Rounds *struct{ Min, Max, States int }
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+	require.NotNil(t, doc.Rounds)
+	require.Equal(t, [2]int{8, 8}, [2]int{doc.Rounds.Min, doc.Rounds.Max})
+	require.Positive(t, doc.Rounds.States)
+
+	code, out, _ = vigil("check", "changroberts", "-n", "6", "-mode", "random", "-walks", "20", "-rounds")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "time per complete run: rounds 12 (over the walks that ended)")
+
+	code, out, _ = vigil("check", "sync/bfs-alpha", "-rounds", "-max-states", "20000")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "time per complete run: not measured, the search was cut by the state limit (-max-states)")
+
+	code, out, _ = vigil("check", "changroberts", "-n", "4")
+	require.Equal(t, 0, code, out)
+	require.NotContains(t, out, "rounds")
+}

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"encoding/binary"
 	"fmt"
 	"reflect"
 
@@ -35,6 +36,9 @@ type compiled interface {
 	msgString(m uint32) string
 	msgKeyOf(m uint32) string
 	stateValue(s uint32) any
+	// rounds is the time of node state s in asynchronous rounds, under
+	// clocks (see typed.clocks); 0 otherwise.
+	rounds(s uint32) uint32
 	hasActions() bool
 	repair()
 }
@@ -57,9 +61,21 @@ type typed[S, M any] struct {
 	writableS, writableM bool
 	// the inputs of the handler call under way (-1: none)
 	curIn, curMsg int64
+	// clocks: every message carries its depth, the round by which it is
+	// received: one more than its sender's clock when sent. Every state
+	// carries its node's clock, the depth of the message whose receipt set
+	// off its last step (timeouts, actions and recoveries take no time),
+	// and its peak, the deepest message it received. Equal values with
+	// different clocks are different states and messages. stateClock
+	// (clock | peak<<32) and msgDepth give them by id; stateKey and msgKey
+	// hold the values' own keys, stateIdx and msgIdx index by key and
+	// clock.
+	clocks     bool
+	stateClock []uint64
+	msgDepth   []uint32
 }
 
-func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config) (*typed[S, M], error) {
+func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, clocks bool) (*typed[S, M], error) {
 	var s S
 	var m M
 	for _, t := range []reflect.Type{reflect.TypeOf(&s).Elem(), reflect.TypeOf(&m).Elem()} {
@@ -68,26 +84,40 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config) 
 		}
 	}
 	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
-		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1}
+		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1, clocks: clocks}
 	t.actor, _ = p.(model.Actor[S, M])
 	return t, nil
 }
 
-func (t *typed[S, M]) internState(s S) uint32 {
+// internState interns s as the state of a node whose clock and peak are
+// clock (ignored unless t.clocks; see typed.clocks).
+func (t *typed[S, M]) internState(s S, clock uint64) uint32 {
 	t.buf = AppendKey(t.buf[:0], s)
+	n := len(t.buf)
+	if t.clocks {
+		t.buf = binary.BigEndian.AppendUint64(t.buf, clock)
+	}
 	if id, ok := t.stateIdx[string(t.buf)]; ok {
 		return id
 	}
 	id := uint32(len(t.states))
-	k := string(t.buf)
-	t.stateIdx[k] = id
-	t.stateKey = append(t.stateKey, k)
+	t.stateIdx[string(t.buf)] = id
+	t.stateKey = append(t.stateKey, string(t.buf[:n]))
 	t.states = append(t.states, deepClone(reflect.ValueOf(&s).Elem()).Interface().(S))
+	if t.clocks {
+		t.stateClock = append(t.stateClock, clock)
+	}
 	return id
 }
 
-func (t *typed[S, M]) internMsg(m M) uint32 {
+// internMsg interns m as a message of causal depth depth (ignored unless
+// t.clocks).
+func (t *typed[S, M]) internMsg(m M, depth uint32) uint32 {
 	t.buf = AppendKey(t.buf[:0], m)
+	n := len(t.buf)
+	if t.clocks {
+		t.buf = binary.BigEndian.AppendUint32(t.buf, depth)
+	}
 	if id, ok := t.msgIdx[string(t.buf)]; ok {
 		return id
 	}
@@ -96,8 +126,11 @@ func (t *typed[S, M]) internMsg(m M) uint32 {
 		panic(misuse("sent more than 16 777 216 distinct messages, the most a run under bounded timing can tell apart"))
 	}
 	t.msgIdx[string(t.buf)] = id
-	t.msgKey = append(t.msgKey, string(t.buf))
+	t.msgKey = append(t.msgKey, string(t.buf[:n]))
 	t.msgs = append(t.msgs, deepClone(reflect.ValueOf(&m).Elem()).Interface().(M))
+	if t.clocks {
+		t.msgDepth = append(t.msgDepth, depth)
+	}
 	return id
 }
 
@@ -137,9 +170,20 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, self, t.cfg.Topology)))
 		}
 	}
-	r := handlerResult{state: t.internState(next), timers: ctx.Timers(), obs: ctx.Observed()}
+	// A step set off by a message takes place by the round the message
+	// is received in; any other step when the node's last one did. What
+	// it sends is received one round later.
+	var clock, peak uint32
+	if t.clocks && in >= 0 {
+		clock, peak = uint32(t.stateClock[in]), uint32(t.stateClock[in]>>32)
+	}
+	if t.clocks && msg >= 0 {
+		clock = t.msgDepth[msg]
+		peak = max(peak, clock)
+	}
+	r := handlerResult{state: t.internState(next, uint64(clock)|uint64(peak)<<32), timers: ctx.Timers(), obs: ctx.Observed()}
 	for _, s := range sent {
-		r.sends = append(r.sends, rawSend{to: s.To, msg: t.internMsg(s.Msg), kind: kindOf(s.Msg)})
+		r.sends = append(r.sends, rawSend{to: s.To, msg: t.internMsg(s.Msg, clock+1), kind: kindOf(s.Msg)})
 	}
 	return r
 }
@@ -212,6 +256,22 @@ func (t *typed[S, M]) do(self model.NodeID, s uint32, a model.Action) handlerRes
 
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }
 func (t *typed[S, M]) msgString(m uint32) string   { return fmt.Sprintf("%+v", t.msgs[m]) }
-func (t *typed[S, M]) msgKeyOf(m uint32) string    { return t.msgKey[m] }
 func (t *typed[S, M]) stateValue(s uint32) any     { return t.states[s] }
-func (t *typed[S, M]) hasActions() bool            { return t.actor != nil }
+
+// msgKeyOf is message m's key, its depth last under clocks: copies of a
+// message of different depths are different events, ordered by content
+// first.
+func (t *typed[S, M]) msgKeyOf(m uint32) string {
+	if !t.clocks {
+		return t.msgKey[m]
+	}
+	return string(binary.BigEndian.AppendUint32([]byte(t.msgKey[m]), t.msgDepth[m]))
+}
+
+func (t *typed[S, M]) rounds(s uint32) uint32 {
+	if !t.clocks {
+		return 0
+	}
+	return uint32(t.stateClock[s] >> 32)
+}
+func (t *typed[S, M]) hasActions() bool { return t.actor != nil }

@@ -37,6 +37,10 @@ type Machine struct {
 	monSteps  map[monKey]uint32
 	writable  map[reflect.Type]bool // monitor state types, see writable
 	buf       []byte
+
+	// clocked compiles, once, the twin whose worlds carry causal clocks
+	// (see Clocked); nil in a twin.
+	clocked func() (*Machine, error)
 }
 
 type timerEntry struct {
@@ -77,11 +81,35 @@ type monKey struct {
 
 // Compile builds the Machine that runs p under cfg, feeding monitors.
 func Compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, monitors ...model.Monitor) (*Machine, error) {
+	m, err := compile(name, p, cfg, false, monitors)
+	if err != nil {
+		return nil, err
+	}
+	m.clocked = sync.OnceValues(func() (*Machine, error) { return compile(name, p, cfg, true, monitors) })
+	return m, nil
+}
+
+// Clocked returns the twin of m whose worlds carry causal clocks: each
+// node state its node's clock, the length of the longest chain of
+// messages, each sent after its sender received the one before, that ends
+// with a message the node received; each message in flight its depth, its
+// sender's clock when sent plus one. The twin runs exactly m's runs (a
+// clock changes no handler's input), over more worlds: equal states or
+// messages with different clocks differ. Rounds gives a world's time in
+// asynchronous rounds. The twin is compiled on the first call and shared.
+func (m *Machine) Clocked() (*Machine, error) {
+	if m.clocked == nil {
+		return m, nil // m is a twin
+	}
+	return m.clocked()
+}
+
+func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, clocks bool, monitors []model.Monitor) (*Machine, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
 	m := &Machine{Name: name, cfg: cfg, monitors: monitors}
-	impl, err := newTyped(name, p, &m.cfg)
+	impl, err := newTyped(name, p, &m.cfg, clocks)
 	if err != nil {
 		return nil, err
 	}
@@ -391,6 +419,21 @@ func (m *Machine) FormatState(s uint32) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.impl.stateString(s)
+}
+
+// Rounds returns the time of w in asynchronous rounds: the longest chain
+// of messages, each sent by the receiver of the one before after receiving
+// it, whose messages were all received. It is the largest causal clock of
+// w's nodes, on a Machine from Clocked; 0 on any other.
+func (s *Stepper) Rounds(w World) int {
+	m := s.m
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var r uint32
+	for _, rec := range w[1 : 1+m.cfg.N] {
+		r = max(r, m.impl.rounds(recState(rec)))
+	}
+	return int(r)
 }
 
 // StateValue returns the node state interned as s (shared: do not mutate).

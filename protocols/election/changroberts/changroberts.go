@@ -21,6 +21,12 @@
 // way N elected messages follow. With only some nodes initiating, the
 // highest initiator wins, so highest-leader is not claimed then. The
 // algorithm assumes no failures.
+//
+// In asynchronous rounds (checker.Options.Rounds) a run takes 2N whatever
+// the ranks: N for the leader's token to come back, N for the elected
+// message. The notes' time complexity, 2N-1, counts the election alone,
+// from the first initiator's start, the last one starting up to N-1 rounds
+// later; here every initiator starts at once.
 package changroberts
 
 import (

@@ -23,8 +23,10 @@
 //
 // The control messages of a pulse are the notes' M(β) = 3(N-1): m, ack and
 // safe on each tree edge (pulse 0 has no m nor ack, the last pulse no safe),
-// besides an ack per algorithm message. Synchronizers assume no failures: a
-// node that recovers keeps its state.
+// besides an ack per algorithm message. A pulse takes 2(d+1) asynchronous
+// rounds on a tree of depth d (m(j) down, a message and its ack, safe(j)
+// up): the notes' T(β) = depth of the tree is its order. Synchronizers
+// assume no failures: a node that recovers keeps its state.
 package beta
 
 import (

@@ -21,7 +21,7 @@
 // to every neighbour. The last pulse sends nothing, since no pulse would
 // receive it. A run of P pulses thus costs the notes' M_pulse = 2E messages
 // for each of pulses 0..P-1 (one each way on every link): 2E·P, whatever
-// the algorithm sends.
+// the algorithm sends, in one asynchronous round a pulse.
 //
 // A neighbour is at most one pulse ahead (it needs this node's packet of
 // the pulse before), so a node buffers packets of two pulses at most.

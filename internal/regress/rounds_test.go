@@ -1,0 +1,151 @@
+package regress
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/sync/alpha"
+	"github.com/vigil-check/vigil/protocols/sync/beta"
+	"github.com/vigil-check/vigil/protocols/sync/round"
+	"github.com/vigil-check/vigil/protocols/sync/simple"
+)
+
+// Chang and Roberts' election, in asynchronous rounds, over every
+// interleaving: with every node initiating at the start, the leader's token
+// is back after N rounds and its elected message goes round in N more, 2N
+// in all, however the ranks lie and whatever the channels. (The Leader
+// Election notes' 2N-1 counts the election alone, from the first
+// initiator's start to the last one's, which may start N-1 rounds later:
+// a start no message causes, so no chain of messages counts it.)
+func TestChangRobertsRounds(t *testing.T) {
+	p, err := protocols.Lookup("changroberts")
+	require.NoError(t, err)
+	for n := 2; n <= 6; n++ {
+		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+			for _, ranks := range []string{"sorted", "reverse", "random:3"} {
+				sc := suite.Scenario{N: n, Channels: ch, Ranks: ranks}
+				r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{Rounds: true})
+				require.NoError(t, err)
+				require.NotNil(t, r.Rounds, "n=%d %v %s", n, ch, ranks)
+				require.Equal(t, [2]int{2 * n, 2 * n}, [2]int{r.Rounds.Min, r.Rounds.Max}, "n=%d %v %s", n, ch, ranks)
+			}
+		}
+	}
+}
+
+// flood sends on every link in every pulse: every pulse a synchronizer
+// simulates is a full one, so the run's time is T_pulse·T_synch.
+type flood struct{ pulses int }
+
+func (flood) Start(ctx *round.Ctx[int]) int {
+	ctx.SendAll(ctx.Neighbors(), 0)
+	return 0
+}
+
+func (flood) Pulse(ctx *round.Ctx[int], _ int, i int, _ []round.In[int]) int {
+	ctx.SendAll(ctx.Neighbors(), i)
+	return i
+}
+
+func (f flood) Pulses(*model.Env) int { return f.pulses }
+
+// The synchronizers' time and messages per pulse, as the notes give them
+// (T_asynch =
+// T_init + T_pulse·T_synch, with no T_init: β's tree is given), exact over
+// every interleaving: the simple synchronizer takes one round a pulse; α
+// three (m, ack, safe); β 2(d+1) on a tree of depth d: m(j) down the tree,
+// the algorithm's messages and their acks, safe(j) back up; the notes'
+// "T(β) = depth of the tree" is its order. Pulse 0 has no m(j) and the
+// last pulse sends nothing but m(j) and ack(j), so a run of P sending
+// pulses takes P·2(d+1) + 1 rounds over β. The messages follow M_asynch =
+// M_init + M_synch + M_pulse·T_synch exactly: M_pulse is 2E for the simple
+// synchronizer (which carries the algorithm's messages in its packets), 4E
+// for α (acks and safes) and 2E + 3(N-1) for β.
+func TestSynchronizerRounds(t *testing.T) {
+	for _, top := range []string{"ring", "line", "star", "tree"} {
+		n := 4
+		g, err := model.ParseTopology(top, n)
+		require.NoError(t, err)
+		tree := beta.SpanningTree(g, 0)
+		e := len(g.Edges())
+		d := 0
+		for i := range n {
+			k := 0
+			for j := model.NodeID(i); tree.Parent[j] != model.None; j = tree.Parent[j] {
+				k++
+			}
+			d = max(d, k)
+		}
+		for pulses := 1; pulses <= 2; pulses++ {
+			alg := flood{pulses}
+			cases := []struct {
+				name    string
+				compile func(model.Config) (*checker.Machine, error)
+				want    int // rounds
+				// M_asynch = M_init + M_synch + M_pulse·T_synch, with
+				// M_synch = 2E·P and no M_init
+				messages int
+			}{
+				{"simple", func(c model.Config) (*checker.Machine, error) {
+					return checker.Compile("flood-simple", simple.Over[int, int](alg), c)
+				}, pulses, 2 * e * pulses}, // the algorithm's messages ride in the pulse's 2E packets
+				{"alpha", func(c model.Config) (*checker.Machine, error) {
+					return checker.Compile("flood-alpha", alpha.Over[int, int](alg), c)
+				}, 3 * pulses, 2*e*pulses + (2*e+2*e)*pulses}, // M(α): an ack per message, a safe each way per link
+				{"beta", func(c model.Config) (*checker.Machine, error) {
+					return checker.Compile("flood-beta", beta.Over[int, int](alg, tree), c)
+				}, pulses*2*(d+1) + 1, 2*e*pulses + (2*e+3*(n-1))*pulses}, // M(β): acks, and m, ack, safe per tree edge
+			}
+			for _, c := range cases {
+				m, err := c.compile(model.Config{N: n, Topology: top, Channels: model.Unordered})
+				require.NoError(t, err)
+				r := checker.Exhaustive(context.Background(), m, checker.Options{Rounds: true, Messages: true})
+				require.Equal(t, checker.Pass, r.Verdict)
+				total := r.Messages[0]
+				require.Equal(t, "total", total.Kind)
+				require.Equal(t, [2]int{c.messages, c.messages}, [2]int{total.Min, total.Max}, "%s on %s, %d pulses: M_asynch", c.name, top, pulses)
+				require.NotNil(t, r.Rounds, "%s on %s, %d pulses: %s", c.name, top, pulses, r.RoundsCut)
+				require.Equal(t, c.want, r.Rounds.Max, "%s on %s (depth %d), %d pulses", c.name, top, d, pulses)
+			}
+		}
+	}
+}
+
+// TestGoldenRounds keeps the rounds of the synchronizers' and the ring
+// elections' scenarios in testdata/rounds.golden.
+func TestGoldenRounds(t *testing.T) {
+	var cases []goldenCase
+	for _, name := range []string{"sync/bfs", "sync/bfs-simple", "sync/bfs-alpha", "sync/bfs-beta", "changroberts", "lelann"} {
+		p, err := protocols.Lookup(name)
+		require.NoError(t, err)
+		for _, s := range p.Scenarios {
+			cases = append(cases, goldenCase{name, s})
+		}
+	}
+	for n := 2; n <= 6; n++ {
+		cases = append(cases, goldenCase{"lelann", suite.Scenario{Name: "sweep", N: n}})
+	}
+	var out bytes.Buffer
+	for _, gc := range cases {
+		p, err := protocols.Lookup(gc.protocol)
+		require.NoError(t, err)
+		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, checker.Options{Rounds: true})
+		require.NoError(t, err)
+		require.NotNil(t, r.Rounds, "%s %s: %s", gc.protocol, gc.sc.Name, r.RoundsCut)
+		cfg, _ := gc.sc.Config()
+		top := ""
+		if cfg.Topology != "" {
+			top = " topology=" + cfg.Topology
+		}
+		fmt.Fprintf(&out, "%s %s n=%d %v%s: %s, %d states with causal clocks (%d without)\n",
+			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, top, r.Rounds, r.Rounds.States, r.Stats.States)
+	}
+	golden(t, "rounds.golden", out.Bytes())
+}
