@@ -136,3 +136,46 @@ func BenchmarkLiveness(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkRandom measures the random engine at N = 50 on one worker:
+// steps per second and the heap it ends with, per walk.
+//
+//	go test ./internal/regress -run '^$' -bench Random -count 5 | benchstat -
+func BenchmarkRandom(b *testing.B) {
+	cases := []struct {
+		name     string
+		protocol string
+		sc       suite.Scenario
+		walks    int
+	}{
+		{"changroberts-n50", "changroberts", suite.Scenario{N: 50}, 20},
+		{"lelann-n50", "lelann", suite.Scenario{N: 50}, 4},
+		{"bully-n50-crash-sync", "bully", suite.Scenario{N: 50, Crashes: 1}, 20},
+		{"bully-n50-crash-async", "bully", suite.Scenario{N: 50, Crashes: 1, Timing: model.Async}, 2},
+		{"ricartagrawala-n50", "ricartagrawala", suite.Scenario{N: 50, Params: map[string]int{"requests": 2}}, 4},
+		{"central-n50", "central", suite.Scenario{N: 50, Params: map[string]int{"requests": 2}}, 20},
+		{"reliable-n30-crash", "reliable", suite.Scenario{N: 30, Crashes: 1}, 20},
+	}
+	for _, c := range cases {
+		p, err := protocols.Lookup(c.protocol)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(c.name, func(b *testing.B) {
+			m, err := suite.Compile(p, &c.sc)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var steps int64
+			peak := uint64(0)
+			for b.Loop() {
+				runtime.GC()
+				r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1})
+				steps += r.Stats.Transitions
+				peak = max(peak, heapObjects())
+			}
+			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+			b.ReportMetric(float64(peak)/(1<<20)/float64(c.walks), "heap-MiB/walk")
+		})
+	}
+}

@@ -92,7 +92,7 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 // internState interns s as the state of a node whose clock and peak are
 // clock (ignored unless t.clocks; see typed.clocks).
 func (t *typed[S, M]) internState(s S, clock uint64) uint32 {
-	t.buf = AppendKey(t.buf[:0], s)
+	t.buf = appendKeyOf(t.buf[:0], &s)
 	n := len(t.buf)
 	if t.clocks {
 		t.buf = binary.BigEndian.AppendUint64(t.buf, clock)
@@ -113,7 +113,7 @@ func (t *typed[S, M]) internState(s S, clock uint64) uint32 {
 // internMsg interns m as a message of causal depth depth (ignored unless
 // t.clocks).
 func (t *typed[S, M]) internMsg(m M, depth uint32) uint32 {
-	t.buf = AppendKey(t.buf[:0], m)
+	t.buf = appendKeyOf(t.buf[:0], &m)
 	n := len(t.buf)
 	if t.clocks {
 		t.buf = binary.BigEndian.AppendUint32(t.buf, depth)
@@ -201,13 +201,13 @@ func (t *typed[S, M]) repair() {
 func (t *typed[S, M]) putBack(in, msg int64) *Fault {
 	var f *Fault
 	if in >= 0 && t.writableS {
-		if t.buf = AppendKey(t.buf[:0], t.states[in]); string(t.buf) != t.stateKey[in] {
+		if t.buf = appendKeyOf(t.buf[:0], &t.states[in]); string(t.buf) != t.stateKey[in] {
 			f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", t.states[in])}
 			f.Before = restore(&t.states[in], reflect.TypeFor[S](), t.stateKey[in])
 		}
 	}
 	if msg >= 0 && t.writableM && f == nil {
-		if t.buf = AppendKey(t.buf[:0], t.msgs[msg]); string(t.buf) != t.msgKey[msg] {
+		if t.buf = appendKeyOf(t.buf[:0], &t.msgs[msg]); string(t.buf) != t.msgKey[msg] {
 			f = &Fault{Mutated: "message", After: fmt.Sprintf("%+v", t.msgs[msg])}
 			f.Before = restore(&t.msgs[msg], reflect.TypeFor[M](), t.msgKey[msg])
 		}

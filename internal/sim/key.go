@@ -8,6 +8,7 @@ import (
 	"reflect"
 	"slices"
 	"sync"
+	"unsafe"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -19,6 +20,16 @@ import (
 // reports that up front.
 func AppendKey(b []byte, v any) []byte {
 	rv := reflect.ValueOf(v)
+	return encoderFor(rv.Type())(b, rv)
+}
+
+// appendKeyOf is AppendKey of *p, read in place: an addressable value
+// lets structs and arrays of plain numbers encode straight from memory.
+func appendKeyOf[T any](b []byte, p *T) []byte {
+	rv := reflect.ValueOf(p).Elem()
+	if rv.Kind() == reflect.Interface {
+		return AppendKey(b, *p) // the dynamic value's key, as AppendKey gives it
+	}
 	return encoderFor(rv.Type())(b, rv)
 }
 
@@ -61,6 +72,115 @@ func encoderLocked(t reflect.Type) encoder {
 }
 
 func buildEncoder(t reflect.Type) encoder {
+	if leaves, ok := flatLeaves(t, 0, nil); ok && (t.Kind() == reflect.Struct || t.Kind() == reflect.Array) {
+		slow := buildValueEncoder(t)
+		return func(b []byte, v reflect.Value) []byte {
+			if !v.CanAddr() {
+				return slow(b, v)
+			}
+			return encodeFlat(b, v.Addr().UnsafePointer(), leaves)
+		}
+	}
+	if t.Kind() == reflect.Slice {
+		if leaves, ok := flatLeaves(t.Elem(), 0, nil); ok {
+			size := t.Elem().Size()
+			return func(b []byte, v reflect.Value) []byte {
+				n := v.Len()
+				b = binary.AppendUvarint(b, uint64(n))
+				if n == 0 {
+					return b
+				}
+				base := v.UnsafePointer()
+				for i := range n {
+					b = encodeFlat(b, unsafe.Add(base, uintptr(i)*size), leaves)
+				}
+				return b
+			}
+		}
+	}
+	return buildValueEncoder(t)
+}
+
+// A leaf is a number or a bool at an offset within a flat value: one of
+// booleans and numbers only, in structs and arrays, which encodes
+// straight from memory, to the same bytes as through reflection.
+type leaf struct {
+	off  uintptr
+	kind reflect.Kind
+}
+
+// flatLeaves appends the leaves of t, at offset off, and reports whether t
+// is flat.
+func flatLeaves(t reflect.Type, off uintptr, out []leaf) ([]leaf, bool) {
+	switch t.Kind() {
+	case reflect.Bool, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Uintptr,
+		reflect.Float32, reflect.Float64:
+		return append(out, leaf{off, t.Kind()}), true
+	case reflect.Array:
+		for i := range t.Len() {
+			var ok bool
+			if out, ok = flatLeaves(t.Elem(), off+uintptr(i)*t.Elem().Size(), out); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	case reflect.Struct:
+		for i := range t.NumField() {
+			f := t.Field(i)
+			var ok bool
+			if out, ok = flatLeaves(f.Type, off+f.Offset, out); !ok {
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	return nil, false
+}
+
+func encodeFlat(b []byte, p unsafe.Pointer, leaves []leaf) []byte {
+	for _, l := range leaves {
+		q := unsafe.Add(p, l.off)
+		switch l.kind {
+		case reflect.Bool:
+			if *(*bool)(q) {
+				b = append(b, 1)
+			} else {
+				b = append(b, 0)
+			}
+		case reflect.Int:
+			b = binary.AppendVarint(b, int64(*(*int)(q)))
+		case reflect.Int8:
+			b = binary.AppendVarint(b, int64(*(*int8)(q)))
+		case reflect.Int16:
+			b = binary.AppendVarint(b, int64(*(*int16)(q)))
+		case reflect.Int32:
+			b = binary.AppendVarint(b, int64(*(*int32)(q)))
+		case reflect.Int64:
+			b = binary.AppendVarint(b, *(*int64)(q))
+		case reflect.Uint:
+			b = binary.AppendUvarint(b, uint64(*(*uint)(q)))
+		case reflect.Uint8:
+			b = binary.AppendUvarint(b, uint64(*(*uint8)(q)))
+		case reflect.Uint16:
+			b = binary.AppendUvarint(b, uint64(*(*uint16)(q)))
+		case reflect.Uint32:
+			b = binary.AppendUvarint(b, uint64(*(*uint32)(q)))
+		case reflect.Uint64:
+			b = binary.AppendUvarint(b, *(*uint64)(q))
+		case reflect.Uintptr:
+			b = binary.AppendUvarint(b, uint64(*(*uintptr)(q)))
+		case reflect.Float32:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(float64(*(*float32)(q))))
+		case reflect.Float64:
+			b = binary.LittleEndian.AppendUint64(b, math.Float64bits(*(*float64)(q)))
+		}
+	}
+	return b
+}
+
+// buildValueEncoder encodes through reflection, any keyable type.
+func buildValueEncoder(t reflect.Type) encoder {
 	switch t.Kind() {
 	case reflect.Bool:
 		return func(b []byte, v reflect.Value) []byte {
@@ -137,64 +257,134 @@ func buildEncoder(t reflect.Type) encoder {
 // a stored state's slice always reallocates instead of writing into storage
 // another interned state may share.
 func deepClone(v reflect.Value) reflect.Value {
-	switch v.Kind() {
-	case reflect.Slice:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeSlice(v.Type(), v.Len(), v.Len())
-		for i := range v.Len() {
-			c.Index(i).Set(deepClone(v.Index(i)))
-		}
-		return c
-	case reflect.Map:
-		if v.IsNil() {
-			return v
-		}
-		c := reflect.MakeMapWithSize(v.Type(), v.Len())
-		for it := v.MapRange(); it.Next(); {
-			c.SetMapIndex(deepClone(it.Key()), deepClone(it.Value()))
-		}
-		return c
-	case reflect.Struct:
-		c := reflect.New(v.Type()).Elem()
-		c.Set(v)
-		for i := range v.NumField() {
-			if f := c.Field(i); f.CanSet() && needsClone(f.Type()) {
-				f.Set(deepClone(v.Field(i)))
-			} else if !f.CanSet() && needsClone(f.Type()) {
-				panic(fmt.Sprintf("%s.%s: unexported fields holding slices or maps cannot be copied safely; export the field", v.Type(), v.Type().Field(i).Name))
-			}
-		}
-		return c
-	case reflect.Array:
-		if !needsClone(v.Type()) {
-			return v
-		}
-		c := reflect.New(v.Type()).Elem()
-		for i := range v.Len() {
-			c.Index(i).Set(deepClone(v.Index(i)))
-		}
-		return c
+	if c := clonerFor(v.Type()); c != nil {
+		return c(v)
 	}
 	return v
 }
 
+// A cloner copies a value of one type deeply (see deepClone); types whose
+// values hold no slice or map have none. Cloners are built once per type,
+// as encoders are, so that interning a state costs no reflection over its
+// type.
+type cloner func(v reflect.Value) reflect.Value
+
+var cloners sync.Map // reflect.Type -> *clonerCell
+
+type clonerCell struct {
+	once sync.Once
+	c    cloner
+}
+
+func clonerFor(t reflect.Type) cloner {
+	cell, _ := cloners.LoadOrStore(t, &clonerCell{})
+	cc := cell.(*clonerCell)
+	cc.once.Do(func() { cc.c = buildCloner(t) })
+	return cc.c
+}
+
+func buildCloner(t reflect.Type) cloner {
+	if !needsClone(t) {
+		return nil
+	}
+	switch t.Kind() {
+	case reflect.Slice:
+		return func(v reflect.Value) reflect.Value {
+			if v.IsNil() {
+				return v
+			}
+			c := reflect.MakeSlice(t, v.Len(), v.Len())
+			elem := clonerFor(t.Elem())
+			if elem == nil {
+				reflect.Copy(c, v)
+				return c
+			}
+			for i := range v.Len() {
+				c.Index(i).Set(elem(v.Index(i)))
+			}
+			return c
+		}
+	case reflect.Map:
+		return func(v reflect.Value) reflect.Value {
+			if v.IsNil() {
+				return v
+			}
+			c := reflect.MakeMapWithSize(t, v.Len())
+			key, elem := clonerFor(t.Key()), clonerFor(t.Elem())
+			for it := v.MapRange(); it.Next(); {
+				k, e := it.Key(), it.Value()
+				if key != nil {
+					k = key(k)
+				}
+				if elem != nil {
+					e = elem(e)
+				}
+				c.SetMapIndex(k, e)
+			}
+			return c
+		}
+	case reflect.Struct:
+		type field struct {
+			i int
+			c cloner
+		}
+		var fields []field
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if !needsClone(f.Type) {
+				continue
+			}
+			if !f.IsExported() {
+				msg := fmt.Sprintf("%s.%s: unexported fields holding slices or maps cannot be copied safely; export the field", t, f.Name)
+				return func(reflect.Value) reflect.Value { panic(msg) }
+			}
+			fields = append(fields, field{i, clonerFor(f.Type)})
+		}
+		return func(v reflect.Value) reflect.Value {
+			c := reflect.New(t).Elem()
+			c.Set(v)
+			for _, f := range fields {
+				c.Field(f.i).Set(f.c(v.Field(f.i)))
+			}
+			return c
+		}
+	case reflect.Array:
+		elem := clonerFor(t.Elem())
+		return func(v reflect.Value) reflect.Value {
+			c := reflect.New(t).Elem()
+			for i := range v.Len() {
+				c.Index(i).Set(elem(v.Index(i)))
+			}
+			return c
+		}
+	}
+	return nil
+}
+
+// needsClone reports whether values of t hold slices or maps.
 func needsClone(t reflect.Type) bool {
+	if v, ok := cloneNeeds.Load(t); ok {
+		return v.(bool)
+	}
+	need := false
 	switch t.Kind() {
 	case reflect.Slice, reflect.Map:
-		return true
+		need = true
 	case reflect.Array:
-		return needsClone(t.Elem())
+		need = needsClone(t.Elem())
 	case reflect.Struct:
 		for i := range t.NumField() {
 			if needsClone(t.Field(i).Type) {
-				return true
+				need = true
+				break
 			}
 		}
 	}
-	return false
+	cloneNeeds.Store(t, need)
+	return need
 }
+
+var cloneNeeds sync.Map // reflect.Type -> bool
 
 // decodeKey rebuilds a value of type t from its encoding (see AppendKey),
 // to show and put back what a handler or monitor wrote into: the checks

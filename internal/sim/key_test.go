@@ -447,3 +447,46 @@ func TestDeepCloneUnexported(t *testing.T) {
 	s := unexportedScalar{Ok: 1, n: 2}
 	require.Equal(t, s, deepClone(reflect.ValueOf(&s).Elem()).Interface())
 }
+
+// flatSample has booleans and numbers only, of every width, with padding
+// between fields: it encodes straight from memory when addressable.
+type flatSample struct {
+	B   bool
+	I8  int8
+	I   int
+	U16 uint16
+	F32 float32
+	A   [2]int32
+	In  struct {
+		U  uint
+		F  float64
+		B2 bool
+	}
+	U64 uint64
+	I64 int64
+}
+
+// Values read in place (flat structs, arrays, slices of them) encode to
+// the bytes reflection gives, the key the Machine stored before.
+func TestAppendKeyFlatInPlace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var v flatSample
+		v.B = rapid.Bool().Draw(t, "b")
+		v.I8 = rapid.Int8().Draw(t, "i8")
+		v.I = rapid.Int().Draw(t, "i")
+		v.U16 = rapid.Uint16().Draw(t, "u16")
+		v.F32 = rapid.Float32().Draw(t, "f32")
+		v.A = [2]int32{rapid.Int32().Draw(t, "a0"), rapid.Int32().Draw(t, "a1")}
+		v.In.U, v.In.F, v.In.B2 = rapid.Uint().Draw(t, "u"), rapid.Float64().Draw(t, "f"), rapid.Bool().Draw(t, "b2")
+		v.U64, v.I64 = rapid.Uint64().Draw(t, "u64"), rapid.Int64().Draw(t, "i64")
+		slow := buildValueEncoder(reflect.TypeFor[flatSample]())
+		want := slow(nil, reflect.ValueOf(v))
+		require.Equal(t, want, appendKeyOf(nil, &v))
+		require.Equal(t, want, AppendKey(nil, v)) // not addressable: through reflection
+		vs := []flatSample{v, {}, v}
+		wantSlice := buildValueEncoder(reflect.TypeFor[[]flatSample]())(nil, reflect.ValueOf(vs))
+		require.Equal(t, wantSlice, AppendKey(nil, vs))
+		arr := [3]flatSample{v, v, {}}
+		require.Equal(t, buildValueEncoder(reflect.TypeFor[[3]flatSample]())(nil, reflect.ValueOf(arr)), appendKeyOf(nil, &arr))
+	})
+}
