@@ -3,6 +3,7 @@ package checker
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -48,9 +49,12 @@ type RandomOptions struct {
 	Rounds bool
 }
 
-// batch is the number of walks between checks for early stops; the outcome
-// depends only on the options, never on the scheduling of workers.
-const batch = 64
+// batchSize is the number of walks of batch k (from 0), between checks for
+// early stops: 4, 8, 16, 32, then 64 each. The batches depend only on the
+// options, never on the scheduling of workers, and so does the outcome.
+// They start small so that a search whose walks never end (and judge
+// nothing where runs end) stops after a few of them.
+func batchSize(k int) int { return 4 << min(k, 4) }
 
 // random is Random over the Machine and properties m wraps.
 func random(ctx context.Context, m *sim.Machine, props []*properties.Property, opt RandomOptions) *Result {
@@ -75,15 +79,17 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
 	res := newResult("random", props)
-	outs := make([]walkResult, opt.Walks)
-	steppers := make([]*sim.Stepper, workers)
-	for i := range steppers {
-		steppers[i] = m.NewStepper()
+	if opt.Object != nil {
+		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
 	}
+	ranges := map[string]*MessageRange{}
+	var order []string
 	done := 0
 	failed := map[int]bool{}
 	faultWalk := -1
 	ended := false // some walk ended in a quiescent world, where runs are judged
+	cutFirst := false
+	batches := 0
 	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && faultWalk < 0 && ctx.Err() == nil {
 		if done > 0 && !ended && onlyAtEnd(props, failed) {
 			// Every walk so far ran into the depth bound, and what is left
@@ -91,18 +97,37 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			// these would judge nothing. Their verdicts are unknown.
 			break
 		}
-		hi := min(opt.Walks, done+batch)
+		// Each worker runs its walks on tables of its own, which it drops
+		// for fresh ones at each batch and whenever they outgrow
+		// walkTables: what a search holds does not grow with the walks it
+		// has made. Walks draw their choices from their seeds alone (see
+		// canonical), so the tables change no walk.
+		hi := min(opt.Walks, done+batchSize(batches))
+		batches++
+		outs := make([]walkResult, hi-done)
 		var next atomic.Int64
 		next.Store(int64(done))
+		known := maps.Clone(failed) // read by the workers, written after them
 		var wg sync.WaitGroup
-		for _, st := range steppers {
+		for range workers {
 			wg.Go(func() {
+				wm := m.Fresh()
+				st := wm.NewStepper()
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= hi || ctx.Err() != nil {
 						return
 					}
-					outs[i] = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First)
+					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First)
+					o.kinds = wm.Kinds()
+					if o.fault != nil || slices.ContainsFunc(slices.Collect(maps.Keys(o.viol)), func(p int) bool { return !known[p] }) {
+						o.m = wm // to shrink and render its run
+					}
+					outs[i-done] = o
+					if wm.TableBytes() > walkTables {
+						wm = m.Fresh()
+						st = wm.NewStepper()
+					}
 				}
 			})
 		}
@@ -112,14 +137,19 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			break
 		}
 		for i := done; i < hi; i++ {
-			for p := range outs[i].viol {
+			o := &outs[i-done]
+			for p := range o.viol {
 				failed[p] = true
 			}
-			ended = ended || outs[i].quiescent > 0
-			if outs[i].fault != nil {
+			ended = ended || o.quiescent > 0
+			cutFirst = cutFirst || o.cutFirst
+			if o.fault != nil {
 				// the walk of lowest seed that met a fault ends the search
+				seed := opt.Seed + uint64(i)
+				res.faulted(newFault(o.m, o.events, o.fault, &seed))
 				faultWalk, hi = i, i+1
 			}
+			takeWalk(props, res, o, opt, opt.Seed+uint64(i), ranges, &order)
 		}
 		done = hi
 		if opt.Progress != nil {
@@ -128,80 +158,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	}
 	res.Stats.Walks = done
 	if opt.First && len(failed) > 0 && faultWalk < 0 {
-		res.StoppedFirst = done < opt.Walks || slices.ContainsFunc(outs[:done], func(o walkResult) bool { return o.cutFirst })
-	}
-	if opt.Object != nil {
-		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
-	}
-	ranges := map[string]*MessageRange{}
-	var order []string
-	kinds := m.Kinds()
-	for i := range done {
-		o := &outs[i]
-		res.Stats.States += int64(len(o.events)) + 1
-		res.Stats.Transitions += int64(len(o.events))
-		res.Stats.Depth = max(res.Stats.Depth, len(o.events))
-		res.Stats.Quiescent += o.quiescent
-		if o.cut {
-			res.Stats.WalksCut++
-		}
-		if l := res.Linearizability; l != nil {
-			l.Histories++
-			l.Operations += o.ops
-			switch {
-			case o.lin == porcupine.Illegal && l.Verdict != Fail:
-				seed := opt.Seed + uint64(i)
-				l.Verdict, l.Seed, l.History = Fail, &seed, o.history
-			case o.lin == porcupine.Unknown && l.Verdict == Pass:
-				l.Verdict = Unknown
-			}
-		}
-		if o.entry != nil {
-			if res.Entry == nil {
-				res.Entry = &EntryFigures{}
-			}
-			res.Entry.merge(o.entry)
-		}
-		for p, v := range o.viol {
-			if res.Properties[p].Verdict == Fail {
-				continue
-			}
-			events, detail := shrink(m, props[p], o.events[:v.at], opt.ShrinkTime)
-			res.Properties[p].Verdict = Fail
-			res.Properties[p].Detail = detail
-			t := buildTrace(m, events)
-			t.Property, t.Detail = props[p].Name, detail
-			seed := opt.Seed + uint64(i)
-			t.Seed = &seed
-			res.Properties[p].Counterexample = t
-		}
-		if !o.complete {
-			continue
-		}
-		if opt.Rounds {
-			if res.Rounds == nil {
-				res.Rounds = &Rounds{Min: o.rounds, Max: o.rounds}
-			}
-			res.Rounds.Min, res.Rounds.Max = min(res.Rounds.Min, o.rounds), max(res.Rounds.Max, o.rounds)
-		}
-		for k := -1; k < len(kinds); k++ {
-			name, n := "total", 0
-			for kk, x := range o.sent {
-				if k < 0 || kk == k {
-					n += x
-				}
-			}
-			if k >= 0 {
-				name = kinds[k]
-			}
-			r, ok := ranges[name]
-			if !ok {
-				r = &MessageRange{Kind: name, Min: n, Max: n}
-				ranges[name] = r
-				order = append(order, name)
-			}
-			r.Min, r.Max = min(r.Min, n), max(r.Max, n)
-		}
+		res.StoppedFirst = done < opt.Walks || cutFirst
 	}
 	for _, name := range order {
 		res.Messages = append(res.Messages, *ranges[name])
@@ -224,14 +181,88 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		}
 	}
 	if faultWalk >= 0 {
-		seed := opt.Seed + uint64(faultWalk)
-		res.faulted(newFault(m, outs[faultWalk].events, outs[faultWalk].fault, &seed))
 		res.Messages, res.Rounds = nil, nil // as in an exhaustive search: no figures of a search that ended at a fault
 	}
 	// A random search that finds no counterexample passes the walks it
 	// made, no more: the mode and the stats say which.
 	res.finish(start)
 	return res
+}
+
+// walkTables is the size of the tables (interned states and messages, in
+// bytes of their keys) past which a worker of the random engine starts
+// afresh.
+const walkTables = 32 << 20
+
+// takeWalk takes in the outcome of the walk of seed: its counts and
+// figures, and its counterexamples to properties that had none (walks are
+// taken in seed order, so the lowest seed's is kept), shrunk and rendered
+// on the tables that name its events.
+func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt RandomOptions, seed uint64, ranges map[string]*MessageRange, order *[]string) {
+	res.Stats.States += int64(len(o.events)) + 1
+	res.Stats.Transitions += int64(len(o.events))
+	res.Stats.Depth = max(res.Stats.Depth, len(o.events))
+	res.Stats.Quiescent += o.quiescent
+	if o.cut {
+		res.Stats.WalksCut++
+	}
+	if l := res.Linearizability; l != nil {
+		l.Histories++
+		l.Operations += o.ops
+		switch {
+		case o.lin == porcupine.Illegal && l.Verdict != Fail:
+			l.Verdict, l.Seed, l.History = Fail, &seed, o.history
+		case o.lin == porcupine.Unknown && l.Verdict == Pass:
+			l.Verdict = Unknown
+		}
+	}
+	if o.entry != nil {
+		if res.Entry == nil {
+			res.Entry = &EntryFigures{}
+		}
+		res.Entry.merge(o.entry)
+	}
+	for p := range props {
+		v, ok := o.viol[p]
+		if !ok || res.Properties[p].Verdict == Fail {
+			continue
+		}
+		events, detail := shrink(o.m, props[p], o.events[:v.at], opt.ShrinkTime)
+		res.Properties[p].Verdict = Fail
+		res.Properties[p].Detail = detail
+		t := buildTrace(o.m, events)
+		t.Property, t.Detail = props[p].Name, detail
+		t.Seed = &seed
+		res.Properties[p].Counterexample = t
+	}
+	if !o.complete {
+		return
+	}
+	if opt.Rounds {
+		if res.Rounds == nil {
+			res.Rounds = &Rounds{Min: o.rounds, Max: o.rounds}
+		}
+		res.Rounds.Min, res.Rounds.Max = min(res.Rounds.Min, o.rounds), max(res.Rounds.Max, o.rounds)
+	}
+	kinds := o.kinds
+	for k := -1; k < len(kinds); k++ {
+		name, n := "total", 0
+		for kk, x := range o.sent {
+			if k < 0 || kk == k {
+				n += x
+			}
+		}
+		if k >= 0 {
+			name = kinds[k]
+		}
+		r, ok := ranges[name]
+		if !ok {
+			r = &MessageRange{Kind: name, Min: n, Max: n}
+			ranges[name] = r
+			*order = append(*order, name)
+		}
+		r.Min, r.Max = min(r.Min, n), max(r.Max, n)
+	}
 }
 
 // DefaultWalkDepth is the depth bound of a random walk when none is given:
@@ -257,6 +288,8 @@ type walkViolation struct {
 }
 
 type walkResult struct {
+	m         *sim.Machine // the tables its events name, if it has a violation or a fault
+	kinds     []string     // the message kinds sent indexes
 	events    []sim.Event
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index

@@ -40,6 +40,7 @@ type compiled interface {
 	// clocks (see typed.clocks); 0 otherwise.
 	rounds(s uint32) uint32
 	hasActions() bool
+	tableBytes() int
 	repair()
 }
 
@@ -73,6 +74,8 @@ type typed[S, M any] struct {
 	clocks     bool
 	stateClock []uint64
 	msgDepth   []uint32
+	// keyBytes: the bytes of the keys interned so far
+	keyBytes int
 }
 
 func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, clocks bool) (*typed[S, M], error) {
@@ -103,6 +106,7 @@ func (t *typed[S, M]) internState(s S, clock uint64) uint32 {
 	id := uint32(len(t.states))
 	t.stateIdx[string(t.buf)] = id
 	t.stateKey = append(t.stateKey, string(t.buf[:n]))
+	t.keyBytes += len(t.buf)
 	t.states = append(t.states, deepClone(reflect.ValueOf(&s).Elem()).Interface().(S))
 	if t.clocks {
 		t.stateClock = append(t.stateClock, clock)
@@ -127,6 +131,7 @@ func (t *typed[S, M]) internMsg(m M, depth uint32) uint32 {
 	}
 	t.msgIdx[string(t.buf)] = id
 	t.msgKey = append(t.msgKey, string(t.buf[:n]))
+	t.keyBytes += len(t.buf)
 	t.msgs = append(t.msgs, deepClone(reflect.ValueOf(&m).Elem()).Interface().(M))
 	if t.clocks {
 		t.msgDepth = append(t.msgDepth, depth)
@@ -275,3 +280,4 @@ func (t *typed[S, M]) rounds(s uint32) uint32 {
 	return uint32(t.stateClock[s] >> 32)
 }
 func (t *typed[S, M]) hasActions() bool { return t.actor != nil }
+func (t *typed[S, M]) tableBytes() int  { return t.keyBytes }

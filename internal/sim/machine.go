@@ -39,8 +39,9 @@ type Machine struct {
 	buf       []byte
 
 	// clocked compiles, once, the twin whose worlds carry causal clocks
-	// (see Clocked); nil in a twin.
+	// (see Clocked); nil in a twin. fresh compiles m again (see Fresh).
 	clocked func() (*Machine, error)
+	fresh   func() *Machine
 }
 
 type timerEntry struct {
@@ -81,13 +82,22 @@ type monKey struct {
 
 // Compile builds the Machine that runs p under cfg, feeding monitors.
 func Compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, monitors ...model.Monitor) (*Machine, error) {
-	m, err := compile(name, p, cfg, false, monitors)
-	if err != nil {
-		return nil, err
-	}
-	m.clocked = sync.OnceValues(func() (*Machine, error) { return compile(name, p, cfg, true, monitors) })
-	return m, nil
+	return compile(name, p, cfg, false, monitors)
 }
+
+// TableBytes is the size of m's tables of node states and messages, in
+// bytes of their keys.
+func (m *Machine) TableBytes() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.impl.tableBytes()
+}
+
+// Fresh returns a Machine that runs what m runs, with empty tables of its
+// own: the same worlds, under ids of its own. The engines that do not
+// revisit worlds (random walks) run batches on fresh Machines, so that
+// their memory does not grow with the runs they make.
+func (m *Machine) Fresh() *Machine { return m.fresh() }
 
 // Clocked returns the twin of m whose worlds carry causal clocks: each
 // node state its node's clock, the length of the longest chain of
@@ -112,6 +122,16 @@ func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, cl
 	impl, err := newTyped(name, p, &m.cfg, clocks)
 	if err != nil {
 		return nil, err
+	}
+	if !clocks {
+		m.clocked = sync.OnceValues(func() (*Machine, error) { return compile(name, p, cfg, true, monitors) })
+	}
+	m.fresh = func() *Machine {
+		f, err := compile(name, p, cfg, clocks, monitors)
+		if err != nil {
+			panic(fmt.Sprintf("sim: %s compiled once, not again: %v", name, err))
+		}
+		return f
 	}
 	m.impl = impl
 	m.steps = map[stepKey]*Step{}
