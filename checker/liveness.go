@@ -39,13 +39,7 @@ func ParseFairness(s string) (Fairness, error) {
 	return 0, fmt.Errorf("unknown fairness %q (weak, strong or none)", s)
 }
 
-func isFault(id uint64) bool {
-	switch sim.EventKind(id >> 60) {
-	case sim.Crash, sim.Recover, sim.Partition, sim.Heal, sim.Lose, sim.Duplicate:
-		return true
-	}
-	return false
-}
+func isFault(id uint64) bool { return faultKind(sim.EventKind(id >> 60)) }
 
 // addLabel names the event of the edge just added by its identity.
 func (g *graph) addLabel(id uint64) {

@@ -5,88 +5,193 @@ import (
 	"time"
 
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/model"
 
 	"github.com/vigil-check/vigil/properties"
 )
 
-// shrink makes a counterexample shorter by delta debugging: it removes runs
-// of events, halving their length down to single events, and keeps every
-// removal after which the run still replays (each event enabled in turn)
-// and still violates prop, cut at the first violating world. It stops after
-// budget; the result is always a valid counterexample.
+// shrink makes a counterexample shorter. A candidate run is a list of
+// events replayed forgivingly: an event that is not enabled when its turn
+// comes is skipped (removing a send removes the deliveries of what it
+// sent), and a run that stops short of the end where a quiescence
+// property is judged is completed by delivering what is in flight, in a
+// fixed order, until it ends. A candidate is kept when the run it gives
+// violates prop and is shorter than the best so far. The candidates are
+// the faults alone, then, in rounds until none is kept or the budget runs
+// out: every event of one node dropped, for each node; the faults dropped
+// one by one; each crash moved to another node or to the start (with its
+// recovery, if any); and runs
+// of events, halving their length down to single events (delta
+// debugging).
+// The result is the run a candidate gave, so it always replays.
 func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budget time.Duration) ([]sim.Event, string) {
-	st := m.NewStepper()
-	deadline := time.Now().Add(budget)
-	best, detail := violates(st, prop, events)
-	if best < 0 {
+	r := &shrinker{st: m.NewStepper(), prop: prop, keys: map[sim.Event]string{}, deadline: time.Now().Add(budget)}
+	best, detail := r.run(events)
+	if best == nil {
 		return events, "" // not a counterexample: leave it alone
 	}
-	events = events[:best]
-	for size := max(1, len(events)/2); ; {
-		removed := false
-		for at := 0; at+size <= len(events) && time.Now().Before(deadline); {
-			try := slices.Concat(events[:at], events[at+size:])
-			if n, d := violates(st, prop, try); n >= 0 {
-				events, detail, removed = try[:n], d, true
-				continue // the same position now holds later events
+	try := func(cand []sim.Event) bool {
+		got, d := r.run(cand)
+		if got == nil || len(got) >= len(best) {
+			return false
+		}
+		best, detail = got, d
+		return true
+	}
+	// the faults alone, the run completed around them
+	if faults := slices.DeleteFunc(slices.Clone(best), func(e sim.Event) bool { return !faultKind(e.Kind) }); len(faults) > 0 {
+		try(faults)
+	}
+	for progress := true; progress && !r.late(); {
+		progress = false
+		for n := range m.Config().N {
+			if r.late() {
+				break
 			}
-			at += size
+			drop := func(e sim.Event) bool { return int(e.Node) == n || (e.Kind == sim.Deliver && int(e.From) == n) }
+			if slices.ContainsFunc(best, drop) && try(slices.DeleteFunc(slices.Clone(best), drop)) {
+				progress = true
+			}
 		}
-		if time.Now().After(deadline) || (size == 1 && !removed) {
-			return events, detail
+		for i := 0; i < len(best) && !r.late(); i++ {
+			if faultKind(best[i].Kind) && try(slices.Delete(slices.Clone(best), i, i+1)) {
+				progress, i = true, i-1
+			}
 		}
-		if !removed {
-			size = max(1, size/2)
+		// a crash of another node, or the same crash earlier, may show the
+		// same bug sooner
+		for i := 0; i < len(best) && !r.late(); i++ {
+			if best[i].Kind != sim.Crash {
+				continue
+			}
+			rec := slices.IndexFunc(best[i+1:], func(e sim.Event) bool { return e.Kind == sim.Recover && e.Node == best[i].Node })
+			for n := range m.Config().N {
+				other := slices.Clone(best)
+				other[i].Node = model.NodeID(n)
+				if rec >= 0 {
+					other[i+1+rec].Node = model.NodeID(n) // its recovery too
+				}
+				if try(other) {
+					progress = true
+					break
+				}
+			}
+			if i > 0 && try(slices.Concat([]sim.Event{best[i]}, best[:i], best[i+1:])) {
+				progress = true
+				continue
+			}
+			// and its recovery with it
+			j := slices.IndexFunc(best[i+1:], func(e sim.Event) bool { return e.Kind == sim.Recover && e.Node == best[i].Node })
+			if j >= 0 {
+				j += i + 1
+				rest := slices.Delete(slices.Delete(slices.Clone(best), j, j+1), i, i+1)
+				if try(slices.Concat([]sim.Event{best[i], best[j]}, rest)) {
+					progress = true
+				}
+			}
+		}
+		for size := max(1, len(best)/2); !r.late(); size = max(1, size/2) {
+			for at := 0; at+size <= len(best) && !r.late(); {
+				if try(slices.Concat(best[:at], best[at+size:])) {
+					progress = true
+					continue // the same position now holds later events
+				}
+				at += size
+			}
+			if size == 1 {
+				break
+			}
 		}
 	}
+	return best, detail
 }
 
-// violates replays events and returns the length of the shortest prefix
-// whose last world violates prop (an invariant, or a quiescence property in
-// a quiescent world), or -1 if none does or an event is not enabled. A
-// shorter run can reach worlds no walk did: one where a handler or monitor
-// faults is no counterexample either.
-func violates(st *sim.Stepper, prop *properties.Property, events []sim.Event) (int, string) {
+func faultKind(k sim.EventKind) bool {
+	switch k {
+	case sim.Crash, sim.Recover, sim.Partition, sim.Heal, sim.Lose, sim.Duplicate:
+		return true
+	}
+	return false
+}
+
+type shrinker struct {
+	st       *sim.Stepper
+	prop     *properties.Property
+	keys     map[sim.Event]string // EventKey, for canonical
+	deadline time.Time
+	evs      []sim.Event
+	next     sim.World
+}
+
+func (r *shrinker) late() bool { return time.Now().After(r.deadline) }
+
+// run replays events forgivingly (see shrink) and returns the events it
+// applied up to the first world that violates the property, with the
+// violation, or nil if no world does. A run that meets a fault of a
+// handler or monitor shows nothing either: a shorter run can reach worlds
+// no walk did.
+func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
+	st := r.st
 	w, _ := st.Init()
-	faulted := func() bool { return st.TakeFault() != nil }
-	// judge returns the violation in w, or bad when the step to w or
-	// listing its events met a fault
-	judge := func() (string, bool) {
-		quiescent := true
-		if prop.When != properties.Always {
-			_, nproto := st.Enabled(w, nil)
-			quiescent = nproto == 0
-		}
-		if faulted() {
-			return "", true
-		}
-		d, f := judgeSafely(prop, st.View(w), quiescent)
-		return d, f != nil // a property that panics here shows nothing
+	if st.TakeFault() != nil {
+		return nil, ""
 	}
-	if faulted() {
-		return -1, ""
+	var applied []sim.Event
+	// judge returns the violation in w, or bad when listing its events met
+	// a fault; nproto is the protocol events enabled there
+	judge := func() (d string, nproto int, bad bool) {
+		r.evs, nproto = st.Enabled(w, r.evs[:0])
+		if st.TakeFault() != nil {
+			return "", 0, true
+		}
+		d, f := judgeSafely(r.prop, st.View(w), nproto == 0)
+		return d, nproto, f != nil // a property that panics here shows nothing
 	}
-	if d, bad := judge(); bad {
-		return -1, ""
+	step := func(ev sim.Event) bool {
+		r.next, _ = st.Apply(w, ev, r.next)
+		w, r.next = r.next, w
+		applied = append(applied, ev)
+		return st.TakeFault() == nil
+	}
+	d, nproto, bad := judge()
+	if bad {
+		return nil, ""
 	} else if d != "" {
-		return 0, d
+		return applied, d
 	}
-	var evs []sim.Event
-	var next sim.World
-	for i, ev := range events {
-		evs, _ = st.Enabled(w, evs[:0])
-		if faulted() || !slices.Contains(evs, ev) {
-			return -1, ""
+	for _, ev := range events {
+		if !slices.Contains(r.evs, ev) {
+			continue
 		}
-		next, _ = st.Apply(w, ev, next)
-		w, next = next, w
-		d, bad := judge()
-		if bad {
-			return -1, ""
+		if !step(ev) {
+			return nil, ""
 		}
-		if d != "" {
-			return i + 1, d
+		if d, nproto, bad = judge(); bad {
+			return nil, ""
+		} else if d != "" {
+			return applied, d
 		}
 	}
-	return -1, ""
+	if r.prop.When == properties.Always {
+		return nil, ""
+	}
+	// Complete the run: the first protocol event in canonical order, each
+	// time, until the run ends; a run that does not end within as many
+	// steps again as it has is given up.
+	for limit := len(applied) + len(events) + 64; nproto > 0 && len(applied) < limit; {
+		canonical(st.Machine(), r.evs, r.keys)
+		i := slices.IndexFunc(r.evs, func(e sim.Event) bool { return !faultKind(e.Kind) && e.Kind != sim.Tick })
+		if i < 0 {
+			i = slices.IndexFunc(r.evs, func(e sim.Event) bool { return e.Kind == sim.Tick })
+		}
+		if i < 0 || !step(r.evs[i]) {
+			return nil, ""
+		}
+		if d, nproto, bad = judge(); bad {
+			return nil, ""
+		} else if d != "" {
+			return applied, d
+		}
+	}
+	return nil, ""
 }
