@@ -82,7 +82,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	if opt.Object != nil {
 		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
 	}
-	ranges := map[string]*MessageRange{}
+	ranges := map[string]*kindRange{}
 	var order []string
 	done := 0
 	failed := map[int]bool{}
@@ -119,7 +119,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 						return
 					}
 					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First)
-					o.kinds = wm.Kinds()
+					o.kinds = o.named(wm.Kinds())
 					if o.fault != nil || slices.ContainsFunc(slices.Collect(maps.Keys(o.viol)), func(p int) bool { return !known[p] }) {
 						o.m = wm // to shrink and render its run
 					}
@@ -160,8 +160,16 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	if opt.First && len(failed) > 0 && faultWalk < 0 {
 		res.StoppedFirst = done < opt.Walks || cutFirst
 	}
+	complete := 0
+	if r, ok := ranges["total"]; ok {
+		complete = r.walks
+	}
 	for _, name := range order {
-		res.Messages = append(res.Messages, *ranges[name])
+		r := ranges[name]
+		if r.walks < complete {
+			r.Min = 0 // a complete walk sent none
+		}
+		res.Messages = append(res.Messages, r.MessageRange)
 	}
 	if res.Stats.Quiescent == 0 {
 		// No walk reached the end of a run: a property judged there was
@@ -198,7 +206,7 @@ const walkTables = 32 << 20
 // figures, and its counterexamples to properties that had none (walks are
 // taken in seed order, so the lowest seed's is kept), shrunk and rendered
 // on the tables that name its events.
-func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt RandomOptions, seed uint64, ranges map[string]*MessageRange, order *[]string) {
+func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt RandomOptions, seed uint64, ranges map[string]*kindRange, order *[]string) {
 	res.Stats.States += int64(len(o.events)) + 1
 	res.Stats.Transitions += int64(len(o.events))
 	res.Stats.Depth = max(res.Stats.Depth, len(o.events))
@@ -244,25 +252,63 @@ func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt Rand
 		}
 		res.Rounds.Min, res.Rounds.Max = min(res.Rounds.Min, o.rounds), max(res.Rounds.Max, o.rounds)
 	}
-	kinds := o.kinds
-	for k := -1; k < len(kinds); k++ {
-		name, n := "total", 0
-		for kk, x := range o.sent {
-			if k < 0 || kk == k {
-				n += x
-			}
-		}
-		if k >= 0 {
-			name = kinds[k]
-		}
-		r, ok := ranges[name]
-		if !ok {
-			r = &MessageRange{Kind: name, Min: n, Max: n}
-			ranges[name] = r
-			*order = append(*order, name)
-		}
-		r.Min, r.Max = min(r.Min, n), max(r.Max, n)
+	// Every kind counts in every complete walk, 0 where it sent none (see
+	// random, which settles the kinds this walk did not send).
+	total := 0
+	for _, kc := range o.kinds {
+		total += kc.n
 	}
+	for _, kc := range append([]kindCount{{"total", total}}, o.kinds...) {
+		r, ok := ranges[kc.kind]
+		if !ok {
+			r = &kindRange{MessageRange: MessageRange{Kind: kc.kind, Min: kc.n, Max: kc.n}}
+			ranges[kc.kind] = r
+			*order = append(*order, kc.kind)
+		}
+		r.Min, r.Max = min(r.Min, kc.n), max(r.Max, kc.n)
+		r.walks++
+	}
+}
+
+// kindRange is the messages of a kind over the complete walks that sent
+// any, and how many those are.
+type kindRange struct {
+	MessageRange
+	walks int
+}
+
+// count counts the messages steps sent, by kind.
+func (r *walkResult) count(steps ...*sim.Step) {
+	for _, step := range steps {
+		if step == nil {
+			continue
+		}
+		for _, snd := range step.Sends {
+			k := int(sim.SendKind(snd))
+			for len(r.sent) <= k {
+				r.sent = append(r.sent, 0)
+			}
+			if r.sent[k] == 0 {
+				r.firstSent = append(r.firstSent, k)
+			}
+			r.sent[k]++
+		}
+	}
+}
+
+// kindCount is how many messages of a kind a walk sent.
+type kindCount struct {
+	kind string
+	n    int
+}
+
+// named gives the walk's counts by kind name, names being kinds' indexes.
+func (r *walkResult) named(names []string) []kindCount {
+	out := make([]kindCount, len(r.firstSent))
+	for i, k := range r.firstSent {
+		out[i] = kindCount{names[k], r.sent[k]}
+	}
+	return out
 }
 
 // DefaultWalkDepth is the depth bound of a random walk when none is given:
@@ -289,10 +335,11 @@ type walkViolation struct {
 
 type walkResult struct {
 	m         *sim.Machine // the tables its events name, if it has a violation or a fault
-	kinds     []string     // the message kinds sent indexes
+	kinds     []kindCount  // the messages it sent by kind, in the order each kind was first sent
 	events    []sim.Event
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index
+	firstSent []int // kind indexes, in the order each was first sent
 	complete  bool  // ended in a quiescent world
 	rounds    int   // its time in asynchronous rounds, if complete (on a clocked Machine)
 	quiescent int64
@@ -314,7 +361,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	if r.fault = st.TakeFault(); r.fault != nil {
 		return r
 	}
-	r.sent = sentByKind(initSteps...)
+	r.count(initSteps...)
 	var clock *entryClock
 	if figures {
 		clock = newEntryClock(len(initSteps))
@@ -413,12 +460,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		if rec != nil {
 			recordStep(rec, &ev, ev.Node, step, len(r.events))
 		}
-		for k, x := range sentByKind(step) {
-			for len(r.sent) <= k {
-				r.sent = append(r.sent, 0)
-			}
-			r.sent[k] += x
-		}
+		r.count(step)
 		judge(false)
 		if r.fault != nil {
 			break

@@ -164,3 +164,35 @@ func TestRoundsAgainstNaive(t *testing.T) {
 		})
 	}
 }
+
+// A random search gives the same result, message figures and
+// counterexamples included, whatever the number of workers: each worker
+// walks on tables of its own, renewed as it goes, and a walk's figures
+// are named by content, not by the ids its tables gave.
+func TestRandomIndependentOfWorkers(t *testing.T) {
+	for _, c := range []struct {
+		protocol string
+		sc       suite.Scenario
+	}{
+		{"bully", suite.Scenario{N: 5, Crashes: 1}},
+		{"ricartagrawala", suite.Scenario{N: 4, Params: map[string]int{"requests": 1}}},
+		{"reliable", suite.Scenario{N: 4, Crashes: 1}},
+		{"central", suite.Scenario{N: 3, Losses: 1}},
+		{"changroberts", suite.Scenario{N: 6, Ranks: "random:2"}},
+	} {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		m, err := suite.Compile(p, &c.sc)
+		require.NoError(t, err)
+		var base *checker.Result
+		for _, workers := range []int{1, 2} {
+			r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 150, Seed: 3, Workers: workers, Rounds: true})
+			require.NotEmpty(t, r.Messages, c.protocol)
+			if base == nil {
+				base = r
+				continue
+			}
+			require.Equal(t, comparableResult(base), comparableResult(r), "%s: workers=%d", c.protocol, workers)
+		}
+	}
+}
