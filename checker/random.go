@@ -41,6 +41,8 @@ type RandomOptions struct {
 	// violating world, and no batch of walks starts once one has failed
 	// (see Random); properties without a counterexample are then Unknown.
 	First bool
+	// Scheduler chooses each walk's events (default: uniformly).
+	Scheduler Scheduler
 	// Rounds asks for the time in asynchronous rounds of the walks that
 	// end (Result.Rounds): the walks then run over worlds whose nodes and
 	// messages carry causal clocks. They run the same protocol, but copies
@@ -118,7 +120,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					if i >= hi || ctx.Err() != nil {
 						return
 					}
-					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First)
+					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 					o.kinds = o.named(wm.Kinds())
 					if o.fault != nil || slices.ContainsFunc(slices.Collect(maps.Keys(o.viol)), func(p int) bool { return !known[p] }) {
 						o.m = wm // to shrink and render its run
@@ -354,8 +356,10 @@ type walkResult struct {
 	history []porcupine.Operation
 }
 
-func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool) walkResult {
+func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
+	cfg := st.Machine().Config()
+	choice := sched.start(rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
 	w, initSteps := st.Init()
 	var r walkResult
 	if r.fault = st.TakeFault(); r.fault != nil {
@@ -432,10 +436,13 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 				r.cutFirst = first
 				break
 			}
-			ev = pick(rng, evs)
+			var ok bool
+			if ev, ok = choice.choose(evs, len(r.events)); !ok {
+				break // the scheduler injects no more faults
+			}
 		} else {
 			r.complete = false
-			ev = pick(rng, evs)
+			ev, _ = choice.choose(evs, len(r.events))
 		}
 		var lost uint32 // a lost message, for the clock
 		if ev.Kind == sim.Lose && clock != nil {

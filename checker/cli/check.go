@@ -35,6 +35,7 @@ type checkFlags struct {
 	fairness                           string
 	sweep                              bool
 	rounds                             bool
+	scheduler                          string
 	window                             int
 	first                              bool
 	timing, channels, topology         string
@@ -76,6 +77,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	}
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
+	fs.StringVar(&f.scheduler, "scheduler", "uniform", "random: how walks choose events: uniform, pct:D (PCT with bug depth D) or swarm (each walk leaves out some kinds of events)")
 	fs.BoolVar(&f.rounds, "rounds", false, "measure the time of complete runs in asynchronous rounds (exhaustive: by a second search whose worlds carry causal clocks)")
 	fs.IntVar(&f.window, "window", 0, "with -sweep: levels of visited states kept, so that a state met again within them is not expanded again")
 	fs.Func("param", "a protocol parameter name=value, e.g. pool-min=2 (repeatable; vigil list shows each protocol's)", func(v string) error {
@@ -179,6 +181,9 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if f.window < 0 {
 		return badInput("-window must be at least 1, not %d", f.window)
 	}
+	if f.scheduler != "uniform" && mode != "random" {
+		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
+	}
 	if f.sweep && mode != "exhaustive" {
 		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
 	}
@@ -218,6 +223,9 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
 			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds}
+		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
+			return badInput("%v", err)
+		}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
 		}

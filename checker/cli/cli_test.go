@@ -485,3 +485,22 @@ func TestRounds(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.NotContains(t, out, "rounds")
 }
+
+// -scheduler: PCT finds the basic multicast's lost message after a sender
+// crash at N = 10, which 100 uniform walks miss; a bad scheduler, or one in
+// exhaustive mode, is a usage error.
+func TestScheduler(t *testing.T) {
+	args := []string{"check", "basic", "-scenario", "sender-crash", "-n", "10", "-mode", "random", "-walks", "100", "-props", "agreement"}
+	code, out, _ := vigil(args...)
+	require.Equal(t, 0, code, out)
+	code, out, _ = vigil(append(args, "-scheduler", "pct:3")...)
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, "agreement        fail")
+
+	code, _, errOut := vigil("check", "lelann", "-mode", "random", "-scheduler", "pct:0")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "the depth of pct:D is a whole number from 1 to 100")
+	code, _, errOut = vigil("check", "lelann", "-scheduler", "swarm")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "-scheduler chooses the events of random walks")
+}
