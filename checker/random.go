@@ -175,11 +175,24 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	}
 	if res.Stats.Quiescent == 0 {
 		// No walk reached the end of a run: a property judged there was
-		// never judged, whatever the walks found elsewhere.
+		// never judged, whatever the walks found elsewhere; but a run that
+		// goes round a cycle for ever has no end to judge a quiescence
+		// property in, so only a walk the depth bound cut leaves one
+		// unknown. (An eventually-property is not judged on the cycles.)
 		for p, prop := range props {
+			if prop.When == properties.AtQuiescence && res.Stats.WalksCut == 0 {
+				continue
+			}
 			if pr := &res.Properties[p]; prop.When != properties.Always && pr.Verdict != Fail {
 				pr.Verdict = Unknown
-				pr.Detail = fmt.Sprintf("not judged: no walk reached the end of a run (%d of %d cut by the depth bound of %d steps)", res.Stats.WalksCut, done, opt.MaxDepth)
+				why := fmt.Sprintf("%d of %d cut by the depth bound of %d steps", res.Stats.WalksCut, done, opt.MaxDepth)
+				if c := res.Stats.WalksCycled; c > 0 {
+					why = fmt.Sprintf("%d of %d on a cycle their runs go round for ever", c, done)
+					if res.Stats.WalksCut > 0 {
+						why = fmt.Sprintf("%d of %d cut by the depth bound of %d steps, %d on a cycle their runs go round for ever", res.Stats.WalksCut, done, opt.MaxDepth, c)
+					}
+				}
+				pr.Detail = "not judged: no walk reached the end of a run (" + why + ")"
 			}
 		}
 	}
@@ -215,6 +228,9 @@ func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt Rand
 	res.Stats.Quiescent += o.quiescent
 	if o.cut {
 		res.Stats.WalksCut++
+	}
+	if o.cycled {
+		res.Stats.WalksCycled++
 	}
 	if l := res.Linearizability; l != nil {
 		l.Histories++
@@ -347,6 +363,7 @@ type walkResult struct {
 	quiescent int64
 	cutFirst  bool          // ended at its first violation, with more to walk
 	cut       bool          // the depth bound ended it before its run ended
+	cycled    bool          // it ended on a cycle its run goes round for ever
 	fault     *sim.Fault    // a handler or monitor failed past events; the walk ended
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
@@ -414,11 +431,25 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	var evs []sim.Event
 	var next sim.World
 	keys := map[sim.Event]string{}
+	// forced: the worlds met since the walk last had a choice. A run in
+	// which one event only is enabled at every step, back to a world it
+	// met, goes round that cycle for ever: the walk ends there.
+	forced := map[uint64]bool{}
 	for len(r.events) < maxDepth && undecided() {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break // listing the events ran a faulting timeout or action
+		}
+		if len(evs) == 1 && nproto == 1 {
+			fp := st.Fingerprint(w)
+			if forced[fp] {
+				r.cycled = true
+				break
+			}
+			forced[fp] = true
+		} else if len(forced) > 0 {
+			clear(forced)
 		}
 		canonical(st.Machine(), evs, keys)
 		var ev sim.Event

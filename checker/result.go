@@ -49,6 +49,10 @@ type Stats struct {
 	// ended (random only): properties judged where runs end saw none of
 	// their ends.
 	WalksCut int `json:"walks_cut,omitempty"`
+	// WalksCycled counts the walks that ended on a cycle: one event only
+	// enabled at every step, back to a world met before, so that the run
+	// goes round it for ever (random only). Their runs never end.
+	WalksCycled int `json:"walks_cycled,omitempty"`
 	// Collision is an upper bound on the probability that two distinct
 	// worlds shared a fingerprint, which could hide states (exhaustive only).
 	Collision float64 `json:"fingerprint_collision_probability"`

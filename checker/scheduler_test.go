@@ -78,3 +78,24 @@ func propertyNamed(t *testing.T, m *checker.Machine, name string) *properties.Pr
 	t.Fatalf("no property %s", name)
 	return nil
 }
+
+// A walk whose run goes round a cycle for ever (the token ring once every
+// request is served: one event enabled at every step, back to a world it
+// met) ends there: the run has no end where a quiescence property could
+// fail, and an eventually-property is left unknown, not judged on the
+// cycle.
+func TestRandomWalksEndOnForcedCycles(t *testing.T) {
+	p, err := protocols.Lookup("tokenring")
+	require.NoError(t, err)
+	sc := suite.Scenario{N: 5, Params: map[string]int{"requests": 1}}
+	m, err := suite.Compile(p, &sc)
+	require.NoError(t, err)
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 50, Seed: 1})
+	require.Equal(t, 50, r.Stats.WalksCycled)
+	require.Zero(t, r.Stats.WalksCut)
+	require.Less(t, r.Stats.Transitions, int64(50*200), "the walks stopped on their cycles")
+	require.Equal(t, checker.Pass, r.Property("no-deadlock").Verdict)
+	ns := r.Property("no-starvation")
+	require.Equal(t, checker.Unknown, ns.Verdict)
+	require.Contains(t, ns.Detail, "50 of 50 on a cycle their runs go round for ever")
+}

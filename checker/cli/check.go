@@ -452,6 +452,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		if s.WalksCut > 0 {
 			fmt.Fprintf(out, "; %d walks cut by the depth bound (-depth) before their runs ended", s.WalksCut)
 		}
+		if s.WalksCycled > 0 {
+			fmt.Fprintf(out, "; %d walks ended on a cycle their runs go round for ever", s.WalksCycled)
+		}
 		fmt.Fprintln(out)
 	} else {
 		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
