@@ -92,6 +92,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	ended := false // some walk ended in a quiescent world, where runs are judged
 	cutFirst := false
 	batches := 0
+	tables, steppers := make([]*sim.Machine, workers), make([]*sim.Stepper, workers)
 	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && faultWalk < 0 && ctx.Err() == nil {
 		if done > 0 && !ended && onlyAtEnd(props, failed) {
 			// Every walk so far ran into the depth bound, and what is left
@@ -100,10 +101,11 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			break
 		}
 		// Each worker runs its walks on tables of its own, which it drops
-		// for fresh ones at each batch and whenever they outgrow
-		// walkTables: what a search holds does not grow with the walks it
-		// has made. Walks draw their choices from their seeds alone (see
-		// canonical), so the tables change no walk.
+		// for fresh ones whenever they outgrow walkTables: what a search
+		// holds does not grow with the walks it has made, and a small
+		// protocol keeps its handlers memoised from batch to batch. Walks
+		// draw their choices from their seeds alone (see canonical), so
+		// the tables change no walk.
 		hi := min(opt.Walks, done+batchSize(batches))
 		batches++
 		outs := make([]walkResult, hi-done)
@@ -111,10 +113,14 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		next.Store(int64(done))
 		known := maps.Clone(failed) // read by the workers, written after them
 		var wg sync.WaitGroup
-		for range workers {
+		for wi := range workers {
 			wg.Go(func() {
-				wm := m.Fresh()
-				st := wm.NewStepper()
+				if tables[wi] == nil {
+					tables[wi] = m.Fresh()
+					steppers[wi] = tables[wi].NewStepper()
+				}
+				wm, st := tables[wi], steppers[wi]
+				defer func() { tables[wi], steppers[wi] = wm, st }()
 				for {
 					i := int(next.Add(1) - 1)
 					if i >= hi || ctx.Err() != nil {
