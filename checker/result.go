@@ -2,7 +2,8 @@
 // properties to check (Compile, Machine), exhaustive breadth-first search
 // over fingerprinted worlds, seeded random walks, runs stepped by hand
 // (Run), and the analyses and traces they share (message complexity over
-// the state graph, counterexample replay and rendering, faults of handlers
+// the state graph, time in asynchronous rounds, shrinking, schedulers of
+// random walks, counterexample replay and rendering, faults of handlers
 // and monitors). It depends on model, properties and its internal
 // machinery, never on protocols. Its subpackages describe protocols for
 // the tools (suite), check them in go test (checktest) and run the command
