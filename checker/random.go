@@ -81,6 +81,9 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
 	res := newResult("random", props)
+	if opt.Scheduler.Kind != "" && opt.Scheduler.Kind != "uniform" {
+		res.Scheduler = opt.Scheduler.String()
+	}
 	if opt.Object != nil {
 		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
 	}

@@ -115,7 +115,10 @@ type Result struct {
 	Mode string `json:"mode"`
 	// Fairness under which eventually-properties were judged on cycles
 	// (exhaustive search of such properties only).
-	Fairness   string           `json:"fairness,omitempty"`
+	Fairness string `json:"fairness,omitempty"`
+	// Scheduler of a random search's walks, when not uniform
+	// (RandomOptions.Scheduler).
+	Scheduler  string           `json:"scheduler,omitempty"`
 	Verdict    Verdict          `json:"verdict"`
 	Properties []PropertyResult `json:"properties"`
 	Stats      Stats            `json:"stats"`

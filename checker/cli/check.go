@@ -426,19 +426,22 @@ var cutWords = map[string]string{
 }
 
 func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
-	fairness := ""
+	how := "" // the fairness assumed, the scheduler used
 	switch r.Fairness {
 	case "":
 	case "none":
-		fairness = ", no fairness assumed"
+		how = ", no fairness assumed"
 	default:
-		fairness = ", " + r.Fairness + " fairness"
+		how = ", " + r.Fairness + " fairness"
 	}
 	mode := r.Mode
 	if r.Sweep {
 		mode += " (sweep)"
 	}
-	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), mode, fairness)
+	if r.Scheduler != "" {
+		how += ", " + r.Scheduler + " scheduler"
+	}
+	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, pr.Verdict)
 		if pr.Detail != "" {
@@ -535,6 +538,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Config         model.Config             `json:"config"`
 		Mode           string                   `json:"mode"`
 		Fairness       string                   `json:"fairness,omitempty"`
+		Scheduler      string                   `json:"scheduler,omitempty"`
 		Verdict        checker.Verdict          `json:"verdict"`
 		Cut            string                   `json:"cut,omitempty"`
 		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
@@ -548,7 +552,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
-	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Verdict: r.Verdict, Cut: r.Cut,
+	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Cut: r.Cut,
 		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}

@@ -496,6 +496,7 @@ func TestScheduler(t *testing.T) {
 	code, out, _ = vigil(append(args, "-scheduler", "pct:3")...)
 	require.Equal(t, 1, code, out)
 	require.Contains(t, out, "agreement        fail")
+	require.Contains(t, out, "random search, pct:3 scheduler\n")
 
 	code, _, errOut := vigil("check", "lelann", "-mode", "random", "-scheduler", "pct:0")
 	require.Equal(t, 2, code)
