@@ -131,7 +131,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					}
 					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 					o.kinds = o.named(wm.Kinds())
-					if o.fault != nil || slices.ContainsFunc(slices.Collect(maps.Keys(o.viol)), func(p int) bool { return !known[p] }) {
+					if o.fault != nil || newViolation(o.viol, known) {
 						o.m = wm // to shrink and render its run
 					}
 					outs[i-done] = o
@@ -219,6 +219,16 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	// made, no more: the mode and the stats say which.
 	res.finish(start)
 	return res
+}
+
+// newViolation reports whether viol breaks a property not in known.
+func newViolation(viol map[int]walkViolation, known map[int]bool) bool {
+	for p := range viol {
+		if !known[p] {
+			return true
+		}
+	}
+	return false
 }
 
 // walkTables is the size of the tables (interned states and messages, in

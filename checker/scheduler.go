@@ -91,6 +91,7 @@ type pct struct {
 	prio    []int
 	changes []int // the steps after which the last actor drops, sorted
 	lowest  int
+	mine    []sim.Event // scratch: the chosen node's events
 }
 
 func newPCT(rng *rand.Rand, n, depth int) *pct {
@@ -123,13 +124,13 @@ func (p *pct) choose(evs []sim.Event, step int) (sim.Event, bool) {
 			best = a
 		}
 	}
-	var mine []sim.Event
+	p.mine = p.mine[:0]
 	for _, ev := range evs {
 		if actor(ev, n) == best {
-			mine = append(mine, ev)
+			p.mine = append(p.mine, ev)
 		}
 	}
-	ev := pick(p.rng, mine)
+	ev := pick(p.rng, p.mine)
 	for len(p.changes) > 0 && p.changes[0] <= step {
 		p.changes = p.changes[1:]
 		p.prio[best] = p.lowest
@@ -142,7 +143,8 @@ func (p *pct) choose(evs []sim.Event, step int) (sim.Event, bool) {
 type swarm struct {
 	rng    *rand.Rand
 	off    [sim.Tick + 1]bool
-	budget int // faults left to inject
+	budget int         // faults left to inject
+	kept   []sim.Event // scratch: the events the walk may choose
 }
 
 func newSwarm(rng *rand.Rand, faults int) *swarm {
@@ -154,15 +156,21 @@ func newSwarm(rng *rand.Rand, faults int) *swarm {
 }
 
 func (s *swarm) choose(evs []sim.Event, _ int) (sim.Event, bool) {
-	kept := slices.DeleteFunc(slices.Clone(evs), func(ev sim.Event) bool {
-		return s.off[ev.Kind] || (faultKind(ev.Kind) && s.budget == 0)
-	})
+	keep := func(ok func(sim.Event) bool) []sim.Event {
+		s.kept = s.kept[:0]
+		for _, ev := range evs {
+			if ok(ev) {
+				s.kept = append(s.kept, ev)
+			}
+		}
+		return s.kept
+	}
+	kept := keep(func(ev sim.Event) bool { return !s.off[ev.Kind] && !(faultKind(ev.Kind) && s.budget == 0) })
 	if len(kept) == 0 {
-		if !slices.ContainsFunc(evs, func(ev sim.Event) bool { return !faultKind(ev.Kind) }) {
+		// no run is cut short by what a walk leaves out
+		if kept = keep(func(ev sim.Event) bool { return !faultKind(ev.Kind) }); len(kept) == 0 {
 			return sim.Event{}, false
 		}
-		// no run is cut short by what a walk leaves out
-		kept = slices.DeleteFunc(slices.Clone(evs), func(ev sim.Event) bool { return faultKind(ev.Kind) })
 	}
 	ev := pick(s.rng, kept)
 	if faultKind(ev.Kind) {
