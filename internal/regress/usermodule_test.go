@@ -55,6 +55,10 @@ func TestUserModule(t *testing.T) {
 		{[]string{"check", "twopc", "-n", "3", "-crashes", "1", "-recoveries", "1", "-json"}, 1, []string{`"protocol": "commit/twopc"`, `"verdict": "fail"`}},
 		{[]string{"check", "twopc", "-n", "4", "-sweep", "-max-states", "100000", "-time", "1m", "-memory", "1024"}, 0, []string{"exhaustive (sweep) search", "verdict: pass"}},
 		{[]string{"check", "twopc", "-fairness", "strong", "-depth", "30"}, 0, []string{"verdict: pass"}},
+		// prepare, vote, decide: three rounds, exhaustively and on PCT walks
+		{[]string{"check", "twopc", "-rounds"}, 0, []string{"time per complete run: rounds 3 (", "verdict: pass"}},
+		{[]string{"check", "twopc", "-mode", "random", "-walks", "50", "-scheduler", "pct:2", "-rounds"}, 0,
+			[]string{"random search, pct:2 scheduler", "time per complete run: rounds 3 (over the walks that ended)"}},
 		// the coordinator talks to each participant alone: a star will do,
 		// a line will not (n2 is no neighbour of n0)
 		{[]string{"check", "twopc", "-topology", "star", "-losses", "0", "-timing", "bounded:2"}, 0, []string{"topology=star", "verdict: pass"}},
