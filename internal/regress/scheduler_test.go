@@ -14,17 +14,23 @@ import (
 	"github.com/vigil-check/vigil/protocols"
 )
 
-// TestSchedulerTable measures, on every known counterexample at N = 10 and
+// BenchmarkSchedulers measures, on every known counterexample at N = 10 and
 // 30 (where the scenario scales), how many walks each scheduler takes to
 // its first counterexample: the median over 5 runs of different seeds,
 // and how many of them found one within 100 walks. It prints the README's
 // table:
 //
-//	go test ./internal/regress -run SchedulerTable -long -v
-func TestSchedulerTable(t *testing.T) {
-	if !*long {
-		t.Skip("minutes of walks: run with -long")
+// It is a measurement, not a check: the schedulers' counterexamples are
+// checked by the tests of package checker.
+//
+//	go test ./internal/regress -run '^$' -bench Schedulers -benchtime 1x -v
+func BenchmarkSchedulers(b *testing.B) {
+	for b.Loop() {
+		b.Log(schedulerTable(b))
 	}
+}
+
+func schedulerTable(t testing.TB) string {
 	scheds := []string{"uniform", "pct:3", "swarm"}
 	const trials, walks = 5, 100
 	var rows []string
@@ -62,9 +68,8 @@ func TestSchedulerTable(t *testing.T) {
 					row += " " + cell + " |"
 				}
 				rows = append(rows, row)
-				t.Log(row)
 			}
 		}
 	}
-	t.Logf("\n| counterexample | property | %s |\n|---|---|---|---|---|\n%s", strings.Join(scheds, " | "), strings.Join(rows, "\n"))
+	return fmt.Sprintf("\n| counterexample | property | %s |\n| --- | --- | --- | --- | --- |\n%s", strings.Join(scheds, " | "), strings.Join(rows, "\n"))
 }
