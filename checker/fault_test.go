@@ -169,6 +169,9 @@ func TestFaultsAreResults(t *testing.T) {
 			{"random/workers=2", func() *checker.Result {
 				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2})
 			}},
+			{"random/3 shards", func() *checker.Result {
+				return mergedShards(t, compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
+			}},
 		}
 		var byMode = map[string]*checker.Result{}
 		for _, r := range runs {

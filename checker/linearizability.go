@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"fmt"
 	"os"
 	"time"
 
@@ -37,6 +38,9 @@ func linearize(obj *properties.Object, h []porcupine.Operation) porcupine.CheckR
 // WriteHTML writes porcupine's visualization of the failing history (or,
 // if none failed, of nothing) to path.
 func (l *Linearizability) WriteHTML(path string) error {
+	if l.Verdict == Fail && l.History == nil {
+		return fmt.Errorf("the history of the walk of seed %d stayed with its shard: a search of that one walk (seed %d, 1 walk) finds it again", *l.Seed, *l.Seed)
+	}
 	_, info := porcupine.CheckOperationsVerbose(l.object.Model, l.History, linearizeTimeout)
 	f, err := os.Create(path)
 	if err != nil {

@@ -49,6 +49,9 @@ type RandomOptions struct {
 	// of a message sent at different depths are distinct deliveries, so
 	// the walks of a seed differ from those without Rounds.
 	Rounds bool
+	// Shard, if its Count is 1 or more, runs that shard of the search alone
+	// (Result.Shard); MergeShards combines the shards' runs.
+	Shard Shard
 }
 
 // batchSize is the number of walks of batch k (from 0), between checks for
@@ -58,18 +61,18 @@ type RandomOptions struct {
 // nothing where runs end) stops after a few of them.
 func batchSize(k int) int { return 4 << min(k, 4) }
 
+// batchAt returns the bounds [lo, hi) of batch k of a search of walks.
+func batchAt(k, walks int) (lo, hi int) {
+	for j := range k {
+		lo += batchSize(j)
+	}
+	return min(lo, walks), min(lo+batchSize(k), walks)
+}
+
 // random is Random over the Machine and properties m wraps.
 func random(ctx context.Context, m *sim.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
-	if opt.Walks <= 0 {
-		opt.Walks = 1000
-	}
-	if opt.ShrinkTime <= 0 {
-		opt.ShrinkTime = 2 * time.Second
-	}
-	if opt.MaxDepth <= 0 {
-		opt.MaxDepth = DefaultWalkDepth(m.Config().N)
-	}
+	opt = opt.withDefaults(m.Config().N)
 	if opt.Rounds {
 		clocked, err := m.Clocked()
 		if err != nil {
@@ -80,43 +83,34 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
-	res := newResult("random", props)
-	if opt.Scheduler.Kind != "" && opt.Scheduler.Kind != "uniform" {
-		res.Scheduler = opt.Scheduler.String()
+	t := newTally(props, opt)
+	shard := opt.Shard
+	var run *ShardRun
+	if shard.Count >= 1 {
+		run = &ShardRun{Index: shard.Index, Count: shard.Count, Search: opt.search(m.Name)}
 	}
-	if opt.Object != nil {
-		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
-	}
-	ranges := map[string]*kindRange{}
-	var order []string
-	done := 0
-	failed := map[int]bool{}
-	faultWalk := -1
-	ended := false // some walk ended in a quiescent world, where runs are judged
-	cutFirst := false
-	batches := 0
 	tables, steppers := make([]*sim.Machine, workers), make([]*sim.Stepper, workers)
-	for done < opt.Walks && (len(props) == 0 || len(failed) < len(props)) && !(opt.First && len(failed) > 0) && faultWalk < 0 && ctx.Err() == nil {
-		if done > 0 && !ended && onlyAtEnd(props, failed) {
-			// Every walk so far ran into the depth bound, and what is left
-			// to judge is judged only where a run ends: more walks like
-			// these would judge nothing. Their verdicts are unknown.
-			break
+	for batch := 0; t.more(); batch++ {
+		lo, hi := batchAt(batch, opt.Walks)
+		// A shard walks its own walks of each batch, and every walk of the
+		// first, which tells whether walks end (see tally.more).
+		var mine []int
+		for i := lo; i < hi; i++ {
+			if batch == 0 || shard.owns(i) {
+				mine = append(mine, i)
+			}
 		}
-		// Each worker runs its walks on tables of its own, which it drops
-		// for fresh ones whenever they outgrow walkTables: what a search
-		// holds does not grow with the walks it has made, and a small
-		// protocol keeps its handlers memoised from batch to batch. Walks
-		// draw their choices from their seeds alone (see canonical), so
-		// the tables change no walk.
-		hi := min(opt.Walks, done+batchSize(batches))
-		batches++
-		outs := make([]walkResult, hi-done)
+		outs := make([]walkResult, hi-lo)
 		var next atomic.Int64
-		next.Store(int64(done))
-		known := maps.Clone(failed) // read by the workers, written after them
+		known := maps.Clone(t.failed) // read by the workers, written after them
 		var wg sync.WaitGroup
 		for wi := range workers {
+			// Each worker runs its walks on tables of its own, which it
+			// drops for fresh ones whenever they outgrow walkTables: what
+			// a search holds does not grow with the walks it has made, and
+			// a small protocol keeps its handlers memoised from batch to
+			// batch. Walks draw their choices from their seeds alone (see
+			// canonical), so the tables change no walk.
 			wg.Go(func() {
 				if tables[wi] == nil {
 					tables[wi] = m.Fresh()
@@ -125,16 +119,17 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 				wm, st := tables[wi], steppers[wi]
 				defer func() { tables[wi], steppers[wi] = wm, st }()
 				for {
-					i := int(next.Add(1) - 1)
-					if i >= hi || ctx.Err() != nil {
+					j := int(next.Add(1) - 1)
+					if j >= len(mine) || ctx.Err() != nil {
 						return
 					}
+					i := mine[j]
 					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 					o.kinds = o.named(wm.Kinds())
 					if o.fault != nil || newViolation(o.viol, known) {
 						o.m = wm // to shrink and render its run
 					}
-					outs[i-done] = o
+					outs[i-lo] = o
 					if wm.TableBytes() > walkTables {
 						wm = m.Fresh()
 						st = wm.NewStepper()
@@ -144,81 +139,65 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
-			res.Cut = "time"
+			t.res.Cut = "time"
 			break
 		}
-		for i := done; i < hi; i++ {
-			o := &outs[i-done]
-			for p := range o.viol {
-				failed[p] = true
+		if batch == 0 {
+			for i := range outs {
+				rec := outs[i].record(lo + i)
+				t.first(&rec)
 			}
-			ended = ended || o.quiescent > 0
-			cutFirst = cutFirst || o.cutFirst
-			if o.fault != nil {
-				// the walk of lowest seed that met a fault ends the search
-				seed := opt.Seed + uint64(i)
-				res.faulted(newFault(o.m, o.events, o.fault, &seed))
-				faultWalk, hi = i, i+1
-			}
-			takeWalk(props, res, o, opt, opt.Seed+uint64(i), ranges, &order)
 		}
-		done = hi
-		if opt.Progress != nil {
-			opt.Progress(done)
-		}
-	}
-	res.Stats.Walks = done
-	if opt.First && len(failed) > 0 && faultWalk < 0 {
-		res.StoppedFirst = done < opt.Walks || cutFirst
-	}
-	complete := 0
-	if r, ok := ranges["total"]; ok {
-		complete = r.walks
-	}
-	for _, name := range order {
-		r := ranges[name]
-		if r.walks < complete {
-			r.Min = 0 // a complete walk sent none
-		}
-		res.Messages = append(res.Messages, r.MessageRange)
-	}
-	if res.Stats.Quiescent == 0 {
-		// No walk reached the end of a run: a property judged there was
-		// never judged, whatever the walks found elsewhere; but a run that
-		// goes round a cycle for ever has no end to judge a quiescence
-		// property in, so only a walk the depth bound cut leaves one
-		// unknown. (An eventually-property is not judged on the cycles.)
-		for p, prop := range props {
-			if prop.When == properties.AtQuiescence && res.Stats.WalksCut == 0 {
+		for _, i := range mine {
+			if !shard.owns(i) {
 				continue
 			}
-			if pr := &res.Properties[p]; prop.When != properties.Always && pr.Verdict != Fail {
-				pr.Verdict = Unknown
-				why := fmt.Sprintf("%d of %d cut by the depth bound of %d steps", res.Stats.WalksCut, done, opt.MaxDepth)
-				if c := res.Stats.WalksCycled; c > 0 {
-					why = fmt.Sprintf("%d of %d on a cycle their runs go round for ever", c, done)
-					if res.Stats.WalksCut > 0 {
-						why = fmt.Sprintf("%d of %d cut by the depth bound of %d steps, %d on a cycle their runs go round for ever", res.Stats.WalksCut, done, opt.MaxDepth, c)
-					}
-				}
-				pr.Detail = "not judged: no walk reached the end of a run (" + why + ")"
+			o := &outs[i-lo]
+			rec := o.record(i)
+			if run != nil {
+				run.Walks = append(run.Walks, rec)
+			}
+			if !t.take(&rec, &walkArtifacts{o: o, props: props, opt: opt, seed: opt.Seed + uint64(i)}) {
+				break // a fault: the search ends with this walk
 			}
 		}
-	}
-	if res.StoppedFirst {
-		for i := range res.Properties {
-			if res.Properties[i].Verdict != Fail {
-				res.Properties[i].Verdict, res.Properties[i].Detail = Unknown, notJudged
-			}
+		t.batchDone(hi)
+		if run != nil {
+			run.Batches = batch + 1
+		}
+		if opt.Progress != nil {
+			opt.Progress(hi)
 		}
 	}
-	if faultWalk >= 0 {
-		res.Messages, res.Rounds = nil, nil // as in an exhaustive search: no figures of a search that ended at a fault
+	res := t.end()
+	if run != nil {
+		run.Cut = res.Cut
+		run.Counterexamples = res.Failed()
+		run.Fault = res.Fault
+		if l := res.Linearizability; l != nil && l.Seed != nil {
+			run.Illegal = l.Seed
+		}
+		res.Shard = run
+		res.Stats.Walks = len(run.Walks)
 	}
-	// A random search that finds no counterexample passes the walks it
-	// made, no more: the mode and the stats say which.
 	res.finish(start)
+	if run != nil {
+		run.Seconds = res.Stats.Seconds
+	}
 	return res
+}
+
+func (opt RandomOptions) withDefaults(n int) RandomOptions {
+	if opt.Walks <= 0 {
+		opt.Walks = 1000
+	}
+	if opt.ShrinkTime <= 0 {
+		opt.ShrinkTime = 2 * time.Second
+	}
+	if opt.MaxDepth <= 0 {
+		opt.MaxDepth = DefaultWalkDepth(n)
+	}
+	return opt
 }
 
 // newViolation reports whether viol breaks a property not in known.
@@ -236,75 +215,228 @@ func newViolation(viol map[int]walkViolation, known map[int]bool) bool {
 // afresh.
 const walkTables = 32 << 20
 
-// takeWalk takes in the outcome of the walk of seed: its counts and
-// figures, and its counterexamples to properties that had none (walks are
-// taken in seed order, so the lowest seed's is kept), shrunk and rendered
-// on the tables that name its events.
-func takeWalk(props []*properties.Property, res *Result, o *walkResult, opt RandomOptions, seed uint64, ranges map[string]*kindRange, order *[]string) {
-	res.Stats.States += int64(len(o.events)) + 1
-	res.Stats.Transitions += int64(len(o.events))
-	res.Stats.Depth = max(res.Stats.Depth, len(o.events))
-	res.Stats.Quiescent += o.quiescent
-	if o.cut {
+// tally takes in the walks of a random search in the order of their
+// seeds, from the walks themselves or from the records of shards (see
+// MergeShards), and decides, between batches, whether the search goes on.
+// The outcome depends on the walks alone, so a search split in shards
+// and merged gives the one result.
+type tally struct {
+	props             []*properties.Property
+	opt               RandomOptions
+	res               *Result
+	ranges            map[string]*kindRange
+	order             []string
+	failed            map[int]bool
+	done              int  // walks up to the end of the last batch
+	ended             bool // some walk of the first batch reached the end of a run
+	faults            bool // some walk of the first batch met a fault
+	cutFirst, faulted bool
+}
+
+func newTally(props []*properties.Property, opt RandomOptions) *tally {
+	res := newResult("random", props)
+	if opt.Scheduler.Kind != "" && opt.Scheduler.Kind != "uniform" {
+		res.Scheduler = opt.Scheduler.String()
+	}
+	if opt.Object != nil {
+		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
+	}
+	return &tally{props: props, opt: opt, res: res, ranges: map[string]*kindRange{}, failed: map[int]bool{}}
+}
+
+// more reports whether the search goes on with another batch of walks:
+// it stops when the walks are done, when every property has failed, with
+// First when any has, and after a fault. It stops too when no walk of the
+// first batch reached the end of a run and what is left to judge is judged
+// only where a run ends: walks like those would judge nothing, and those
+// properties are unknown. Each rule looks at the first batch or at
+// failures alone, so that a shard, which sees the first batch and some of
+// the failures, never stops before the whole search would.
+func (t *tally) more() bool {
+	switch {
+	case t.done >= t.opt.Walks || t.faulted || t.faults || t.res.Cut != "":
+		return false
+	case len(t.props) > 0 && len(t.failed) == len(t.props):
+		return false
+	case t.opt.First && len(t.failed) > 0:
+		return false
+	case t.done > 0 && !t.ended && onlyAtEnd(t.props, t.failed):
+		return false
+	}
+	return true
+}
+
+// first takes in a walk of the first batch, whichever shard it is in.
+func (t *tally) first(rec *WalkRecord) {
+	t.ended = t.ended || rec.Quiescent > 0
+	t.faults = t.faults || rec.Fault
+}
+
+func (t *tally) batchDone(hi int) { t.done = hi }
+
+// artifacts are what a search shows of a walk beyond its record: its
+// counterexample to a property, shrunk and rendered, its run to a fault,
+// its client history.
+type artifacts interface {
+	counterexample(p int) *Trace
+	fault() *Fault
+	history() []porcupine.Operation
+}
+
+// walkArtifacts are a walk's artifacts, made from its run when asked for.
+type walkArtifacts struct {
+	o     *walkResult
+	props []*properties.Property
+	opt   RandomOptions
+	seed  uint64
+}
+
+func (a *walkArtifacts) counterexample(p int) *Trace {
+	o := a.o
+	events, detail := shrink(o.m, a.props[p], o.events[:o.viol[p].at], a.opt.ShrinkTime)
+	t := buildTrace(o.m, events)
+	t.Property, t.Detail = a.props[p].Name, detail
+	t.Seed = &a.seed
+	return t
+}
+
+func (a *walkArtifacts) fault() *Fault { return newFault(a.o.m, a.o.events, a.o.fault, &a.seed) }
+
+func (a *walkArtifacts) history() []porcupine.Operation { return a.o.history }
+
+// take takes in the record of the walk next in seed order: its counts and
+// figures, and its counterexamples to properties that had none (so the
+// lowest seed's is kept). It returns false after a walk that met a fault:
+// the search ends with it.
+func (t *tally) take(rec *WalkRecord, art artifacts) bool {
+	res, seed := t.res, t.opt.Seed+uint64(rec.Walk)
+	if rec.Fault {
+		res.faulted(art.fault())
+		t.faulted = true
+	}
+	for _, p := range rec.Violated {
+		t.failed[p] = true
+	}
+	t.cutFirst = t.cutFirst || rec.CutFirst
+	res.Stats.Walks++
+	res.Stats.States += int64(rec.Steps) + 1
+	res.Stats.Transitions += int64(rec.Steps)
+	res.Stats.Depth = max(res.Stats.Depth, rec.Steps)
+	res.Stats.Quiescent += int64(rec.Quiescent)
+	if rec.Cut {
 		res.Stats.WalksCut++
 	}
-	if o.cycled {
+	if rec.Cycled {
 		res.Stats.WalksCycled++
 	}
 	if l := res.Linearizability; l != nil {
 		l.Histories++
-		l.Operations += o.ops
+		l.Operations += rec.Ops
 		switch {
-		case o.lin == porcupine.Illegal && l.Verdict != Fail:
-			l.Verdict, l.Seed, l.History = Fail, &seed, o.history
-		case o.lin == porcupine.Unknown && l.Verdict == Pass:
+		case rec.Lin == porcupine.Illegal && l.Verdict != Fail:
+			l.Verdict, l.Seed, l.History = Fail, &seed, art.history()
+		case rec.Lin == porcupine.Unknown && l.Verdict == Pass:
 			l.Verdict = Unknown
 		}
 	}
-	if o.entry != nil {
+	if rec.Entry != nil {
 		if res.Entry == nil {
 			res.Entry = &EntryFigures{}
 		}
-		res.Entry.merge(o.entry)
+		res.Entry.merge(rec.Entry)
 	}
-	for p := range props {
-		v, ok := o.viol[p]
-		if !ok || res.Properties[p].Verdict == Fail {
-			continue
+	for _, p := range rec.Violated {
+		if pr := &res.Properties[p]; pr.Verdict != Fail {
+			pr.Counterexample = art.counterexample(p)
+			pr.Verdict, pr.Detail = Fail, pr.Counterexample.Detail
 		}
-		events, detail := shrink(o.m, props[p], o.events[:v.at], opt.ShrinkTime)
-		res.Properties[p].Verdict = Fail
-		res.Properties[p].Detail = detail
-		t := buildTrace(o.m, events)
-		t.Property, t.Detail = props[p].Name, detail
-		t.Seed = &seed
-		res.Properties[p].Counterexample = t
 	}
-	if !o.complete {
-		return
+	if rec.Complete {
+		t.complete(rec)
 	}
-	if opt.Rounds {
-		if res.Rounds == nil {
-			res.Rounds = &Rounds{Min: o.rounds, Max: o.rounds}
+	return !rec.Fault
+}
+
+// complete takes in the figures of a walk that ended in a quiescent world.
+func (t *tally) complete(rec *WalkRecord) {
+	if t.opt.Rounds {
+		if t.res.Rounds == nil {
+			t.res.Rounds = &Rounds{Min: rec.Rounds, Max: rec.Rounds}
 		}
-		res.Rounds.Min, res.Rounds.Max = min(res.Rounds.Min, o.rounds), max(res.Rounds.Max, o.rounds)
+		t.res.Rounds.Min, t.res.Rounds.Max = min(t.res.Rounds.Min, rec.Rounds), max(t.res.Rounds.Max, rec.Rounds)
 	}
 	// Every kind counts in every complete walk, 0 where it sent none (see
-	// random, which settles the kinds this walk did not send).
+	// end, which settles the kinds this walk did not send).
 	total := 0
-	for _, kc := range o.kinds {
-		total += kc.n
+	for _, kc := range rec.Kinds {
+		total += kc.N
 	}
-	for _, kc := range append([]kindCount{{"total", total}}, o.kinds...) {
-		r, ok := ranges[kc.kind]
+	for _, kc := range append([]KindCount{{"total", total}}, rec.Kinds...) {
+		r, ok := t.ranges[kc.Kind]
 		if !ok {
-			r = &kindRange{MessageRange: MessageRange{Kind: kc.kind, Min: kc.n, Max: kc.n}}
-			ranges[kc.kind] = r
-			*order = append(*order, kc.kind)
+			r = &kindRange{MessageRange: MessageRange{Kind: kc.Kind, Min: kc.N, Max: kc.N}}
+			t.ranges[kc.Kind] = r
+			t.order = append(t.order, kc.Kind)
 		}
-		r.Min, r.Max = min(r.Min, kc.n), max(r.Max, kc.n)
+		r.Min, r.Max = min(r.Min, kc.N), max(r.Max, kc.N)
 		r.walks++
 	}
+}
+
+// end settles the verdicts and figures of the walks taken in.
+func (t *tally) end() *Result {
+	res, opt := t.res, t.opt
+	done := t.done
+	if opt.First && len(t.failed) > 0 && !t.faulted {
+		res.StoppedFirst = done < opt.Walks || t.cutFirst
+	}
+	complete := 0
+	if r, ok := t.ranges["total"]; ok {
+		complete = r.walks
+	}
+	for _, name := range t.order {
+		r := t.ranges[name]
+		if r.walks < complete {
+			r.Min = 0 // a complete walk sent none
+		}
+		res.Messages = append(res.Messages, r.MessageRange)
+	}
+	if res.Stats.Quiescent == 0 {
+		// No walk reached the end of a run: a property judged there was
+		// never judged, whatever the walks found elsewhere; but a run that
+		// goes round a cycle for ever has no end to judge a quiescence
+		// property in, so only a walk the depth bound cut leaves one
+		// unknown. (An eventually-property is not judged on the cycles.)
+		for p, prop := range t.props {
+			if prop.When == properties.AtQuiescence && res.Stats.WalksCut == 0 {
+				continue
+			}
+			if pr := &res.Properties[p]; prop.When != properties.Always && pr.Verdict != Fail {
+				pr.Verdict = Unknown
+				why := fmt.Sprintf("%d of %d cut by the depth bound of %d steps", res.Stats.WalksCut, res.Stats.Walks, opt.MaxDepth)
+				if c := res.Stats.WalksCycled; c > 0 {
+					why = fmt.Sprintf("%d of %d on a cycle their runs go round for ever", c, res.Stats.Walks)
+					if res.Stats.WalksCut > 0 {
+						why = fmt.Sprintf("%d of %d cut by the depth bound of %d steps, %d on a cycle their runs go round for ever", res.Stats.WalksCut, res.Stats.Walks, opt.MaxDepth, c)
+					}
+				}
+				pr.Detail = "not judged: no walk reached the end of a run (" + why + ")"
+			}
+		}
+	}
+	if res.StoppedFirst {
+		for i := range res.Properties {
+			if res.Properties[i].Verdict != Fail {
+				res.Properties[i].Verdict, res.Properties[i].Detail = Unknown, notJudged
+			}
+		}
+	}
+	if t.faulted {
+		res.Messages, res.Rounds = nil, nil // as in an exhaustive search: no figures of a search that ended at a fault
+	}
+	// A random search that finds no counterexample passes the walks it
+	// made, no more: the mode and the stats say which.
+	return res
 }
 
 // kindRange is the messages of a kind over the complete walks that sent
@@ -333,17 +465,11 @@ func (r *walkResult) count(steps ...*sim.Step) {
 	}
 }
 
-// kindCount is how many messages of a kind a walk sent.
-type kindCount struct {
-	kind string
-	n    int
-}
-
 // named gives the walk's counts by kind name, names being kinds' indexes.
-func (r *walkResult) named(names []string) []kindCount {
-	out := make([]kindCount, len(r.firstSent))
+func (r *walkResult) named(names []string) []KindCount {
+	out := make([]KindCount, len(r.firstSent))
 	for i, k := range r.firstSent {
-		out[i] = kindCount{names[k], r.sent[k]}
+		out[i] = KindCount{names[k], r.sent[k]}
 	}
 	return out
 }
@@ -372,7 +498,7 @@ type walkViolation struct {
 
 type walkResult struct {
 	m         *sim.Machine // the tables its events name, if it has a violation or a fault
-	kinds     []kindCount  // the messages it sent by kind, in the order each kind was first sent
+	kinds     []KindCount  // the messages it sent by kind, in the order each kind was first sent
 	events    []sim.Event
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index

@@ -154,6 +154,10 @@ type Result struct {
 	// there; the verdict is Error, the properties without a counterexample
 	// Unknown, the stats cover what was explored until then.
 	Fault *Fault `json:"fault,omitempty"`
+	// Shard: what a shard of a random search (RandomOptions.Shard)
+	// reports for MergeShards. The rest of the result is over the shard's
+	// own walks.
+	Shard *ShardRun `json:"shard,omitempty"`
 }
 
 // notJudged is the detail of a property left Unknown by a search that

@@ -51,6 +51,7 @@ type checkFlags struct {
 	json                               bool
 	trace                              string
 	linHTML                            string
+	shard                              string
 	set                                map[string]bool
 }
 
@@ -106,6 +107,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
 	fs.StringVar(&f.linHTML, "linearizability-html", "", "random: write porcupine's visualization of the first non-linearizable client history to this file")
+	fs.StringVar(&f.shard, "shard", "", "random: run shard I/K of the search alone (the walks whose index is I mod K) and print its part as JSON, for vigil merge")
 	var protocol string
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		protocol, args = args[0], args[1:]
@@ -141,6 +143,9 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if f.all {
 		if name != "" {
 			return badInput("--all checks every protocol: give no protocol name")
+		}
+		if f.shard != "" {
+			return badInput("-shard runs a part of one protocol's random search; give a protocol, not --all")
 		}
 		if f.first {
 			// --all compares every verdict with the expected one, and a
@@ -184,6 +189,18 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if f.scheduler != "uniform" && mode != "random" {
 		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}
+	var shard checker.Shard
+	if f.shard != "" {
+		if mode != "random" {
+			return badInput("-shard splits a random search; it does not apply to -mode %s", mode)
+		}
+		if f.trace != "" || f.linHTML != "" {
+			return badInput("a shard prints its part of the search; -trace and -linearizability-html go to vigil merge")
+		}
+		if shard, err = checker.ParseShard(f.shard); err != nil {
+			return badInput("%v", err)
+		}
+	}
 	if f.sweep && mode != "exhaustive" {
 		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
 	}
@@ -222,14 +239,14 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds}
+			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard}
 		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
 			return badInput("%v", err)
 		}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
 		}
-		if !f.json {
+		if !f.json && f.shard == "" {
 			start := time.Now()
 			last := start
 			opt.Progress = func(walks int) {
@@ -243,6 +260,15 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	default:
 		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
 	}
+	if res.Shard != nil {
+		return printShard(stdout, p, sc.Name, cfg, props, res.Shard)
+	}
+	return report(stdout, p, sc.Name, cfg, props, res, f)
+}
+
+// report prints the result of a search as f asks, writes the files it
+// asks for, and returns the error that gives the exit code.
+func report(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Config, props []*properties.Property, res *checker.Result, f *checkFlags) error {
 	if l := res.Linearizability; f.linHTML != "" && l != nil && l.Verdict == checker.Fail {
 		if err := l.WriteHTML(f.linHTML); err != nil {
 			return usageError{err}
@@ -254,11 +280,11 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if f.json {
-		if err := printJSON(stdout, p, sc.Name, cfg, res); err != nil {
+		if err := printJSON(stdout, p, scenario, cfg, res); err != nil {
 			return err
 		}
 	} else {
-		printText(stdout, p, sc.Name, cfg, res)
+		printText(stdout, p, scenario, cfg, res)
 	}
 	switch {
 	case res.Fault != nil:

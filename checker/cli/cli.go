@@ -14,8 +14,10 @@
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
 //	vigil replay FILE
+//	vigil merge SHARD.json ...
 //
-// Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
+// A shard (check -shard I/K) exits 0 once it has printed its part: the
+// verdict is the merge's. Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
 // input, a handler or monitor that failed, or a bound (time, memory,
 // states, depth) that cut the search short before any counterexample was
 // found.
@@ -34,6 +36,7 @@ const usage = `usage:
   vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
+  vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
 `
 
 // usageError is bad input: reported on one line, exit code 2.
@@ -66,6 +69,8 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = check(r, args[1:], stdout, stderr)
 	case "replay":
 		err = replay(r, args[1:], stdout)
+	case "merge":
+		err = merge(r, args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -86,6 +86,13 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read trace"},
 		{[]string{"replay", unknownProto}, "unknown protocol"},
 		{[]string{"replay", badStep}, "is not enabled"},
+		{[]string{"check", "lelann", "-shard", "1/2"}, "-shard splits a random search; it does not apply to -mode exhaustive"},
+		{[]string{"check", "lelann", "-mode", "random", "-shard", "2/2"}, `shard "2/2": want I/K, the shard I from 0 to K-1 of K`},
+		{[]string{"check", "lelann", "-mode", "random", "-shard", "0/2", "-trace", "x.json"}, "-trace and -linearizability-html go to vigil merge"},
+		{[]string{"check", "--all", "-shard", "0/2"}, "give a protocol, not --all"},
+		{[]string{"merge"}, "merge needs the files of the shards"},
+		{[]string{"merge", corrupt}, "is not a shard of a vigil search"},
+		{[]string{"merge", filepath.Join(t.TempDir(), "missing.json")}, "cannot read shard"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := vigil(c.args...)
@@ -94,6 +101,47 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		require.Equal(t, 1, strings.Count(stderr, "\n"), "%v: one line, got %q", c.args, stderr)
 		require.NotContains(t, stderr, "panic")
 	}
+}
+
+// The shards of a random search, merged, print what the search prints on
+// one machine, save the time, with its exit code; the merged trace file
+// replays. Shards of different searches are not merged.
+func TestShardsAndMerge(t *testing.T) {
+	dir := t.TempDir()
+	seconds := regexp.MustCompile(`[0-9.]+s\b`)
+	for _, c := range []struct {
+		args    []string
+		code    int
+		replays bool // a property fails: the trace file replays to it
+	}{
+		{[]string{"check", "bully", "-n", "9", "-crashes", "1", "-timing", "async", "-walks", "40", "-depth", "300"}, 1, true},
+		{[]string{"check", "lelann", "-n", "10", "-walks", "30", "-rounds"}, 0, false},
+		{[]string{"check", "isis", "-n", "8", "-initiators", "all", "-msgs", "2", "-reads", "local", "-walks", "40"}, 1, false},
+	} {
+		code, whole, _ := vigil(c.args...)
+		require.Equal(t, c.code, code, whole)
+		var files []string
+		for i := range 3 {
+			code, part, errOut := vigil(append(c.args, "-shard", fmt.Sprintf("%d/3", i))...)
+			require.Equal(t, 0, code, errOut)
+			files = append(files, filepath.Join(dir, fmt.Sprintf("%s-%d.json", c.args[1], i)))
+			require.NoError(t, os.WriteFile(files[i], []byte(part), 0o644))
+		}
+		trace := filepath.Join(dir, c.args[1]+"-trace.json")
+		code, merged, errOut := vigil(append([]string{"merge", "-trace", trace}, files...)...)
+		require.Equal(t, c.code, code, errOut)
+		require.Equal(t, seconds.ReplaceAllString(whole, "T"), seconds.ReplaceAllString(merged, "T"))
+		if c.replays {
+			code, out, _ := vigil("replay", trace)
+			require.Equal(t, 1, code, out)
+		}
+	}
+	code, _, errOut := vigil("merge", filepath.Join(dir, "bully-0.json"), filepath.Join(dir, "lelann-1.json"))
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "is a shard of another search")
+	code, _, errOut = vigil("merge", filepath.Join(dir, "bully-0.json"), filepath.Join(dir, "bully-0.json"), filepath.Join(dir, "bully-2.json"))
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "shard 0/3 is given twice")
 }
 
 // The register over total order, from the command line: stale local
