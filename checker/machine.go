@@ -130,6 +130,15 @@ func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
 // broke fail, with the counterexample of the lowest seed as usual, and the
 // others are Unknown (Result.StoppedFirst) when walks were left to run or a
 // walk was cut short by its violation.
+//
+// Walks run in batches of consecutive seeds (4, 8, 16, 32, then 64), and
+// the search stops between batches once every property has failed, or
+// when none of the walks of the first batch reached the end of a run and
+// only properties judged there are left: walks like those judge nothing
+// more. With opt.Shard, a search runs one shard of itself on one machine
+// (the walks whose index is Index mod Count, and every walk of the first
+// batch to know whether walks end); MergeShards makes the whole search's
+// result from the shards' (Result.Shard).
 func Random(ctx context.Context, m *Machine, opt RandomOptions) *Result {
 	return random(ctx, m.m, m.props, opt)
 }
