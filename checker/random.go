@@ -596,7 +596,6 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		} else if len(forced) > 0 {
 			clear(forced)
 		}
-		canonical(st.Machine(), evs, keys)
 		var ev sim.Event
 		if nproto == 0 {
 			r.quiescent++
@@ -620,6 +619,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.complete = false
 			ev, _ = choice.choose(evs, len(r.events))
 		}
+		ev = canonical(st.Machine(), evs, ev, keys)
 		var lost uint32 // a lost message, for the clock
 		if ev.Kind == sim.Lose && clock != nil {
 			lost = st.LostMessage(w, ev)
@@ -684,16 +684,31 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	return r
 }
 
-// canonical makes the order of events independent of interned ids, so
-// that a walk's draws depend on its seed alone: Enabled lists the messages
-// of an unordered channel (to deliver, lose or duplicate), and a node's
-// timers, by id, and ids depend on what the Machine met first, in this
-// walk or in earlier ones.
-// Such events are listed together; each run of them is sorted by content.
-// keys caches EventKey for the walk.
-func canonical(m *sim.Machine, evs []sim.Event, keys map[sim.Event]string) {
+// canonical returns the event that a choice of ev among evs, the events
+// enabled, stands for once evs are in an order independent of interned
+// ids, so that a walk's draws depend on its seed alone: Enabled lists the
+// messages of an unordered channel (to deliver, lose or duplicate), and a
+// node's timers, by id, and ids depend on what the Machine met first, in
+// this walk or in earlier ones. Such events are listed together, each run
+// of them in canonical order sorted by content. A scheduler chooses by
+// position, kind and node, never by what tells the events of a run apart,
+// so the choice of the k-th event of a run stands for the k-th in content
+// order, and only the run chosen from is sorted. keys caches EventKey for
+// the walk.
+func canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event]string) sim.Event {
 	same := func(a, b sim.Event) bool {
 		return a.Kind == b.Kind && a.Node == b.Node && a.From == b.From && a.Kind != sim.Act
+	}
+	k := slices.Index(evs, ev)
+	lo, hi := k, k+1
+	for lo > 0 && same(evs[lo-1], ev) {
+		lo--
+	}
+	for hi < len(evs) && same(evs[hi], ev) {
+		hi++
+	}
+	if hi-lo == 1 {
+		return ev
 	}
 	key := func(e sim.Event) string {
 		k, ok := keys[e]
@@ -703,29 +718,18 @@ func canonical(m *sim.Machine, evs []sim.Event, keys map[sim.Event]string) {
 		}
 		return k
 	}
+	// the event of rank k-lo among the run's keys (one key lookup per
+	// event, not one per comparison)
 	type keyed struct {
 		key string
 		ev  sim.Event
 	}
-	var run []keyed
-	for i := 0; i < len(evs); {
-		j := i + 1
-		for j < len(evs) && same(evs[i], evs[j]) {
-			j++
-		}
-		if j-i > 1 {
-			// one key lookup per event, not one per comparison
-			run = run[:0]
-			for _, e := range evs[i:j] {
-				run = append(run, keyed{key(e), e})
-			}
-			slices.SortFunc(run, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
-			for k, r := range run {
-				evs[i+k] = r.ev
-			}
-		}
-		i = j
+	run := make([]keyed, 0, hi-lo)
+	for _, e := range evs[lo:hi] {
+		run = append(run, keyed{key(e), e})
 	}
+	slices.SortFunc(run, func(a, b keyed) int { return strings.Compare(a.key, b.key) })
+	return run[k-lo].ev
 }
 
 // pick draws an event uniformly, except that the partitions enabled (up to

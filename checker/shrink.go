@@ -179,12 +179,11 @@ func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
 	// time, until the run ends; a run that does not end within as many
 	// steps again as it has is given up.
 	for limit := len(applied) + len(events) + 64; nproto > 0 && len(applied) < limit; {
-		canonical(st.Machine(), r.evs, r.keys)
 		i := slices.IndexFunc(r.evs, func(e sim.Event) bool { return !faultKind(e.Kind) && e.Kind != sim.Tick })
 		if i < 0 {
 			i = slices.IndexFunc(r.evs, func(e sim.Event) bool { return e.Kind == sim.Tick })
 		}
-		if i < 0 || !step(r.evs[i]) {
+		if i < 0 || !step(canonical(st.Machine(), r.evs, r.evs[i], r.keys)) {
 			return nil, ""
 		}
 		if d, nproto, bad = judge(); bad {
