@@ -416,6 +416,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 	}
 	res.Stats.Revisits = e.revisits
+	res.Coverage = exhaustiveCoverage(m, xs)
 	var traced *Result
 	if !e.parents && len(e.first) > 0 {
 		traced = e.sweepForTraces(m, props, opt)
@@ -461,6 +462,19 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	res.finish(start)
 	return res
+}
+
+// exhaustiveCoverage is the coverage of the transitions the expanders
+// took.
+func exhaustiveCoverage(m *sim.Machine, xs []*expander) *Coverage {
+	labels := m.Labels()
+	counts := map[string]int64{}
+	for _, x := range xs {
+		for _, e := range x.cover.named(labels) {
+			counts[e.Event] += e.N
+		}
+	}
+	return newCoverage(m, "transitions", counts)
 }
 
 // measureRounds gives res the time of complete runs in asynchronous
@@ -756,6 +770,7 @@ type expander struct {
 	fps    []uint64
 	succs  []sim.Successor
 	sink   uint64 // see visited.touch
+	cover  eventCounts
 	// checked caches verdicts of MonitorOnly properties, direct-mapped
 	checked [256]checkEntry
 }
@@ -860,6 +875,7 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 			succ := x.st.Successor(w, f0, ev)
 			x.fps = append(x.fps, succ.FP)
 			x.succs = append(x.succs, succ)
+			x.cover.add(sim.Label(ev, succ.Step), 1)
 		}
 		x.sink ^= e.vis.touch(x.fps)
 		for pos := range x.evs {

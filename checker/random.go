@@ -83,7 +83,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	workers := workerCount(opt.Workers)
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
-	t := newTally(props, opt)
+	t := newTally(m, props, opt)
 	shard := opt.Shard
 	var run *ShardRun
 	if shard.Count >= 1 {
@@ -126,6 +126,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					i := mine[j]
 					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 					o.kinds = o.named(wm.Kinds())
+					o.took = o.cover.named(wm.Labels())
 					if o.fault != nil || newViolation(o.viol, known) {
 						o.m = wm // to shrink and render its run
 					}
@@ -221,6 +222,7 @@ const walkTables = 32 << 20
 // The outcome depends on the walks alone, so a search split in shards
 // and merged gives the one result.
 type tally struct {
+	m                 *sim.Machine
 	props             []*properties.Property
 	opt               RandomOptions
 	res               *Result
@@ -231,9 +233,10 @@ type tally struct {
 	ended             bool // some walk of the first batch reached the end of a run
 	faults            bool // some walk of the first batch met a fault
 	cutFirst, faulted bool
+	cover             map[string]int64 // steps by kind of event
 }
 
-func newTally(props []*properties.Property, opt RandomOptions) *tally {
+func newTally(m *sim.Machine, props []*properties.Property, opt RandomOptions) *tally {
 	res := newResult("random", props)
 	if opt.Scheduler.Kind != "" && opt.Scheduler.Kind != "uniform" {
 		res.Scheduler = opt.Scheduler.String()
@@ -241,7 +244,7 @@ func newTally(props []*properties.Property, opt RandomOptions) *tally {
 	if opt.Object != nil {
 		res.Linearizability = &Linearizability{Object: opt.Object.Name, Verdict: Pass, object: opt.Object}
 	}
-	return &tally{props: props, opt: opt, res: res, ranges: map[string]*kindRange{}, failed: map[int]bool{}}
+	return &tally{m: m, props: props, opt: opt, res: res, ranges: map[string]*kindRange{}, failed: map[int]bool{}, cover: map[string]int64{}}
 }
 
 // more reports whether the search goes on with another batch of walks:
@@ -323,6 +326,9 @@ func (t *tally) take(rec *WalkRecord, art artifacts) bool {
 	res.Stats.Transitions += int64(rec.Steps)
 	res.Stats.Depth = max(res.Stats.Depth, rec.Steps)
 	res.Stats.Quiescent += int64(rec.Quiescent)
+	for _, e := range rec.Events {
+		t.cover[e.Event] += e.N
+	}
 	if rec.Cut {
 		res.Stats.WalksCut++
 	}
@@ -387,6 +393,7 @@ func (t *tally) complete(rec *WalkRecord) {
 func (t *tally) end() *Result {
 	res, opt := t.res, t.opt
 	done := t.done
+	res.Coverage = newCoverage(t.m, "steps", t.cover)
 	if opt.First && len(t.failed) > 0 && !t.faulted {
 		res.StoppedFirst = done < opt.Walks || t.cutFirst
 	}
@@ -499,6 +506,8 @@ type walkViolation struct {
 type walkResult struct {
 	m         *sim.Machine // the tables its events name, if it has a violation or a fault
 	kinds     []KindCount  // the messages it sent by kind, in the order each kind was first sent
+	cover     eventCounts  // its steps by kind of event (label)
+	took      []EventCount // the same by name
 	events    []sim.Event
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index
@@ -628,6 +637,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
 		r.events = append(r.events, ev)
+		r.cover.add(sim.Label(ev, step), 1)
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break
 		}

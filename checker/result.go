@@ -154,6 +154,9 @@ type Result struct {
 	// there; the verdict is Error, the properties without a counterexample
 	// Unknown, the stats cover what was explored until then.
 	Fault *Fault `json:"fault,omitempty"`
+	// Coverage: how often the search took each kind of event, and what
+	// it never took.
+	Coverage *Coverage `json:"coverage,omitempty"`
 	// Shard: what a shard of a random search (RandomOptions.Shard)
 	// reports for MergeShards. The rest of the result is over the shard's
 	// own walks.

@@ -62,6 +62,8 @@ type WalkRecord struct {
 	Violated []int `json:"violated,omitempty"`
 	// Fault: a handler or monitor failed in it.
 	Fault bool `json:"fault,omitempty"`
+	// Events are its steps by kind of event (see Coverage).
+	Events []EventCount `json:"events,omitempty"`
 }
 
 // KindCount is how many messages of a kind a walk sent.
@@ -74,7 +76,7 @@ type KindCount struct {
 func (r *walkResult) record(i int) WalkRecord {
 	rec := WalkRecord{Walk: i, Steps: len(r.events), Quiescent: int(r.quiescent), Complete: r.complete,
 		Cut: r.cut, Cycled: r.cycled, CutFirst: r.cutFirst, Kinds: r.kinds, Entry: r.entry,
-		Lin: r.lin, Ops: r.ops, Fault: r.fault != nil}
+		Lin: r.lin, Ops: r.ops, Fault: r.fault != nil, Events: r.took}
 	if r.complete {
 		rec.Rounds = r.rounds
 	}
@@ -168,7 +170,7 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 			return nil, fmt.Errorf("shard %d/%d is missing", i, k)
 		}
 	}
-	t := newTally(m.props, opt)
+	t := newTally(m.m, m.props, opt)
 	next := make([]int, k) // each shard's next record
 	art := &shardArtifacts{props: m.props}
 	for batch := 0; t.more(); batch++ {

@@ -27,8 +27,24 @@ type Actor[S, M any] interface {
 }
 
 // Kinder is implemented by message types that have kinds, for message
-// complexity figures by kind ("election", "answer", ...).
+// complexity figures by kind ("election", "answer", ...), and by timer and
+// action types whose values are many of one kind (a timer per peer), for
+// event coverage. Without it a message's kind is "msg", and a timer's or
+// an action's is the value printed with %v.
 type Kinder interface{ Kind() string }
+
+// Vocabulary names, by kind (see Kinder), the messages a protocol's nodes
+// receive, the timers they arm and the local actions they take. A
+// protocol that declares it (Declarer) is told, after each check, which
+// of them no explored run ever took: a rule that no scenario reaches.
+type Vocabulary struct {
+	Messages []string
+	Timers   []string
+	Actions  []string
+}
+
+// Declarer is implemented by protocols that declare their Vocabulary.
+type Declarer interface{ Vocabulary() Vocabulary }
 
 // Env is what a node knows of its run: its own id and the configuration.
 type Env struct {

@@ -514,6 +514,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.Entry != nil {
 		fmt.Fprintf(out, "  %s\n", r.Entry)
 	}
+	if r.Coverage != nil {
+		fmt.Fprintf(out, "  %s\n", r.Coverage)
+	}
 	if l := r.Linearizability; l != nil {
 		fmt.Fprintf(out, "  %s client histories (porcupine): %s, %d histories of %d operations", l.Object, l.Verdict, l.Histories, l.Operations)
 		if l.Seed != nil {
@@ -576,10 +579,11 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		RoundsCut      string                   `json:"rounds_cut,omitempty"`
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
+		Coverage       *checker.Coverage        `json:"coverage,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}

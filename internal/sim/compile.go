@@ -35,7 +35,10 @@ type compiled interface {
 	stateString(s uint32) string
 	msgString(m uint32) string
 	msgKeyOf(m uint32) string
+	msgKind(m uint32) string
 	stateValue(s uint32) any
+	// vocabulary is what the protocol declares (model.Declarer), if it does
+	vocabulary() (model.Vocabulary, bool)
 	// rounds is the time of node state s in asynchronous rounds, under
 	// clocks (see typed.clocks); 0 otherwise.
 	rounds(s uint32) uint32
@@ -262,6 +265,14 @@ func (t *typed[S, M]) do(self model.NodeID, s uint32, a model.Action) handlerRes
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }
 func (t *typed[S, M]) msgString(m uint32) string   { return fmt.Sprintf("%+v", t.msgs[m]) }
 func (t *typed[S, M]) stateValue(s uint32) any     { return t.states[s] }
+func (t *typed[S, M]) msgKind(m uint32) string     { return kindOf(t.msgs[m]) }
+
+func (t *typed[S, M]) vocabulary() (model.Vocabulary, bool) {
+	if d, ok := t.p.(model.Declarer); ok {
+		return d.Vocabulary(), true
+	}
+	return model.Vocabulary{}, false
+}
 
 // msgKeyOf is message m's key, its depth last under clocks: copies of a
 // message of different depths are different events, ordered by content

@@ -33,6 +33,8 @@ type Machine struct {
 	tickMemo  map[uint32]uint32 // timer set → the set one tick later
 	kinds     []string
 	kindIdx   map[string]uint8
+	labels    []string // the kinds of events, for coverage (see Step.Label)
+	labelIdx  map[string]uint16
 	mons      []monTable
 	monSteps  map[monKey]uint32
 	writable  map[reflect.Type]bool // monitor state types, see writable
@@ -142,6 +144,10 @@ func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, cl
 	m.tsetIdx = map[string]uint32{}
 	m.tickMemo = map[uint32]uint32{}
 	m.kindIdx = map[string]uint8{}
+	m.labelIdx = map[string]uint16{}
+	for _, k := range faultKinds {
+		m.internLabel(k.String()) // ids 0.. in order: see FaultLabel
+	}
 	m.monSteps = map[monKey]uint32{}
 	m.writable = map[reflect.Type]bool{}
 	m.internTimerSet(nil) // id 0: no timer armed
@@ -163,6 +169,95 @@ func (m *Machine) Kinds() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return slices.Clone(m.kinds)
+}
+
+// faultKinds are the events no handler runs for, or that are faults
+// whatever the handler; their labels come first, in this order.
+var faultKinds = []EventKind{Crash, Recover, Partition, Heal, Lose, Duplicate, Tick}
+
+// Labels lists the kinds of events met so far, by Label: the fault kinds
+// first ("crash", "recover", "partition", "heal", "lose", "duplicate",
+// "tick"), then "receive K", "timeout K" and "action K" for the kinds K
+// of the messages, timers and actions that handlers took (see
+// model.Kinder).
+func (m *Machine) Labels() []string {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return slices.Clone(m.labels)
+}
+
+// Label is the kind of event e, which took step st (nil if no handler
+// ran), as an index into Labels.
+func Label(e Event, st *Step) uint16 {
+	if st != nil {
+		return st.Label
+	}
+	return uint16(slices.Index(faultKinds, e.Kind))
+}
+
+// Expected lists the labels a search of m can take: those of the
+// protocol's declared vocabulary (model.Declarer), and of the faults its
+// configuration allows. declared reports whether the protocol declares
+// one.
+func (m *Machine) Expected() (labels []string, declared bool) {
+	v, declared := m.impl.vocabulary()
+	for _, k := range v.Messages {
+		labels = append(labels, "receive "+k)
+	}
+	for _, k := range v.Timers {
+		labels = append(labels, "timeout "+k)
+	}
+	for _, k := range v.Actions {
+		labels = append(labels, "action "+k)
+	}
+	c := &m.cfg
+	for _, f := range []struct {
+		k  EventKind
+		on bool
+	}{{Crash, c.Crashes > 0}, {Recover, c.Recoveries > 0}, {Partition, c.Partitions > 0}, {Heal, c.Partitions > 0},
+		{Lose, c.Losses > 0}, {Duplicate, c.Duplicates > 0}} {
+		if f.on {
+			labels = append(labels, f.k.String())
+		}
+	}
+	return labels, declared
+}
+
+// inputLabel names the kind of a handler's input (see Step.Label).
+func (m *Machine) inputLabel(node model.NodeID, state uint32, in uint64) string {
+	switch in >> 56 {
+	case inReceive:
+		return "receive " + m.impl.msgKind(uint32(in))
+	case inTimeout:
+		return "timeout " + kindOfValue(m.timerVal[uint32(in)])
+	case inRecover:
+		return "recover"
+	case inAction:
+		return "action " + kindOfValue(m.actionsLocked(node, state)[uint32(in)])
+	}
+	return "init"
+}
+
+// kindOfValue is the kind of a timer or an action: its Kind, if it has
+// one, else the value itself.
+func kindOfValue(v any) string {
+	if k, ok := v.(model.Kinder); ok {
+		return k.Kind()
+	}
+	return fmt.Sprint(v)
+}
+
+func (m *Machine) internLabel(l string) uint16 {
+	if i, ok := m.labelIdx[l]; ok {
+		return i
+	}
+	if len(m.labels) == 1<<16-1 {
+		panic("more than 65 535 kinds of events")
+	}
+	i := uint16(len(m.labels))
+	m.labels = append(m.labels, l)
+	m.labelIdx[l] = i
+	return i
 }
 
 func (m *Machine) internKind(k string) uint8 {
@@ -321,6 +416,9 @@ type Step struct {
 	Rec   uint64   // node record after the step (see World)
 	Sends []uint64 // to<<48 | kind<<32 | msg, in send order
 	Obs   []model.Obs
+	// Label is the kind of the step's input, an index into Labels:
+	// "receive election", "timeout answer", "action request", "recover".
+	Label uint16
 }
 
 // SendTo, SendKind and SendMsg unpack an element of Step.Sends.
@@ -390,7 +488,7 @@ func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 		}
 	}
 	slices.SortFunc(timers, func(a, b timerEntry) int { return int(a.timer) - int(b.timer) })
-	st := &Step{Rec: makeRec(r.state, m.internTimerSet(timers), false), Obs: r.obs}
+	st := &Step{Rec: makeRec(r.state, m.internTimerSet(timers), false), Obs: r.obs, Label: m.internLabel(m.inputLabel(node, state, in))}
 	for _, s := range r.sends {
 		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.internKind(s.kind))<<32|uint64(s.msg))
 	}
