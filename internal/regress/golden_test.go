@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -124,7 +126,9 @@ func longGoldenCases() []goldenCase {
 }
 
 func TestGoldenVerdicts(t *testing.T) {
-	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}))
+	var cover bytes.Buffer
+	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}, &cover))
+	golden(t, "coverage.golden", cover.Bytes())
 }
 
 func TestGoldenVerdictsLong(t *testing.T) {
@@ -133,19 +137,37 @@ func TestGoldenVerdictsLong(t *testing.T) {
 	}
 	// 313 million states, about 6 GiB live at the widest levels; the bound
 	// leaves the collector room (the default is half of the machine)
-	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}))
+	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}, nil))
 }
 
 // verdicts runs each case's exhaustive search, requires the verdict it
 // expects, and returns the verdicts, counts and figures as golden lines.
-func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
+// It writes to cover, if not nil, the event coverage of each shipped
+// scenario and, for each protocol, the declared kinds of events that none
+// of them took; every kind taken must be declared.
+func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *bytes.Buffer) []byte {
 	var out bytes.Buffer
+	never := map[string]map[string]int{} // protocol → kind → scenarios that never took it
+	shipped := map[string]int{}
+	var order []string
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
 		require.NoError(t, err)
 		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, opt)
 		require.NoError(t, err)
 		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
+		require.Empty(t, r.Coverage.Undeclared, "%s %s: kinds taken that the protocol does not declare", p.Path(), gc.sc.Name)
+		if cover != nil && slices.ContainsFunc(p.Scenarios, func(s suite.Scenario) bool { return reflect.DeepEqual(s, gc.sc) }) {
+			if never[p.Path()] == nil {
+				never[p.Path()] = map[string]int{}
+				order = append(order, p.Path())
+			}
+			shipped[p.Path()]++
+			for _, k := range r.Coverage.Never {
+				never[p.Path()][k]++
+			}
+			fmt.Fprintf(cover, "%s %s: %s\n", p.Path(), gc.sc.Name, r.Coverage)
+		}
 		cfg, _ := gc.sc.Config()
 		parts := ""
 		if cfg.Partitions > 0 {
@@ -183,6 +205,21 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options) []byte {
 		fmt.Fprintln(&out)
 		for _, f := range r.Failed() {
 			fmt.Fprintf(&out, "  %s fails in %d steps: %s\n", f.Name, len(f.Counterexample.Events), f.Detail)
+		}
+	}
+	if cover != nil {
+		fmt.Fprintln(cover, "\nkinds of events no scenario takes:")
+		for _, path := range order {
+			var none []string
+			for k, n := range never[path] {
+				if n == shipped[path] {
+					none = append(none, k)
+				}
+			}
+			slices.Sort(none)
+			if len(none) > 0 {
+				fmt.Fprintf(cover, "%s: %s\n", path, strings.Join(none, ", "))
+			}
 		}
 	}
 	return out.Bytes()

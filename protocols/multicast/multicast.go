@@ -203,6 +203,9 @@ type SendNext model.NodeID
 
 func (a SendNext) String() string { return "send " + model.NodeID(a).String() }
 
+// Kind: the sends to every node are one kind of action.
+func (SendNext) Kind() string { return "send" }
+
 // Op is an operation of the application above the multicast.
 type Op uint8
 

@@ -234,3 +234,9 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 }
 
 func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State { return own.Recover(ctx, s) }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"election", "answer", "coordinator"}, Timers: []string{"answer", "coordinator", "leader-check"}}
+}

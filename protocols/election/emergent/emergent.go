@@ -254,6 +254,9 @@ type SlaveTimer model.NodeID
 
 func (t SlaveTimer) String() string { return "slave-" + model.NodeID(t).String() }
 
+// Kind: the timers on every slave are one kind.
+func (SlaveTimer) Kind() string { return "slave" }
+
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
@@ -576,4 +579,10 @@ func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {
 // acknowledgements.
 func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State {
 	return promote(ctx, State{Role: Idle, Master: model.None, Lost: model.None})
+}
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"slave-hello", "slave-ack", "slave-bye", "candidate", "master"}, Timers: []string{"master", "promote", "join", "slave"}}
 }

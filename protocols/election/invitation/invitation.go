@@ -170,6 +170,10 @@ type (
 func (t pollTimer) String() string   { return fmt.Sprintf("poll-%d", t) }
 func (t memberTimer) String() string { return fmt.Sprintf("member-%d", t) }
 
+// Kind: the timers on every peer polled, or every member, are one kind.
+func (pollTimer) Kind() string   { return "poll" }
+func (memberTimer) Kind() string { return "member" }
+
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
@@ -440,4 +444,10 @@ func remove(xs []model.NodeID, x model.NodeID) []model.NodeID {
 func insert(xs []model.NodeID, x model.NodeID) []model.NodeID {
 	i, _ := slices.BinarySearch(xs, x)
 	return slices.Insert(slices.Clone(xs), i, x)
+}
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"are-you-coordinator", "answer", "invite", "accept"}, Timers: []string{"merge", "coordinator", "poll", "member"}}
 }

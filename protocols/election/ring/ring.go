@@ -304,3 +304,9 @@ func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State {
 	watch(ctx, s)
 	return s
 }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"election", "coordinator", "ack"}, Timers: []string{"successor", "leader-check"}}
+}

@@ -120,3 +120,9 @@ func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { retur
 
 // Recover restarts a node from scratch; the algorithm does not expect it.
 func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Elected: model.None} }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"election", "elected"}}
+}

@@ -100,3 +100,9 @@ func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { retur
 func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
 	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
 }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"msg"}, Actions: []string{"multicast", "send"}}
+}

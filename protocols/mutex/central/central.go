@@ -151,3 +151,9 @@ func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { retur
 // Recover restarts a node as freshly initialised; the algorithm does not
 // expect it.
 func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return fresh(&ctx.Env) }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"request", "grant", "release"}, Actions: []string{"request", "exit"}}
+}

@@ -113,3 +113,9 @@ func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { retur
 
 // Recover restarts a node as freshly initialised, without a token.
 func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{} }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"token"}, Actions: []string{"request", "exit"}}
+}

@@ -122,3 +122,9 @@ func (Round) Pulse(ctx *round.Ctx[Msg], s State, _ int, in []round.In[Msg]) Stat
 }
 
 func (Round) Pulses(env *model.Env) int { return env.N() }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"invite"}}
+}

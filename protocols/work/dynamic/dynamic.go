@@ -195,6 +195,9 @@ type WorkerTimer model.NodeID
 
 func (t WorkerTimer) String() string { return "worker-" + model.NodeID(t).String() }
 
+// Kind: the timers on every worker are one kind.
+func (WorkerTimer) Kind() string { return "worker" }
+
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
@@ -429,4 +432,10 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, _ model.Action) State {
 func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State {
 	fresh := State{Election: bully.State{Leader: model.None}}
 	return elected(ctx, fresh, elect.Recover(ctx, fresh.Election))
+}
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"task", "result", "done", "appoint", "holding", "election", "answer", "coordinator"}, Timers: []string{"analyser", "worker", "answer", "coordinator", "leader-check"}, Actions: []string{"compute"}}
 }

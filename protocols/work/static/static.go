@@ -132,3 +132,9 @@ func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { retur
 func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State {
 	return State{Analysing: ctx.Self() == Analyser}
 }
+
+// Vocabulary declares the kinds of messages, timers and actions the
+// protocol's nodes take, for event coverage.
+func (Protocol) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"share", "result"}, Actions: []string{"compute"}}
+}
