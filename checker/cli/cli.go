@@ -15,6 +15,7 @@
 //	vigil check --all
 //	vigil replay FILE
 //	vigil merge SHARD.json ...
+//	vigil uncovered PROFILE
 //
 // A shard (check -shard I/K) exits 0 once it has printed its part: the
 // verdict is the merge's. Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
@@ -37,6 +38,7 @@ const usage = `usage:
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
   vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
+  vigil uncovered PROFILE       the protocol code no scenario executed (a Go coverage profile)
 `
 
 // usageError is bad input: reported on one line, exit code 2.
@@ -71,6 +73,8 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = replay(r, args[1:], stdout)
 	case "merge":
 		err = merge(r, args[1:], stdout, stderr)
+	case "uncovered":
+		err = uncovered(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

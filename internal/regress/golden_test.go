@@ -157,6 +157,13 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		require.NoError(t, err)
 		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
 		require.Empty(t, r.Coverage.Undeclared, "%s %s: kinds taken that the protocol does not declare", p.Path(), gc.sc.Name)
+		if r.Cut == "" {
+			took := int64(0)
+			for _, e := range r.Coverage.Events {
+				took += e.N
+			}
+			require.Equal(t, r.Stats.Transitions, took, "%s %s: every transition takes one kind of event", p.Path(), gc.sc.Name)
+		}
 		if cover != nil && slices.ContainsFunc(p.Scenarios, func(s suite.Scenario) bool { return reflect.DeepEqual(s, gc.sc) }) {
 			if never[p.Path()] == nil {
 				never[p.Path()] = map[string]int{}

@@ -1,0 +1,86 @@
+package checker_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// declaredFlood is Flood declaring a vocabulary: the rank it sends, a
+// message kind and a timer it never uses, and no actions.
+type declaredFlood struct{ Flood }
+
+func (declaredFlood) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"msg", "nack"}, Timers: []string{"late"}}
+}
+
+// undeclaredFlood declares a vocabulary that leaves out what it sends.
+type undeclaredFlood struct{ Flood }
+
+func (undeclaredFlood) Vocabulary() model.Vocabulary {
+	return model.Vocabulary{Messages: []string{"rank"}}
+}
+
+// Every transition (every step of a walk) takes one kind of event; what a
+// protocol declares and no run takes is listed, and so are the faults its
+// configuration allows and no run takes.
+func TestCoverage(t *testing.T) {
+	cfg := model.Config{N: 3, Channels: model.Unordered, Crashes: 1}
+	props := []*properties.Property{properties.Agreement}
+	compile := func(p model.Protocol[FloodState, FloodMsg]) *checker.Machine {
+		m, err := checker.Compile("flood", p, cfg, props...)
+		require.NoError(t, err)
+		return m
+	}
+	ex := checker.Exhaustive(context.Background(), compile(declaredFlood{}), checker.Options{})
+	c := ex.Coverage
+	require.Equal(t, "transitions", c.Unit)
+	require.Equal(t, []string{"receive nack", "timeout late"}, c.Never)
+	require.Empty(t, c.Undeclared)
+	total := int64(0)
+	for _, e := range c.Events {
+		total += e.N
+	}
+	require.Equal(t, ex.Stats.Transitions, total)
+	require.Equal(t, []string{"receive msg", "crash"}, eventNames(c))
+
+	r := checker.Random(context.Background(), compile(declaredFlood{}), checker.RandomOptions{Walks: 50, Seed: 1})
+	require.Equal(t, "steps", r.Coverage.Unit)
+	require.Equal(t, eventNames(c), eventNames(r.Coverage), "random walks take the same kinds")
+	total = 0
+	for _, e := range r.Coverage.Events {
+		total += e.N
+	}
+	require.Equal(t, r.Stats.Transitions, total)
+
+	un := checker.Exhaustive(context.Background(), compile(undeclaredFlood{}), checker.Options{})
+	require.Equal(t, []string{"receive msg"}, un.Coverage.Undeclared)
+	require.Equal(t, []string{"receive rank"}, un.Coverage.Never)
+
+	plain := checker.Exhaustive(context.Background(), compile(Flood{}), checker.Options{})
+	require.Empty(t, plain.Coverage.Never, "a protocol that declares nothing: only faults can be missed")
+	require.Empty(t, plain.Coverage.Undeclared)
+	require.Contains(t, plain.Coverage.String(), "events taken (transitions): receive msg ")
+}
+
+// With a crash allowed and none taken (runs that end before any), the
+// coverage says so.
+func TestCoverageNamesFaultsNeverTaken(t *testing.T) {
+	m, err := checker.Compile("flood", Flood{}, model.Config{N: 2, Crashes: 1, Partitions: 1}, properties.Agreement)
+	require.NoError(t, err)
+	r := checker.Exhaustive(context.Background(), m, checker.Options{MaxDepth: 1})
+	require.Contains(t, r.Coverage.Never, "heal", "a heal needs a partition first, two steps deep")
+	require.NotContains(t, r.Coverage.Never, "crash")
+}
+
+func eventNames(c *checker.Coverage) []string {
+	var names []string
+	for _, e := range c.Events {
+		names = append(names, e.Event)
+	}
+	return names
+}
