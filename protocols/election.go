@@ -33,6 +33,8 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "sync-crash", N: 4, Crashes: 1, Expect: checker.Pass,
 					Why: "with a perfect failure detector bully is safe and elects the highest live node, whenever a node crashes"},
+				{Name: "two-crashes", N: 3, Crashes: 2, Expect: checker.Pass,
+					Why: "the node that answered crashes before it announces itself: the lower node's coordinator timer fires and it starts again (Garcia-Molina's command 6), so the election still ends"},
 				{Name: "async-crash", N: 4, Crashes: 1, Timing: model.Async, MaxDepth: 10,
 					Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "with inaccurate timeouts two nodes lead at once (Vlassov and Montelius: E1 may be broken if timeouts are inaccurate)"},

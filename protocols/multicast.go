@@ -17,6 +17,12 @@ import (
 // msgs returns scenario parameters for k operations per node.
 func msgs(k int) map[string]int { return map[string]int{properties.MsgsParam: k} }
 
+// orderedReads: each initiator writes or reads the replicated register
+// once, reads going through the total order too.
+func orderedReads() map[string]int {
+	return map[string]int{properties.MsgsParam: 1, multicast.ReadsParam: int(multicast.OrderedReads)}
+}
+
 // group describes what the multicast protocols share: their properties,
 // the msgs parameter, and for those that order every message (withReads)
 // the reads parameter, a replicated register over the total order.
@@ -74,6 +80,8 @@ func init() {
 					Why: "any node may crash at any point, mid-loop too: a node relays before it delivers, so the uniform agreement of Vlassov and Montelius holds"},
 				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
 					Why: "the network duplicates a message: \"duplicates of the message are detected and not delivered\" (Vlassov and Montelius), so integrity holds where B-multicast's fails"},
+				{Name: "two-crashes", N: 3, Channels: model.Unordered, Crashes: 2, Initiators: "0", Params: msgs(1), Expect: checker.Pass,
+					Why: "the sender and a node that delivered both crash, and only what that node relayed reaches the third: relaying before delivering keeps uniform agreement, delivering first would not"},
 			},
 		}),
 		group(false, &suite.Protocol{
@@ -85,6 +93,12 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "unordered", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: msgs(2), Expect: checker.Pass,
 					Why: "messages overtake each other on the channels; the hold-back queue restores each sender's order"},
+				{Name: "chain", N: 3, Channels: model.Unordered, Initiators: "0", Params: msgs(3), Expect: checker.Pass,
+					Why: "a sender's third message can arrive first and its second next, both held back: the first releases the whole chain"},
+				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(2), Expect: checker.Pass,
+					Why: "a message already delivered in turn arrives again and is dropped, so integrity holds"},
+				{Name: "sender-crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0", Params: msgs(2), Expect: checker.Pass,
+					Why: "the sender crashes part way through its sends: what arrives is still delivered in its order"},
 				{Name: "causal", N: 3, Channels: model.Unordered, Params: msgs(1), Props: []string{"causal-order"}, Expect: checker.Fail, Shows: "causal-order",
 					Why: "a reply overtakes the message it answers: FIFO order says nothing across senders"},
 				{Name: "total", N: 3, Channels: model.Unordered, Params: msgs(1), Props: []string{"total-order"}, Expect: checker.Fail, Shows: "total-order",
@@ -100,6 +114,8 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "unordered", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: msgs(2), Expect: checker.Pass,
 					Why: "a message waits until everything its sender had delivered is delivered here: causal, hence FIFO, order"},
+				{Name: "sender-crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0,1", Params: msgs(1), Expect: checker.Pass,
+					Why: "a sender crashes part way through its sends: a message that depends on one never received waits for ever, and none is delivered out of causal order"},
 				{Name: "total", N: 3, Channels: model.Unordered, Params: msgs(1), Props: []string{"total-order"}, Expect: checker.Fail, Shows: "total-order",
 					Why: "concurrent messages are not ordered: two nodes deliver them in opposite orders"},
 			},
@@ -113,6 +129,8 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "unordered", N: 3, Channels: model.Unordered, Initiators: "1", Params: msgs(2), Expect: checker.Pass,
 					Why: "every node delivers in the sequencer's order, whatever order the messages and orders arrive in"},
+				{Name: "register", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: orderedReads(), Expect: checker.Pass,
+					Why: "a replicated register: writes and reads are multicast in the sequencer's order, so every replica applies them in one order (porcupine checks the reads' values in random mode)"},
 				{Name: "sequencer-crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "1", Params: msgs(1),
 					Props: []string{"validity", "agreement"}, Expect: checker.Fail, Shows: "validity", Violates: []string{"agreement"},
 					Why: "\"the sequencer may become a bottleneck and is a critical point of failure\" (Vlassov and Montelius): messages it never ordered are never delivered"},
@@ -127,6 +145,8 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "unordered", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: msgs(1), Expect: checker.Pass,
 					Why: "proposals and agreed numbers cross in any order; every node delivers in agreed order"},
+				{Name: "register", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: orderedReads(), Expect: checker.Pass,
+					Why: "a replicated register: writes and reads take agreed numbers like any message, so every replica applies them in one order (porcupine checks the reads' values in random mode)"},
 				{Name: "crash", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0,1", Params: msgs(1), Props: []string{"validity"}, Expect: checker.Fail, Shows: "validity",
 					Why: "a node crashes before it proposes: its sender waits for the Nth proposal forever"},
 			},

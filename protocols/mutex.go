@@ -61,6 +61,8 @@ func init() {
 				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
 					Why: "one lost grant, request or release, and the token is gone or a node waits for ever: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
+				{Name: "duplicate", N: 3, Duplicates: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail, Shows: "mutual-exclusion",
+					Why: "the algorithms assume reliable channels (Vlassov and Montelius): a duplicated grant is a second token, and the node it reaches after its exit enters again while the server grants the next"},
 			},
 		}),
 		exclusion(&suite.Protocol{
@@ -73,6 +75,8 @@ func init() {
 					Why: "every node asks twice and enters when the token comes by (Vlassov and Montelius: enter 0 to N messages, exit 1); the token circulates for ever, so no run ends"},
 				{Name: "forever", N: 3, Topology: "ring", Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: one token, so one node in the critical section"},
+				{Name: "duplicate", N: 3, Topology: "ring", Duplicates: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail, Shows: "mutual-exclusion",
+					Why: "the ring assumes reliable channels (Vlassov and Montelius): a duplicated token is two tokens, and two nodes enter at once"},
 			},
 		}),
 		exclusion(&suite.Protocol{

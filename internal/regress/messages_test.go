@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -109,6 +110,31 @@ func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 		require.Equal(t, 3*n-1, hi, "n=%d", n)
 		require.Equal(t, 2*n, lo, "n=%d", n)
 	}
+}
+
+// The ring-based election's package doc: with unordered channels the bound
+// does not hold, since a stale election message can reach the coordinator
+// after it has become a non-participant again and start another round.
+// Every node initiating at N = 5 (the all-unordered scenario's ranks):
+// FIFO links give one run of 16 messages, unordered ones 16 to 60, up to
+// 25 of them elected (five rounds of elected).
+func TestRingBasedUnorderedExceedsTheBound(t *testing.T) {
+	p, err := protocols.Lookup("ringbased")
+	require.NoError(t, err)
+	s, err := p.Scenario("all-unordered")
+	require.NoError(t, err)
+	r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+	require.NoError(t, err)
+	require.Equal(t, checker.Pass, r.Verdict, "it stays safe")
+	total, elected := messages(t, r, "total"), messages(t, r, "elected")
+	require.Equal(t, [2]int{16, 60}, [2]int{total.Min, total.Max})
+	require.Equal(t, [2]int{5, 25}, [2]int{elected.Min, elected.Max})
+
+	s.Channels = model.FIFO
+	r, err = suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
+	require.NoError(t, err)
+	total = messages(t, r, "total")
+	require.Equal(t, [2]int{16, 16}, [2]int{total.Min, total.Max}, "FIFO links: the same ranks, one count")
 }
 
 func permutations(n int) [][]int {
