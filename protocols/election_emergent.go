@@ -28,7 +28,7 @@ func init() {
 				Why: "a late master heartbeat is taken for a dead master: a slave elects itself while the master lives (Anthony: discourage the candidate state under network instability)"},
 			{Name: "lost-hello", N: 4, Losses: 1, Params: map[string]int{properties.PoolMinParam: 1, properties.PoolMaxParam: 1}, Expect: checker.Pass,
 				Why: "a lost hello leaves a node unaware of the slave that sent it, so it promotes too: the pool overshoots pool-max, and the slave with pool-max slaves above it demotes and says bye (Anthony's pool bounds)"},
-						{Name: "recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail, Shows: "agreement",
+			{Name: "recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail, Shows: "agreement",
 				Why: "a master that crashes and restarts comes back idle under its old identifier: never two masters, but a node its successor's announcement has not reached yet still follows the restarted node, alive again"},
 		},
 	}))
