@@ -1,6 +1,7 @@
 package checker_test
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -36,6 +37,10 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 						cfg.Delay = 2
 					}
 					m, err := p.Compile(cfg, p.Properties)
+					if errors.Is(err, model.ErrCrashStop) {
+						cfg.Recoveries = 0
+						m, err = p.Compile(cfg, p.Properties)
+					}
 					require.NoError(t, err)
 					st := checker.ModelOf(m).NewStepper()
 					w0, _ := st.Init()

@@ -60,7 +60,8 @@
 //     and messages sent to it while it is down are lost at send time; its
 //     state is kept for Recover.
 //   - Recover: while fewer than Config.Recoveries recoveries happened, a
-//     crashed node may recover; Protocol.Recover decides what survives.
+//     crashed node may recover; the protocol's Recover (see Recoverer)
+//     decides what survives.
 //   - Partition: while fewer than Config.Partitions partitions happened, the
 //     network may split. A cut separates an arc a..b of the ring of node ids
 //     (1 ≤ a ≤ b ≤ N-1) from the rest, refining the groups it crosses, so

@@ -1,5 +1,7 @@
 package model
 
+import "errors"
+
 // Protocol is the contract a protocol author implements: pure handlers over
 // one node's state S, exchanging messages M. S and M are plain Go values
 // (structs, slices, maps, strings, numbers; no pointers, channels or funcs).
@@ -10,8 +12,23 @@ type Protocol[S, M any] interface {
 	Init(ctx *Ctx[M]) S
 	// Receive handles message m from node from.
 	Receive(ctx *Ctx[M], s S, from NodeID, m M) S
+}
+
+// Timed is implemented by protocols that arm timers. A handler of a
+// protocol without it that arms one is a fault.
+type Timed[S, M any] interface {
 	// Timeout handles the firing of timer t, which s had armed.
 	Timeout(ctx *Ctx[M], s S, t Timer) S
+}
+
+// ErrCrashStop is the error of compiling a run that allows recoveries for
+// a protocol that is not a Recoverer.
+var ErrCrashStop = errors.New("crash-stop protocol")
+
+// Recoverer is implemented by protocols whose nodes restart after a crash.
+// A protocol without it is crash-stop: its crashed nodes stay down, and a
+// run that allows recoveries (Config.Recoveries) is refused.
+type Recoverer[S, M any] interface {
 	// Recover is the state of a node that restarts after a crash; s is the
 	// state it crashed in. What survives a crash is the protocol's choice.
 	Recover(ctx *Ctx[M], s S) S

@@ -73,6 +73,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-requests", "2"}, "election/bully has no parameter requests (it has: none)"},
 		{[]string{"check", "bully", "-scenario", "nope"}, "has no scenario"},
 		{[]string{"check", "central", "-fairness", "sometimes"}, `unknown fairness "sometimes"`},
+		{[]string{"check", "reliable", "-crashes", "1", "-recoveries", "1"}, "multicast/reliable: crash-stop protocol (it has no Recover method): run it with no recoveries, not 1"},
 		{[]string{"check", "central", "-requests", "-1"}, "requests must be at least 0"},
 		{[]string{"check", "ricartagrawala", "-requests", "0"}, "requests must be at least 1 here"},
 		{[]string{"check", "basic", "-msgs", "0"}, "msgs must be between 1 and 65535, not 0"},

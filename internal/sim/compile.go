@@ -51,7 +51,9 @@ type typed[S, M any] struct {
 	name  string
 	cfg   *model.Config
 	p     model.Protocol[S, M]
-	actor model.Actor[S, M] // nil when the protocol has no local actions
+	actor model.Actor[S, M]     // nil when the protocol has no local actions
+	timed model.Timed[S, M]     // nil when the protocol arms no timers
+	rec   model.Recoverer[S, M] // nil when the protocol is crash-stop
 
 	states   []S
 	stateKey []string
@@ -92,6 +94,11 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
 		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1, clocks: clocks}
 	t.actor, _ = p.(model.Actor[S, M])
+	t.timed, _ = p.(model.Timed[S, M])
+	t.rec, _ = p.(model.Recoverer[S, M])
+	if t.rec == nil && cfg.Recoveries > 0 {
+		return nil, fmt.Errorf("protocol %s: %w (it has no Recover method): run it with no recoveries, not %d", name, model.ErrCrashStop, cfg.Recoveries)
+	}
 	return t, nil
 }
 
@@ -178,6 +185,13 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, self, t.cfg.Topology)))
 		}
 	}
+	if t.timed == nil {
+		for _, op := range ctx.Timers() {
+			if op.Armed {
+				panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
+			}
+		}
+	}
 	// A step set off by a message takes place by the round the message
 	// is received in; any other step when the node's last one did. What
 	// it sends is received one round later.
@@ -243,11 +257,13 @@ func (t *typed[S, M]) receive(self model.NodeID, s uint32, from model.NodeID, m 
 }
 
 func (t *typed[S, M]) timeout(self model.NodeID, s uint32, tm model.Timer) handlerResult {
-	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.p.Timeout(c, t.states[s], tm) })
+	// a protocol without Timeout armed no timer: run refuses the arming
+	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.timed.Timeout(c, t.states[s], tm) })
 }
 
 func (t *typed[S, M]) recoverFrom(self model.NodeID, s uint32) handlerResult {
-	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.p.Recover(c, t.states[s]) })
+	// a crash-stop protocol never recovers: newTyped refuses recoveries
+	return t.run(self, int64(s), -1, func(c *model.Ctx[M]) S { return t.rec.Recover(c, t.states[s]) })
 }
 
 func (t *typed[S, M]) actions(self model.NodeID, s uint32) []model.Action {

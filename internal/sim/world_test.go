@@ -1056,3 +1056,35 @@ func TestBoundedTiming(t *testing.T) {
 	proto, _ := h.events(w)
 	require.ElementsMatch(t, []string{"deliver n0→n1 {V:1}", "timeout n0 t"}, proto)
 }
+
+// bare has only the handlers every protocol must have: no Timeout, no
+// Recover. Its Init arms a timer when arm is set.
+type bare struct{ arm bool }
+
+func (p bare) Init(ctx *model.Ctx[tmsg]) tstate {
+	if p.arm {
+		ctx.SetTimer("t")
+	}
+	return tstate{}
+}
+
+func (bare) Receive(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate { return s }
+
+// Timeout and Recover are optional: a protocol without Recover is
+// crash-stop and refuses runs with recoveries, one without Timeout may not
+// arm a timer.
+func TestOptionalHandlers(t *testing.T) {
+	_, err := sim.Compile("bare", bare{}, model.Config{N: 2, Crashes: 1})
+	require.NoError(t, err, "crashes need no Recover")
+	_, err = sim.Compile("bare", bare{}, model.Config{N: 2, Crashes: 1, Recoveries: 1})
+	require.ErrorIs(t, err, model.ErrCrashStop)
+	require.EqualError(t, err, "protocol bare: crash-stop protocol (it has no Recover method): run it with no recoveries, not 1")
+
+	m, err := sim.Compile("bare", bare{arm: true}, model.Config{N: 2})
+	require.NoError(t, err)
+	st := m.NewStepper()
+	st.Init()
+	f := st.TakeFault()
+	require.NotNil(t, f)
+	require.Equal(t, "protocol bare: Init on n0 armed timer t, but the protocol has no Timeout method to handle it", f.Error())
+}

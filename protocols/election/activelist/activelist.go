@@ -85,11 +85,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	return s
 }
 
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover restarts a process from scratch; the algorithm does not expect it.
-func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Coordinator: model.None} }
-
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.
 func (Protocol) Vocabulary() model.Vocabulary {

@@ -12,8 +12,7 @@
 // arrive, and be delivered, in either order, so FIFO order fails too.
 //
 // Messages per multicast: N, one to every node, the sender included.
-// A node that recovers restarts with nothing to do and issues no more
-// operations than it had.
+// Nodes are crash-stop: a crashed node stays down.
 package basic
 
 import (
@@ -47,13 +46,6 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
 	s.Process = s.Deliver(ctx, m.Value)
 	return s
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: the node's pending work is lost with it.
-func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

@@ -109,12 +109,3 @@ func TestActions(t *testing.T) {
 	require.Nil(t, Protocol{}.Actions(env, busy(2)))
 	require.Equal(t, []model.Action{multicast.SendNext(0)}, Protocol{}.Actions(env, busy(1, sendTo(0, msgOf(1, 1)))))
 }
-
-// A node that recovers keeps its count of operations, and nothing else.
-func TestRecover(t *testing.T) {
-	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 1)
-	in := busy(2, sendTo(0, msgOf(1, 2)), deliverOf(msgOf(0, 1)))
-	require.Equal(t, busy(2), Protocol{}.Recover(ctx, in))
-	require.Len(t, in.Work, 2)
-	require.Equal(t, State{}, Protocol{}.Init(ctx))
-}

@@ -19,8 +19,8 @@
 // sender had delivered when it multicast has been delivered here too.
 // Causal order implies FIFO order; neither implies agreement.
 //
-// Messages per multicast: N-1. A node that recovers has lost V and its
-// hold-back queue; it keeps count of the operations it issued.
+// Messages per multicast: N-1. Nodes are crash-stop: a crashed node
+// stays down.
 package causal
 
 import (
@@ -105,13 +105,6 @@ func deliverable(v []int, h Msg) bool {
 		}
 	}
 	return true
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: V, the hold-back queue and the pending work are lost.
-func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}, V: make([]int, ctx.N())}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

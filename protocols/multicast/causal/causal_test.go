@@ -188,11 +188,8 @@ func TestDeliverable(t *testing.T) {
 	}
 }
 
-// V starts at 0, and again after a crash.
-func TestInitRecover(t *testing.T) {
+// V starts at 0.
+func TestInit(t *testing.T) {
 	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 1)
 	require.Equal(t, State{V: []int{0, 0, 0}}, Protocol{}.Init(ctx))
-	in := State{Process: work(2, sendTo(0, msgOf(1, 2, 0, 2, 0))), V: []int{1, 2, 0}, HoldBack: held(msgOf(0, 3, 3, 0, 0))}
-	require.Equal(t, State{Process: work(2), V: []int{0, 0, 0}}, Protocol{}.Recover(ctx, in))
-	require.Equal(t, []int{1, 2, 0}, in.V)
 }

@@ -21,8 +21,7 @@
 // Messages per multicast: N, as B-multicast. S_p is the operation count
 // (multicast.Process.Issued), so a message's id carries its S.
 //
-// A node that recovers has lost R and its hold-back queue; it keeps count
-// of the operations it issued.
+// Nodes are crash-stop: a crashed node stays down.
 package fifo
 
 import (
@@ -96,13 +95,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		}
 	}
 	return s
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: R, the hold-back queue and the pending work are lost.
-func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}, R: make([]int, ctx.N())}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

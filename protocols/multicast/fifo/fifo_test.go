@@ -143,12 +143,8 @@ func TestDo(t *testing.T) {
 	}
 }
 
-// R starts at 0 for every sender, and again after a crash.
-func TestInitRecover(t *testing.T) {
+// R starts at 0 for every sender.
+func TestInit(t *testing.T) {
 	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 1)
 	require.Equal(t, State{R: []int{0, 0, 0}}, Protocol{}.Init(ctx))
-	in := State{Process: multicast.Process[Msg]{Issued: 2, Work: []multicast.Item[Msg]{sendTo(0, msgOf(1, 2))}},
-		R: []int{1, 2, 0}, HoldBack: held(value(0, 3))}
-	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 2}, R: []int{0, 0, 0}}, Protocol{}.Recover(ctx, in))
-	require.Equal(t, []int{1, 2, 0}, in.R)
 }

@@ -30,9 +30,8 @@
 // replicate a register whose writes, and ordered reads, go through ISIS.
 //
 // Messages per multicast: 3N: the message, a proposal from each node, and
-// the agreed number, each to or from every node, the sender included. A
-// node that recovers has lost its queue, counters and collections; it
-// keeps count of the operations it issued.
+// the agreed number, each to or from every node, the sender included.
+// Nodes are crash-stop: a crashed node stays down.
 package isis
 
 import (
@@ -202,13 +201,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 func insert(q []Entry, e Entry) []Entry {
 	i, _ := slices.BinarySearchFunc(q, e.Number, func(x Entry, n Number) int { return compareNumbers(x.Number, n) })
 	return slices.Insert(slices.Clone(q), i, e)
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: the queue, counters, collections and pending work are lost.
-func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

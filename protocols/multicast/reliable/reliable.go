@@ -26,8 +26,8 @@
 // Messages per multicast: N², the sender's N and N from each of the N-1
 // others, every one of which relays; duplicates are dropped.
 //
-// A node that recovers has lost Received and its pending work; it keeps
-// count of the operations it issued.
+// Nodes are crash-stop, as the lecture's model of process failure is: a
+// crashed node stays down.
 package reliable
 
 import (
@@ -92,13 +92,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	}
 	s.Process = s.Deliver(ctx, m.Value)
 	return s
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: Received and the pending work are lost.
-func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

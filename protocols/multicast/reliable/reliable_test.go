@@ -144,11 +144,3 @@ func TestDo(t *testing.T) {
 		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
 }
-
-// A node that recovers has lost Received and its work, not its count.
-func TestRecover(t *testing.T) {
-	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 1)
-	in := state(2, queuedToAll(msgOf(1, 2)), value(0, 1))
-	require.Equal(t, state(2, nil), Protocol{}.Recover(ctx, in))
-	require.Equal(t, []multicast.Value{value(0, 1)}, in.Received)
-}

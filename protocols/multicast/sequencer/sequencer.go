@@ -27,8 +27,8 @@
 // sequencer.
 //
 // Messages per multicast: 2N, the message to every node and the order
-// from the sequencer to every node. A node that recovers has lost its
-// queues and counters; it keeps count of the operations it issued.
+// from the sequencer to every node. Nodes are crash-stop: a crashed node
+// stays down.
 package sequencer
 
 import (
@@ -147,13 +147,6 @@ func deliverInOrder(ctx *model.Ctx[Msg], s State) State {
 		s.Orders = nil
 	}
 	return s
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: the queues, counters and pending work are lost.
-func (Protocol) Recover(_ *model.Ctx[Msg], s State) State {
-	return State{Process: multicast.Process[Msg]{Issued: s.Issued}}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

@@ -157,10 +157,3 @@ func TestDo(t *testing.T) {
 		require.Equal(t, []model.Obs{model.Multicast(value(2, 1).ID)}, ctx.Observed(), c.name)
 	}
 }
-
-func TestRecover(t *testing.T) {
-	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 0)
-	in := State{Process: multicast.Process[Msg]{Issued: 2}, Next: 3, Seq: 4, HoldBack: held(value(1, 1)), Orders: orders(Order{S: 5, Value: value(2, 1)})}
-	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 2}}, Protocol{}.Recover(ctx, in))
-	require.Equal(t, held(value(1, 1)), in.HoldBack)
-}

@@ -21,9 +21,8 @@
 // parameter, default 1); requests = 0 means forever, and the state stays
 // finite then (no counter grows). When the run names initiators, only they
 // ask, so one initiator shows the cost of an entry alone. Vlassov and
-// Montelius assume no failures; a node that recovers restarts as freshly
-// initialised, and the server forgets its queue and its token if it was the
-// one that crashed.
+// Montelius assume no failures; nodes are crash-stop here (a crashed node
+// stays down).
 package central
 
 import (
@@ -145,12 +144,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	}
 	return s
 }
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover restarts a node as freshly initialised; the algorithm does not
-// expect it.
-func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State { return fresh(&ctx.Env) }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

@@ -25,8 +25,8 @@
 //
 // They warn: "Unfortunately, the algorithm is deadlock-prone". With N = 4,
 // nodes 0 and 1 request at once, each votes for itself first, and each then
-// waits for the other's vote for ever. They assume no failures; a node that
-// recovers restarts as freshly initialised.
+// waits for the other's vote for ever. They assume no failures; nodes are
+// crash-stop here (a crashed node stays down).
 //
 // Each node asks for the critical section "requests" times (run parameter,
 // default 1, at least 1). When the run names initiators, only they ask, so
@@ -185,12 +185,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	}
 	return s
 }
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover restarts a node as freshly initialised; the algorithm does not
-// expect it.
-func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Phase: Released} }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

@@ -32,8 +32,8 @@
 // Vlassov and Montelius give no message figure for this algorithm; their
 // pseudo-code costs N-1 requests and N-1 replies: 2(N-1) messages per entry.
 // They assume reliable channels ("None of the algorithms we described would
-// tolerate the loss of messages"), not FIFO ones, and no failures; a node
-// that recovers restarts as freshly initialised.
+// tolerate the loss of messages"), not FIFO ones, and no failures; nodes
+// are crash-stop here (a crashed node stays down).
 //
 // Each node asks for the critical section "requests" times (run parameter,
 // default 1, at least 1): the clocks grow with every request, so a run that
@@ -170,12 +170,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	}
 	return s
 }
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover restarts a node as freshly initialised; the algorithm does not
-// expect it.
-func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{Phase: Released} }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

@@ -26,9 +26,8 @@
 // Each node asks for the critical section at most "requests" times (run
 // parameter, default 1); requests = 0 means forever, and the state stays
 // finite then (no counter grows). When the run names initiators, only they
-// ask. Vlassov and Montelius assume no failures. A node that recovers
-// restarts as freshly initialised but without a token: the token it may have
-// held is lost, and a second one would break mutual exclusion by itself.
+// ask. Vlassov and Montelius assume no failures; nodes are crash-stop
+// here (a crashed node stays down, and the token it may have held is lost).
 package tokenring
 
 import (
@@ -108,11 +107,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, _ Msg) Sta
 	ctx.Send(ctx.Next(), Msg{})
 	return s
 }
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover restarts a node as freshly initialised, without a token.
-func (Protocol) Recover(_ *model.Ctx[Msg], _ State) State { return State{} }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

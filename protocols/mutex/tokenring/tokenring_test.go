@@ -97,8 +97,4 @@ func TestInit(t *testing.T) {
 	ctx = model.NewCtx[Msg](cfg, 1)
 	require.Equal(t, State{}, Protocol{}.Init(ctx))
 	require.Empty(t, ctx.Sent())
-	// a node that restarts has no token
-	ctx = model.NewCtx[Msg](cfg, 0)
-	require.Equal(t, State{}, Protocol{}.Recover(ctx, State{Held, 1}))
-	require.Empty(t, ctx.Sent())
 }

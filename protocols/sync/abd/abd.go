@@ -127,9 +127,6 @@ func send[M any](ctx *model.Ctx[Msg[M]], i int, out []model.Sent[M]) {
 	}
 }
 
-// Recover keeps the state: the synchronizer assumes no failures.
-func (Protocol[S, M]) Recover(_ *model.Ctx[Msg[M]], s State[S, M]) State[S, M] { return s }
-
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.
 func (Protocol[S, M]) Vocabulary() model.Vocabulary {

@@ -26,7 +26,7 @@
 // message. Its time is the notes' T(α) = 3 asynchronous rounds a pulse that
 // sends (message, ack, safe), one for a pulse that sends nothing (safe
 // alone): checker.Options.Rounds measures it. Synchronizers assume no
-// failures: a node that recovers keeps its state.
+// failures: nodes are crash-stop.
 package alpha
 
 import (
@@ -167,13 +167,6 @@ func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from mode
 	}
 	return p.next(ctx, s)
 }
-
-func (Protocol[S, M]) Timeout(_ *model.Ctx[Msg[M]], s State[S, M], _ model.Timer) State[S, M] {
-	return s
-}
-
-// Recover keeps the state: the synchronizer assumes no failures.
-func (Protocol[S, M]) Recover(_ *model.Ctx[Msg[M]], s State[S, M]) State[S, M] { return s }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

@@ -26,7 +26,7 @@
 // besides an ack per algorithm message. A pulse takes 2(d+1) asynchronous
 // rounds on a tree of depth d (m(j) down, a message and its ack, safe(j)
 // up): the notes' T(β) = depth of the tree is its order. Synchronizers
-// assume no failures: a node that recovers keeps its state.
+// assume no failures: nodes are crash-stop.
 package beta
 
 import (
@@ -219,13 +219,6 @@ func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from mode
 	}
 	return p.safe(ctx, s)
 }
-
-func (Protocol[S, M]) Timeout(_ *model.Ctx[Msg[M]], s State[S, M], _ model.Timer) State[S, M] {
-	return s
-}
-
-// Recover keeps the state: the synchronizer assumes no failures.
-func (Protocol[S, M]) Recover(_ *model.Ctx[Msg[M]], s State[S, M]) State[S, M] { return s }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

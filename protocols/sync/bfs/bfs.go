@@ -98,11 +98,6 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	return invited(&ctx.Env, s, from, m, ctx.Observe, ctx.SendAll)
 }
 
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover keeps the state: the algorithm assumes no failures.
-func (Protocol) Recover(_ *model.Ctx[Msg], s State) State { return s }
-
 // Round is the notes' SynchBfsTree: the root invites its neighbours in
 // pulse 0, and in every pulse a node without a parent takes the first
 // invite of the pulse (in sender order) and invites its other neighbours.

@@ -25,7 +25,7 @@
 //
 // A neighbour is at most one pulse ahead (it needs this node's packet of
 // the pulse before), so a node buffers packets of two pulses at most.
-// Synchronizers assume no failures: a node that recovers keeps its state.
+// Synchronizers assume no failures: nodes are crash-stop.
 package simple
 
 import (
@@ -163,13 +163,6 @@ func send[M any](ctx *model.Ctx[Msg[M]], i int, out []model.Sent[M]) {
 		ctx.Send(j, m)
 	}
 }
-
-func (Protocol[S, M]) Timeout(_ *model.Ctx[Msg[M]], s State[S, M], _ model.Timer) State[S, M] {
-	return s
-}
-
-// Recover keeps the state: the synchronizer assumes no failures.
-func (Protocol[S, M]) Recover(_ *model.Ctx[Msg[M]], s State[S, M]) State[S, M] { return s }
 
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.

@@ -15,8 +15,7 @@
 // Nothing is recovered, which is the notes' list of weaknesses: "A crashed
 // machine will mean missing results" (a worker's remaining tasks are never
 // computed) and "A crashed analysis machine means all results are lost"
-// (node 0 held them all in its memory); a recovered node restarts with
-// nothing. Both show as properties.AllResults failing where a run ends. No
+// (node 0 held them all in its memory); nodes are crash-stop. Both show as properties.AllResults failing where a run ends. No
 // task is handed out twice, so no result is counted twice.
 //
 // Messages: N-1 shares (fewer when K < N-1) and K results.
@@ -124,13 +123,6 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, _ model.Action) State {
 	s.Todo &^= work.Of(t)
 	ctx.Send(Analyser, Msg{K: Result, Task: t})
 	return s
-}
-
-func (Protocol) Timeout(_ *model.Ctx[Msg], s State, _ model.Timer) State { return s }
-
-// Recover: nothing survives a crash, and nothing is handed out again.
-func (Protocol) Recover(ctx *model.Ctx[Msg], _ State) State {
-	return State{Analysing: ctx.Self() == Analyser}
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

@@ -48,12 +48,6 @@ func TestHandlers(t *testing.T) {
 				return p.Receive(ctx, State{Analysing: true, Results: set(1)}, 2, Msg{K: Result, Task: 4})
 			},
 			State{Analysing: true, Results: set(1, 4)}, nil, []model.Obs{properties.CountedResult(4)}},
-		{"a crashed analyser has lost all results", 0,
-			func(ctx *model.Ctx[Msg]) State { return p.Recover(ctx, State{Analysing: true, Results: set(1, 4)}) },
-			State{Analysing: true}, nil, nil},
-		{"a crashed worker has lost its share", 3,
-			func(ctx *model.Ctx[Msg]) State { return p.Recover(ctx, State{Todo: set(2)}) },
-			State{}, nil, nil},
 	}
 	for _, c := range cases {
 		ctx := model.NewCtx[Msg](cfg, c.self)
