@@ -245,7 +245,8 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	switch {
 	case e.sweep && opt.Messages:
 		e.paths = newPathMessages()
-	case !e.sweep && (opt.Messages || len(e.live) > 0):
+	case !e.sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked):
+		// (rounds need to know whether some runs never end)
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
 	e.vis = newVisited(e.keepsEdges())
@@ -455,6 +456,10 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		res.Rounds = &Rounds{Min: e.roundsLo, Max: e.roundsHi, States: e.count}
 	case opt.Rounds && !opt.clocked && res.Cut != "":
 		res.RoundsCut = res.Cut
+	case opt.Rounds && !opt.clocked && e.fault == nil && e.g != nil && e.g.n() == e.vis.len() && !e.g.acyclic():
+		// a run round a cycle of deliveries never ends, and its clocks
+		// grow without bound: the clocked search would never end either
+		res.RoundsCut = "cycle"
 	case opt.Rounds && !opt.clocked && e.fault == nil:
 		// the runs are explored again whatever this search found: an
 		// early stop at counterexamples leaves the rounds to measure

@@ -153,6 +153,12 @@ func (g *graph) messageRanges(kinds []string, initSteps []*sim.Step) []MessageRa
 	return out
 }
 
+// acyclic reports whether no run goes round a cycle of states.
+func (g *graph) acyclic() bool {
+	_, ncomp := tarjan(g.n(), g.edges, g.to)
+	return ncomp == g.n() && !g.selfLoop()
+}
+
 func (g *graph) selfLoop() bool {
 	for v := range g.n() {
 		lo, hi := g.edges(v)

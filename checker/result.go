@@ -126,7 +126,9 @@ type Result struct {
 	Messages []MessageRange `json:"messages"`
 	// Rounds: the time of complete runs, when asked for (Options.Rounds,
 	// RandomOptions.Rounds) and measured; nil when no complete run was
-	// explored, or RoundsCut says why it was not measured.
+	// explored, or RoundsCut says why it was not measured: the bound that
+	// cut the search, or "cycle" where some runs never end (an exhaustive
+	// search that keeps its state graph sees it).
 	Rounds    *Rounds `json:"rounds,omitempty"`
 	RoundsCut string  `json:"rounds_cut,omitempty"`
 	// Entry holds the mutual-exclusion figures of a random search asked

@@ -196,3 +196,22 @@ func TestRandomIndependentOfWorkers(t *testing.T) {
 		}
 	}
 }
+
+// Where some runs never end, their clocks grow without bound: rounds are
+// not measured (and the search for them ends), whether the endless runs
+// are all the runs (the token ring asked forever) or some (a duplicated
+// LeLann token that circles after the election).
+func TestRoundsOfEndlessRuns(t *testing.T) {
+	for _, c := range []struct{ protocol, scenario string }{{"tokenring", "forever"}, {"lelann", "duplicate"}} {
+		p, err := protocols.Lookup(c.protocol)
+		require.NoError(t, err)
+		sc, err := p.Scenario(c.scenario)
+		require.NoError(t, err)
+		for _, figures := range []bool{true, false} {
+			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{Rounds: true, Messages: figures})
+			require.NoError(t, err)
+			require.Nil(t, r.Rounds, "%s %s", c.protocol, c.scenario)
+			require.Equal(t, "cycle", r.RoundsCut, "%s %s", c.protocol, c.scenario)
+		}
+	}
+}

@@ -41,6 +41,8 @@ func init() {
 				{Name: "sync-recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail,
 					Props: []string{"unique-leader", "agreement"}, Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "a crashed node replaced under its old identifier bullies its way back while the new leader still leads (Vlassov and Montelius)"},
+				{Name: "lowest-alone", N: 4, Initiators: "0", Expect: checker.Pass,
+					Why: "only the lowest node notices: each higher node it reaches answers and takes the election over, up to the highest (Silberschatz et al.: the worst case, O(N²) messages)"},
 			},
 		}),
 		election(&suite.Protocol{
@@ -53,9 +55,13 @@ func init() {
 			Compile:       suite.Compiler("election/changroberts", changroberts.Protocol{}, nil),
 			Scenarios: []suite.Scenario{
 				{Name: "worst-ring", N: 6, Topology: "ring", Ranks: "reverse", Expect: checker.Pass,
-					Why: "every node initiates on a ring of falling ranks: the worst case in the Leader Election notes, N(N+1)/2 election messages"},
+					Why:      "every node initiates on a ring of falling ranks: the worst case in the Leader Election notes, N(N+1)/2 election messages",
+					Messages: "election 21"},
 				{Name: "unordered", N: 5, Topology: "ring", Channels: model.Unordered, Ranks: "random:7", Expect: checker.Pass,
 					Why: "Chang-Roberts needs no FIFO channels"},
+				{Name: "one-initiator", N: 5, Topology: "ring", Initiators: "0", Expect: checker.Pass,
+					Why:      "one node initiates and the others forward: its token goes round once, then the elected message, 2N messages",
+					Messages: "election 5, elected 5"},
 			},
 		}),
 		election(&suite.Protocol{
@@ -72,6 +78,10 @@ func init() {
 				{Name: "one-leader", N: 4, Partitions: 1, Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"agreement"},
 					Why: "there is no single coordinator while the network is split: Kesden assumes groups \"can perform useful work, even if other such groups exist\""},
+				{Name: "recovery", N: 3, Crashes: 1, Recoveries: 1, Expect: checker.Pass,
+					Why: "a node that recovers forms a group of its own with a fresh group number and merges back (Kesden: a processor that \"recovers from a failure\" calls an election)"},
+				{Name: "duplicate", N: 3, Partitions: 1, Duplicates: 1, Expect: checker.Pass,
+					Why: "the network duplicates a message: an answer of a group a node has left since is passed on as an invitation to the group it is in now, and the groups still merge"},
 			},
 		}),
 		election(&suite.Protocol{
@@ -84,10 +94,16 @@ func init() {
 			Compile:       suite.Compiler("election/lelann", lelann.Protocol{}, nil),
 			Scenarios: []suite.Scenario{
 				{Name: "fifo", N: 5, Topology: "ring", Expect: checker.Pass,
-					Why: "with FIFO channels every initiator sees every token before its own: N² messages"},
+					Why:      "with FIFO channels every initiator sees every token before its own: N² messages",
+					Messages: "token 25"},
 				{Name: "unordered", N: 3, Topology: "ring", Channels: model.Unordered, Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"agreement", "highest-leader"},
 					Why: "without FIFO channels a token overtakes another and two nodes elect themselves (the Leader Election notes: \"assuming FIFO channels\")"},
+				{Name: "two-initiators", N: 5, Topology: "ring", Initiators: "0,2", Expect: checker.Pass,
+					Why:      "two initiators, whose tokens each go round the whole ring, forwarded by the others: N messages an initiator",
+					Messages: "token 10"},
+				{Name: "duplicate", N: 3, Topology: "ring", Duplicates: 1, Expect: checker.Pass,
+					Why: "the network duplicates a token: the copy adds nothing to a list that holds its identity already"},
 			},
 		}),
 		election(&suite.Protocol{
@@ -100,7 +116,8 @@ func init() {
 			Compile: suite.Compiler("election/ringbased", ringbased.Protocol{}, nil),
 			Scenarios: []suite.Scenario{
 				{Name: "one-initiator", N: 6, Topology: "ring", Initiators: "0", Expect: checker.Pass,
-					Why: "one initiator whose predecessor has the highest rank: the worst case in Vlassov and Montelius, 3N-1 messages"},
+					Why:      "one initiator whose predecessor has the highest rank: the worst case in Vlassov and Montelius, 3N-1 messages",
+					Messages: "total 17"},
 				{Name: "all-unordered", N: 5, Topology: "ring", Channels: model.Unordered, Ranks: "random:7", Expect: checker.Pass,
 					Why: "concurrent elections on unordered links: still safe, but stale election messages can start extra rounds"},
 				{Name: "crash", N: 4, Topology: "ring", Initiators: "0", Crashes: 1, Expect: checker.Fail,
@@ -116,7 +133,8 @@ func init() {
 			Compile: suite.Compiler("election/activelist", activelist.Protocol{}, nil),
 			Scenarios: []suite.Scenario{
 				{Name: "one-detects", N: 5, Topology: "ring", Initiators: "2", Expect: checker.Pass,
-					Why: "one process detects the failure; every process joins and each number goes round: N² messages"},
+					Why:      "one process detects the failure; every process joins and each number goes round: N² messages",
+					Messages: "elect 25"},
 				{Name: "unordered", N: 3, Topology: "ring", Channels: model.Unordered, Expect: checker.Fail,
 					Shows: "agreement", Violates: []string{"unique-leader", "highest-leader"},
 					Why: "without FIFO links a process's own message overtakes another and it decides on a partial list"},

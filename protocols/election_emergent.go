@@ -30,6 +30,12 @@ func init() {
 				Why: "a lost hello leaves a node unaware of the slave that sent it, so it promotes too: the pool overshoots pool-max, and the slave with pool-max slaves above it demotes and says bye (Anthony's pool bounds)"},
 			{Name: "recovery", N: 4, Crashes: 1, Recoveries: 1, Expect: checker.Fail, Shows: "agreement",
 				Why: "a master that crashes and restarts comes back idle under its old identifier: never two masters, but a node its successor's announcement has not reached yet still follows the restarted node, alive again"},
+			{Name: "two-crashes", N: 4, Crashes: 2, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 3}, Expect: checker.Pass,
+				Why: "the master and then its successor crash: the slaves vote again, the highest live slave wins, and a late announcement of a replaced master is ignored"},
+			{Name: "loss", N: 3, Crashes: 1, Losses: 1, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 3}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement", "pool-size"},
+				Why: "a lost acknowledgement: a slave takes its peer for crashed, and when the master crashes each slave, alone in its pool, becomes master (the detector assumes reliable links)"},
+			{Name: "alone", N: 1, Crashes: 1, Recoveries: 1, Expect: checker.Pass,
+				Why: "a lone node that crashes and restarts has no one to wait for: it joins the pool and leads again at once"},
 		},
 	}))
 }

@@ -21,7 +21,8 @@ func init() {
 		// to the node after it, a link the ring does not have.
 		Scenarios: []suite.Scenario{
 			{Name: "concurrent", N: 5, Topology: "ring", Ranks: "random:7", Expect: checker.Pass,
-				Why: "every node starts an election: each goes round and selects the same coordinator, 2N²+2N messages with the acks (Kesden: the extra messages are wasted overhead)"},
+				Why:      "every node starts an election: each goes round and selects the same coordinator, 2N²+2N messages with the acks (Kesden: the extra messages are wasted overhead)",
+				Messages: "total 60"},
 			{Name: "crash", N: 4, Initiators: "0", Crashes: 1, Expect: checker.Pass,
 				Why: "a node crashes at any point: its predecessor skips it and elects again, and a dead coordinator is replaced (Kesden: skipping failed nodes as necessary)"},
 			{Name: "async", N: 3, Timing: model.Async, MaxDepth: 10,

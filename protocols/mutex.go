@@ -55,7 +55,8 @@ func init() {
 			Compile: suite.Compiler("mutex/central", central.Protocol{}, requests("mutex/central", "")),
 			Scenarios: []suite.Scenario{
 				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
-					Why: "every node, the server too, asks twice: the server grants the token in turn (Vlassov and Montelius: enter 2 messages, exit 1)"},
+					Why:      "every node, the server too, asks twice: the server grants the token in turn (Vlassov and Montelius: enter 2 messages, exit 1)",
+					Messages: "request 6, grant 6, release 6"},
 				{Name: "forever", N: 3, Params: map[string]int{mutex.RequestsParam: 0}, Expect: checker.Pass,
 					Why: "every node asks again and again: the server's FIFO queue keeps the state finite"},
 				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
@@ -87,7 +88,8 @@ func init() {
 			Compile: suite.Compiler("mutex/ricartagrawala", ricartagrawala.Protocol{}, requests("mutex/ricartagrawala", "the Lamport clocks grow with every request")),
 			Scenarios: []suite.Scenario{
 				{Name: "two-each", N: 3, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
-					Why: "every node asks twice: requests enter in (timestamp, id) order, 2(N-1) messages per entry"},
+					Why:      "every node asks twice: requests enter in (timestamp, id) order, 2(N-1) messages per entry",
+					Messages: "total 24"},
 				{Name: "unordered", N: 3, Channels: model.Unordered, Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why: "Vlassov and Montelius ask for reliable channels, not FIFO ones: replies overtaking requests do no harm"},
 				{Name: "loss", N: 3, Losses: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,

@@ -1,6 +1,8 @@
 package protocols
 
 import (
+	"fmt"
+
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
@@ -25,12 +27,23 @@ func syncProps() []*properties.Property {
 
 // overSynchronizer gives the scenarios of SynchBfsTree over a synchronizer:
 // N = 4 on the ring, the line, the star and the 2x2 grid, root 0 at an end
-// or a corner.
-func overSynchronizer(ch model.Channels, what string) []suite.Scenario {
+// or a corner. figures gives the message figures the synchronizer's cost
+// implies for N pulses on a graph of E links (see Scenario.Messages).
+func overSynchronizer(ch model.Channels, what string, figures func(n, e int) string) []suite.Scenario {
 	var sc []suite.Scenario
 	for _, top := range []string{"ring", "line", "star", "grid:2x2"} {
-		sc = append(sc, suite.Scenario{Name: top, N: 4, Topology: top, Channels: ch, Expect: checker.Pass,
-			Why: "SynchBfsTree over " + what + ": every node's level is its distance from the root, whatever the interleaving (the Leader Election notes: \"run it with a synchronizer to ensure that the BFS tree is computed\")"})
+		const n = 4
+		g, err := model.ParseTopology(top, n)
+		if err != nil {
+			panic(err) // the four graphs above are well formed
+		}
+		e := 0
+		for i := range n {
+			e += len(g.Neighbors(model.NodeID(i)))
+		}
+		sc = append(sc, suite.Scenario{Name: top, N: n, Topology: top, Channels: ch, Expect: checker.Pass,
+			Why:      "SynchBfsTree over " + what + ": every node's level is its distance from the root, whatever the interleaving (the Leader Election notes: \"run it with a synchronizer to ensure that the BFS tree is computed\")",
+			Messages: figures(n, e/2)})
 	}
 	return sc
 }
@@ -70,7 +83,10 @@ func init() {
 			Properties: syncProps(),
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-simple", simple.Over(bfs.Round{}), nil),
-			Scenarios:  overSynchronizer(model.Unordered, "the simple synchronizer"),
+			// a packet per link and pulse each way, N pulses
+			Scenarios: overSynchronizer(model.Unordered, "the simple synchronizer", func(n, e int) string {
+				return fmt.Sprintf("total %d", 2*e*n)
+			}),
 		},
 		&suite.Protocol{
 			Name: "bfs-abd", Family: "sync",
@@ -100,7 +116,10 @@ func init() {
 			Properties: syncProps(),
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-alpha", alpha.Over(bfs.Round{}), nil),
-			Scenarios: append(overSynchronizer(model.Unordered, "synchronizer α"),
+			// safe to every neighbour, N pulses
+			Scenarios: append(overSynchronizer(model.Unordered, "synchronizer α", func(n, e int) string {
+				return fmt.Sprintf("safe %d", 2*e*n)
+			}),
 				suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
 					Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
 					Why: "one lost message, ack or safe, and a node waits for ever: a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
@@ -112,7 +131,10 @@ func init() {
 			Properties: syncProps(),
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    overTree("sync/bfs-beta"),
-			Scenarios:  overSynchronizer(model.Unordered, "synchronizer β"),
+			// m(j), ack(j) and safe(j) on each of the tree's N-1 links, N pulses
+			Scenarios: overSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
+				return fmt.Sprintf("safe %d, pulse %[1]d, pulse-ack %[1]d", (n-1)*n)
+			}),
 		},
 	)
 }

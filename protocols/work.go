@@ -36,8 +36,9 @@ func init() {
 			Claims:  []string{"all-results", "results-once"},
 			Compile: suite.Compiler("work/static", static.Protocol{}, work.Validate("work/static")),
 			Scenarios: []suite.Scenario{
-				{Name: "no-crash", N: 4, Params: tasks(3), Expect: checker.Pass,
-					Why: "without failures every share is computed and every result reaches the analyser once"},
+				{Name: "no-crash", N: 4, Expect: checker.Pass,
+					Why:      "without failures every share is computed and every result reaches the analyser once: N-1 shares and K results",
+					Messages: "share 3, result 3"},
 				{Name: "worker-crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Fail, Shows: "all-results",
 					Why: "nothing recovers a crashed worker's share: \"A crashed machine will mean missing results\" (the lecture notes Elections)"},
 			},
@@ -58,6 +59,9 @@ func init() {
 				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
 					Props: []string{"results-once"}, MaxDepth: 12, Expect: checker.Fail, Shows: "results-once",
 					Why: "with an unreliable detector the coordinator takes a slow worker for crashed and hands its task out again: both results reach the analyser, which counts the task twice unless it drops copies (the default)"},
+				{Name: "recovery", N: 3, Crashes: 1, Recoveries: 1, Params: tasks(2), Expect: checker.Fail,
+					Shows: "unique-leader", Violates: []string{"all-results"},
+					Why: "a crashed coordinator that restarts bullies its way back while its successor coordinates, as in bully's sync-recovery: two coordinators, and a job handed over twice may end without all results"},
 			},
 		}, properties.UniqueLeader, properties.Agreement),
 	)

@@ -95,6 +95,7 @@ func engine(m *checker.Machine, sc *suite.Scenario, s settings) *checker.Result 
 	}
 	opt.Sweep = opt.Sweep || sc.Sweep
 	opt.Window = max(opt.Window, sc.Window)
+	opt.Messages = opt.Messages || sc.Messages != "" // figures the scenario asserts
 	return checker.Exhaustive(context.Background(), m, opt)
 }
 

@@ -508,6 +508,8 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintf(out, "  time per complete run: %s (over the walks that ended)\n", r.Rounds)
 	case r.Rounds != nil:
 		fmt.Fprintf(out, "  time per complete run: %s (%d states with causal clocks)\n", r.Rounds, r.Rounds.States)
+	case r.RoundsCut == "cycle":
+		fmt.Fprintf(out, "  time per complete run: not measured: some runs go round a cycle of states and never end\n")
 	case r.RoundsCut != "":
 		fmt.Fprintf(out, "  time per complete run: not measured, the search was cut by %s\n", cutWords[r.RoundsCut])
 	}

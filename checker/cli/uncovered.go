@@ -8,7 +8,9 @@ import (
 	"go/parser"
 	"go/token"
 	"io"
+	"maps"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -24,17 +26,20 @@ const justified = "unreachable:"
 
 // uncovered reads a Go coverage profile (go tool covdata textfmt, or go
 // test -coverprofile) of protocol packages run under the scenarios, and
-// lists the lines of their code that no scenario executed, without the
-// rendering methods (String). A line marked unreachable (see justified)
-// is counted apart. It exits 1 while an unjustified line is left.
+// lists the lines of their handler code (see handlerCode) that no scenario
+// executed, without the rendering methods (String); -all lists the rest
+// too (validation, descriptions, properties), which does not fail. A line
+// marked unreachable (see justified) is counted apart. It exits 1 while an
+// unjustified line of handler code is left.
 func uncovered(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("uncovered", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	only := fs.String("only", "", "report files whose path (in the module) contains this, e.g. protocols/")
+	every := fs.Bool("all", false, "list every block not executed, not only the handlers' code")
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: vigil uncovered [-only PATH] PROFILE   (run from the module's root)")
+			fmt.Fprintln(stderr, "usage: vigil uncovered [-only PATH] [-all] PROFILE   (run from the module's root)")
 			fs.PrintDefaults()
 			return nil
 		}
@@ -71,7 +76,18 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 			}
 		}
 	})
-	var open, excused int
+	dirs := map[string]bool{}
+	for _, name := range names {
+		dirs[path.Dir(name)] = true
+	}
+	handlers, err := handlerCode(module, slices.Sorted(maps.Keys(dirs)))
+	if err != nil {
+		return usageError{err}
+	}
+	inHandler := func(file string, line int) bool {
+		return slices.ContainsFunc(handlers[file], func(r [2]int) bool { return r[0] <= line && line <= r[1] })
+	}
+	var open, excused, outside int
 	for _, name := range names {
 		src, err := readSource(name)
 		if err != nil {
@@ -93,11 +109,25 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 				excused++
 				continue
 			}
-			open++
-			fmt.Fprintf(stdout, "%s:%d (%s): %s\n", name, r[0], fn, src.line(r[0]))
+			handler := inHandler(name, r[0])
+			if !handler {
+				outside++
+				if !*every {
+					continue
+				}
+			}
+			if handler {
+				open++
+			}
+			mark := ""
+			if !handler {
+				mark = " [outside the handlers]"
+			}
+			fmt.Fprintf(stdout, "%s:%d (%s)%s: %s\n", name, r[0], fn, mark, src.line(r[0]))
 		}
 	}
-	fmt.Fprintf(stdout, "%d blocks not executed in %d files, and %d marked %q\n", open, len(names), excused, "// "+justified)
+	fmt.Fprintf(stdout, "%d blocks of handler code not executed in %d files, and %d marked %q; %d blocks outside the handlers not executed%s\n",
+		open, len(names), excused, "// "+justified, outside, map[bool]string{false: " (-all lists them)", true: ""}[*every])
 	if open > 0 {
 		return errFailed
 	}

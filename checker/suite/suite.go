@@ -260,6 +260,11 @@ type Scenario struct {
 	Expect   checker.Verdict
 	Shows    string
 	Violates []string
+	// Messages asserts the message figures of an exhaustive search's
+	// complete runs, as vigil prints them: "election 21" or "total 15..49,
+	// answer 3..15" (a kind and its range, comma-separated), where the
+	// scenario passes: the source's message count, checked.
+	Messages string
 }
 
 // Config turns the scenario into a model.Config.
@@ -298,7 +303,23 @@ func (s *Scenario) validate(p *Protocol) error {
 	default:
 		return fmt.Errorf("Expect is %q: want checker.Pass or checker.Fail", s.Expect)
 	}
+	if s.Messages != "" && s.Expect != checker.Pass {
+		return fmt.Errorf("Messages: a search that finds a counterexample may stop early, with partial figures; assert them where the scenario passes")
+	}
+	for _, f := range s.figures() {
+		if len(strings.Fields(f)) != 2 {
+			return fmt.Errorf("Messages: %q is not a kind and a range, as in \"election 21\"", f)
+		}
+	}
 	return nil
+}
+
+// figures splits Messages into its "kind range" parts.
+func (s *Scenario) figures() []string {
+	if s.Messages == "" {
+		return nil
+	}
+	return strings.Split(s.Messages, ", ")
 }
 
 // Compile builds the Machine of scenario s of p, checking the scenario's
@@ -327,6 +348,7 @@ func Exhaustive(ctx context.Context, p *Protocol, s *Scenario, opt checker.Optio
 	}
 	opt.Sweep = opt.Sweep || s.Sweep
 	opt.Window = max(opt.Window, s.Window)
+	opt.Messages = opt.Messages || s.Messages != "" // figures the scenario asserts
 	return checker.Exhaustive(ctx, m, opt), nil
 }
 
@@ -349,6 +371,21 @@ func Judge(s *Scenario, r *checker.Result) string {
 		}
 	default:
 		return fmt.Sprintf("scenario %s expects %q, neither pass nor fail", s.Name, s.Expect)
+	}
+	if r.Mode != "exhaustive" {
+		return "" // a random search's figures are those of the runs it sampled
+	}
+	for _, want := range s.figures() {
+		kind := strings.Fields(want)[0]
+		i := slices.IndexFunc(r.Messages, func(m checker.MessageRange) bool { return m.Kind == kind })
+		switch {
+		case r.Messages == nil:
+			return fmt.Sprintf("expected messages %s, and no complete run was explored", want)
+		case i < 0:
+			return fmt.Sprintf("expected messages %s, and no run sent one", want)
+		case r.Messages[i].String() != want:
+			return fmt.Sprintf("expected messages %s, got %s", want, r.Messages[i])
+		}
 	}
 	return ""
 }

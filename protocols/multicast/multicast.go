@@ -95,19 +95,23 @@ type Value struct {
 }
 
 // Compare orders values by sender, then sequence number, then writes
-// before reads: the order of the sorted sets the protocols keep.
+// before reads: the order of the sorted sets the protocols keep. (An
+// operation's id is its own, so the last rule only makes the order total.)
 func Compare(a, b Value) int {
-	switch {
-	case a.ID.Sender != b.ID.Sender:
+	if a.ID.Sender != b.ID.Sender {
 		return int(a.ID.Sender - b.ID.Sender)
-	case a.ID.Seq != b.ID.Seq:
-		return a.ID.Seq - b.ID.Seq
-	case a.Read == b.Read:
-		return 0
-	case b.Read:
-		return -1
 	}
-	return 1
+	if a.ID.Seq != b.ID.Seq {
+		return a.ID.Seq - b.ID.Seq
+	}
+	return readRank(a) - readRank(b)
+}
+
+func readRank(v Value) int {
+	if v.Read {
+		return 1
+	}
+	return 0
 }
 
 func (v Value) String() string {

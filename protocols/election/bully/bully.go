@@ -213,7 +213,7 @@ func (e Elector[M]) Timeout(ctx *model.Ctx[M], s State, t Timer) State {
 	case LeaderCheck: // command 1: the current leader failed
 		return e.Start(ctx)
 	}
-	return s
+	return s // unreachable: the cases name every Timer
 }
 
 // Recover: a restarted node remembers nothing and starts an election
@@ -230,7 +230,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	if bt, ok := t.(Timer); ok {
 		return own.Timeout(ctx, s, bt)
 	}
-	return s
+	return s // unreachable: the protocol arms bully timers only
 }
 
 func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State { return own.Recover(ctx, s) }

@@ -543,7 +543,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		}
 		return settle(ctx, s)
 	}
-	return s
+	return s // unreachable: the cases name every message kind
 }
 
 func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
@@ -553,7 +553,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case SlaveTimer:
 		return settle(ctx, leave(ctx, s, model.NodeID(t)))
 	}
-	return s
+	return s // unreachable: the protocol arms a Timer or a SlaveTimer only
 }
 
 func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {

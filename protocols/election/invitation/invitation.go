@@ -414,7 +414,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case CoordinatorTimer:
 		return formGroup(ctx, s)
 	}
-	return s
+	return s // unreachable: the cases name every timer the protocol arms
 }
 
 // dropMember removes j from the coordinator's group: it becomes an outsider

@@ -234,6 +234,7 @@ func highest(ctx *model.Ctx[Msg], list []int) model.NodeID {
 			return j
 		}
 	}
+	// unreachable: every rank in a list is a node's, added by that node
 	panic(fmt.Sprintf("rank %d belongs to no node", best))
 }
 
@@ -295,7 +296,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 		s.Leader = model.None
 		return startElection(ctx, s)
 	}
-	return s
+	return s // unreachable: the cases name every Timer
 }
 
 // Recover: a restarted node remembers nothing and starts no election.

@@ -159,7 +159,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		// 3. collect the proposals; with all N, multicast the highest
 		k := slices.IndexFunc(s.Collects, func(c Collect) bool { return c.Value == m.Value })
 		if k < 0 {
-			return s // collected by an incarnation that crashed
+			return s // a duplicate of a proposal whose collection is over
 		}
 		c := s.Collects[k]
 		c.Got++
@@ -182,7 +182,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		s.A = max(s.A, m.Number.Seq)
 		k := slices.IndexFunc(s.Queue, func(e Entry) bool { return e.Value == m.Value })
 		if k < 0 {
-			return s // held back by an incarnation that crashed
+			return s // a duplicate of an agreed number already applied
 		}
 		rest := slices.Delete(slices.Clone(s.Queue), k, k+1)
 		s.Queue = insert(rest, Entry{Number: m.Number, Value: m.Value, Deliverable: true})

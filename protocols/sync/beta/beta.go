@@ -146,6 +146,7 @@ func Over[S, M any](alg round.Algorithm[S, M], tree Tree) Protocol[S, M] {
 
 func (p Protocol[S, M]) parent(env *model.Env) model.NodeID {
 	if len(p.Tree.Parent) != env.N() {
+		// unreachable: a misuse of Over, reported at the first step
 		panic(fmt.Sprintf("beta: a spanning tree of %d nodes for a run of %d", len(p.Tree.Parent), env.N()))
 	}
 	return p.Tree.Parent[env.Self()]

@@ -82,6 +82,7 @@ func NewCtx[M any](cfg model.Config, self model.NodeID) *Ctx[M] {
 // panics, a fault of the algorithm that the checker reports with its run.
 func (c *Ctx[M]) Send(to model.NodeID, m M) {
 	if to == c.Self() || !c.Adjacent(to) {
+		// unreachable: a misuse by the round protocol, reported where it happens
 		panic(fmt.Sprintf("round: %v sends to %v, which is not its neighbour", c.Self(), to))
 	}
 	c.effects = append(c.effects, effect[M]{send: true, to: to, msg: m})

@@ -375,6 +375,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case WorkerTimer:
 		// the worker has crashed: its tasks are pending again
 		if !s.Coordinating {
+			// unreachable: a node that stops coordinating cancels its timers (elected)
 			return s
 		}
 		w := model.NodeID(t)
@@ -390,12 +391,13 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 		// the analyser has crashed, and its results with it: appoint
 		// another
 		if !s.Coordinating {
+			// unreachable: a node that stops coordinating cancels its timers (elected)
 			return s
 		}
 		s.Dead = insert(s.Dead, s.Analyser)
 		return appoint(ctx, s)
 	}
-	return s
+	return s // unreachable: the cases name every timer the protocol arms
 }
 
 func insert(ns []model.NodeID, n model.NodeID) []model.NodeID {

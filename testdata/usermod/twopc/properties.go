@@ -81,7 +81,8 @@ var Description = &suite.Protocol{
 	Compile: suite.Compiler[State, Msg]("commit/twopc", Protocol{}, nil),
 	Scenarios: []suite.Scenario{
 		{Name: "no-crash", N: 4, Expect: checker.Pass,
-			Why: "every participant votes either way: all commit when all vote yes, else all abort"},
+			Why:      "every participant votes either way: all commit when all vote yes, else all abort; N-1 canCommit?, up to N-1 votes and N-1 decisions",
+			Messages: "total 7..9, canCommit? 3"},
 		{Name: "unordered", N: 3, Channels: model.Unordered, Expect: checker.Pass,
 			Why: "votes and decisions overtake each other: nothing changes"},
 		{Name: "coordinator-crash", N: 3, Crashes: 1, Expect: checker.Fail, Shows: "termination",
