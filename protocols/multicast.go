@@ -66,6 +66,8 @@ func init() {
 					Why: "the sender crashes in the middle of its loop of sends: \"as long as the multicaster does not crash\" (Vlassov and Montelius)"},
 				{Name: "fifo", N: 3, Channels: model.Unordered, Params: msgs(2), Props: []string{"fifo-order"}, Expect: checker.Fail, Shows: "fifo-order",
 					Why: "two messages of one sender overtake each other on unordered channels"},
+				{Name: "uniform", N: 3, Channels: model.Unordered, Crashes: 1, Initiators: "0", Params: msgs(1), Props: []string{"uniform-agreement"}, Expect: checker.Fail, Shows: "uniform-agreement",
+					Why: "the sender delivers its own message and crashes before the others get it: a crashed node delivered what no correct one will, which R-multicast's relaying rules out (Vlassov and Montelius: uniform agreement)"},
 				{Name: "duplicate", N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: "0", Params: msgs(1), Expect: checker.Fail, Shows: "integrity",
 					Why: "the network duplicates a message and B-multicast delivers it twice: its integrity rests on channels that do not duplicate, where R-multicast copes, as \"a message may arrive more than once\" (Vlassov and Montelius)"},
 			},

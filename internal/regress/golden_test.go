@@ -144,11 +144,13 @@ func TestGoldenVerdictsLong(t *testing.T) {
 // expects, and returns the verdicts, counts and figures as golden lines.
 // It writes to cover, if not nil, the event coverage of each shipped
 // scenario and, for each protocol, the declared kinds of events that none
-// of them took; every kind taken must be declared.
+// of them took; every kind taken must be declared, and every property of
+// every protocol must fail in some shipped scenario.
 func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *bytes.Buffer) []byte {
 	var out bytes.Buffer
 	never := map[string]map[string]int{} // protocol → kind → scenarios that never took it
 	shipped := map[string]int{}
+	failed := map[string]bool{} // properties a shipped scenario shows failing
 	var order []string
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
@@ -174,6 +176,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 				never[p.Path()][k]++
 			}
 			fmt.Fprintf(cover, "%s %s: %s\n", p.Path(), gc.sc.Name, r.Coverage)
+			for _, f := range r.Failed() {
+				failed[f.Name] = true
+			}
 		}
 		cfg, _ := gc.sc.Config()
 		parts := ""
@@ -215,6 +220,12 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		}
 	}
 	if cover != nil {
+		// a property no run shows failing could be one that cannot fail
+		for _, p := range protocols.All() {
+			for _, prop := range p.Properties {
+				require.True(t, failed[prop.Name], "%s: no scenario shows property %s failing on a real run", p.Path(), prop.Name)
+			}
+		}
 		fmt.Fprintln(cover, "\nkinds of events no scenario takes:")
 		for _, path := range order {
 			var none []string

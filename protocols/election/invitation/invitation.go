@@ -46,7 +46,10 @@
 // 1 notices the partitioning, and declares itself a coordinator"); a
 // coordinator watches each member and invitee (timer "member-<id>") and
 // drops those it loses, who become outsiders to ask. A node that recovers
-// from a crash keeps its sequence number and forms a new group.
+// from a crash keeps its sequence number and forms a new group; with the
+// run parameter stable-seq 0 the number is not on stable storage and
+// restarts from nothing, which reuses group numbers (scenario
+// volatile-seq).
 //
 // Channels must be FIFO: the rules that tell a node's current group from
 // an old one assume its messages arrive in order. With unordered links
@@ -428,8 +431,16 @@ func dropMember(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
 	return pollOne(ctx, s, j) // to find it again
 }
 
+// StableSeqParam is the run parameter that says whether a node's sequence
+// number is on stable storage and survives a crash (1, the default) or is
+// lost with the rest of its state (0).
+const StableSeqParam = "stable-seq"
+
 // Recover keeps the sequence number (stable storage) and forms a new group.
 func (Protocol) Recover(ctx *model.Ctx[Msg], s State) State {
+	if ctx.Param(StableSeqParam, 1) == 0 {
+		return formGroup(ctx, State{})
+	}
 	return formGroup(ctx, State{Seq: s.Seq})
 }
 
