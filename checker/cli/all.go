@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -12,14 +13,36 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 )
 
-// checkAll runs every scenario of every protocol exhaustively and prints a
-// table; it fails unless every verdict is the expected one.
-func checkAll(r *suite.Registry, out, stderr io.Writer, f *checkFlags) error {
-	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "protocol\tscenario\texpect\tgot\tstates\tdepth\tseconds\tmessages\t")
+// scenarioResult is one line of check --all, and its JSON form.
+type scenarioResult struct {
+	Protocol   string                 `json:"protocol"`
+	Scenario   string                 `json:"scenario"`
+	Expect     checker.Verdict        `json:"expect"`
+	Verdict    checker.Verdict        `json:"verdict"`
+	Failed     []string               `json:"failed,omitempty"`
+	Unexpected string                 `json:"unexpected,omitempty"` // why the result is not the one expected
+	Cut        string                 `json:"cut,omitempty"`
+	Stats      checker.Stats          `json:"stats"`
+	Messages   []checker.MessageRange `json:"messages,omitempty"`
+	Coverage   *checker.Coverage      `json:"coverage,omitempty"`
+}
+
+// checkAll runs every scenario of every protocol exhaustively (of one,
+// if only names it) and prints a table, or JSON; it fails unless every
+// verdict is the expected one.
+func checkAll(r *suite.Registry, only string, out io.Writer, f *checkFlags) error {
+	ps := r.All()
+	if only != "" {
+		p, err := r.Lookup(only)
+		if err != nil {
+			return usageError{err}
+		}
+		ps = []*suite.Protocol{p}
+	}
+	var results []scenarioResult
 	bad := 0
 	var untaken []string // per protocol, the declared kinds no scenario took
-	for _, p := range r.All() {
+	for _, p := range ps {
 		never := map[string]int{}
 		for _, sc := range p.Scenarios {
 			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{
@@ -27,21 +50,15 @@ func checkAll(r *suite.Registry, out, stderr io.Writer, f *checkFlags) error {
 			if err != nil {
 				return err
 			}
-			got := string(r.Verdict)
+			res := scenarioResult{Protocol: p.Path(), Scenario: sc.Name, Expect: sc.Expect, Verdict: r.Verdict,
+				Unexpected: suite.Judge(&sc, r), Cut: r.Cut, Stats: r.Stats, Messages: r.Messages, Coverage: r.Coverage}
 			for _, pr := range r.Failed() {
-				got += " " + pr.Name
+				res.Failed = append(res.Failed, pr.Name)
 			}
-			mark := ""
-			if why := suite.Judge(&sc, r); why != "" {
-				mark = "UNEXPECTED: " + why
+			if res.Unexpected != "" {
 				bad++
 			}
-			msgs := "-"
-			if len(r.Messages) > 0 {
-				msgs = r.Messages[0].String()
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%s\t%s\n", p.Path(), sc.Name, sc.Expect, got,
-				r.Stats.States, r.Stats.Depth, r.Stats.Seconds, msgs, mark)
+			results = append(results, res)
 			for _, k := range r.Coverage.Never {
 				never[k]++
 			}
@@ -57,14 +74,44 @@ func checkAll(r *suite.Registry, out, stderr io.Writer, f *checkFlags) error {
 			untaken = append(untaken, fmt.Sprintf("  %s: %s", p.Path(), strings.Join(none, ", ")))
 		}
 	}
+	if f.json {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(results); err != nil {
+			return err
+		}
+	} else {
+		printAll(out, results, untaken, bad)
+	}
+	if bad > 0 {
+		return errFailed
+	}
+	return nil
+}
+
+func printAll(out io.Writer, results []scenarioResult, untaken []string, bad int) {
+	tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "protocol\tscenario\texpect\tgot\tstates\tdepth\tseconds\tmessages\t")
+	for _, res := range results {
+		got := strings.Join(append([]string{string(res.Verdict)}, res.Failed...), " ")
+		mark := ""
+		if res.Unexpected != "" {
+			mark = "UNEXPECTED: " + res.Unexpected
+		}
+		msgs := "-"
+		if len(res.Messages) > 0 {
+			msgs = res.Messages[0].String()
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%d\t%.2f\t%s\t%s\n", res.Protocol, res.Scenario, res.Expect, got,
+			res.Stats.States, res.Stats.Depth, res.Stats.Seconds, msgs, mark)
+	}
 	tw.Flush()
 	if len(untaken) > 0 {
 		fmt.Fprintf(out, "declared kinds of events that no scenario takes:\n%s\n", strings.Join(untaken, "\n"))
 	}
 	if bad > 0 {
 		fmt.Fprintf(out, "%d scenario(s) with an unexpected verdict\n", bad)
-		return errFailed
+		return
 	}
 	fmt.Fprintln(out, "every verdict is the expected one")
-	return nil
 }

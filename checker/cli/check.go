@@ -59,7 +59,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	f := &checkFlags{protoParams: map[string]string{}}
 	fs := flag.NewFlagSet("check", flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line; -h prints the flags
-	fs.BoolVar(&f.all, "all", false, "check every protocol's scenarios and compare with the expected verdicts")
+	fs.BoolVar(&f.all, "all", false, "check every scenario of every protocol (or of the one named) and compare with the expected verdicts")
 	fs.StringVar(&f.scenario, "scenario", "", "start from this named scenario (default: the protocol's first)")
 	fs.IntVar(&f.n, "n", 0, "number of nodes")
 	fs.IntVar(&f.crashes, "crashes", 0, "crash events allowed per run")
@@ -115,17 +115,21 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all")
+			fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]")
 			fs.PrintDefaults()
 			return nil, "", err
 		}
 		return nil, "", usageError{err}
 	}
-	if fs.NArg() > 0 {
-		if protocol != "" || fs.NArg() > 1 {
-			return nil, "", badInput("unexpected argument %q", fs.Arg(fs.NArg()-1))
-		}
+	if fs.NArg() > 0 && protocol == "" {
+		// vigil check --all bully -json: the flags after the name count too
 		protocol = fs.Arg(0)
+		if err := fs.Parse(fs.Args()[1:]); err != nil {
+			return nil, "", usageError{err}
+		}
+	}
+	if fs.NArg() > 0 {
+		return nil, "", badInput("unexpected argument %q", fs.Arg(0))
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
@@ -141,9 +145,6 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if f.all {
-		if name != "" {
-			return badInput("--all checks every protocol: give no protocol name")
-		}
 		if f.shard != "" {
 			return badInput("-shard runs a part of one protocol's random search; give a protocol, not --all")
 		}
@@ -152,7 +153,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 			// search stopped at its first violation leaves some unknown.
 			return badInput("-first leaves verdicts unknown, and --all compares every verdict with the one expected: give one or the other")
 		}
-		return checkAll(r, stdout, stderr, f)
+		return checkAll(r, name, stdout, f)
 	}
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")

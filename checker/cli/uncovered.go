@@ -15,6 +15,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/vigil-check/vigil/internal/handlers"
 )
 
 // justified marks a line that no scenario can execute, with the reason:
@@ -26,7 +28,7 @@ const justified = "unreachable:"
 
 // uncovered reads a Go coverage profile (go tool covdata textfmt, or go
 // test -coverprofile) of protocol packages run under the scenarios, and
-// lists the lines of their handler code (see handlerCode) that no scenario
+// lists the lines of their handler code (see handlers.Spans) that no scenario
 // executed, without the rendering methods (String); -all lists the rest
 // too (validation, descriptions, properties), which does not fail. A line
 // marked unreachable (see justified) is counted apart. It exits 1 while an
@@ -80,12 +82,12 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 	for _, name := range names {
 		dirs[path.Dir(name)] = true
 	}
-	handlers, err := handlerCode(module, slices.Sorted(maps.Keys(dirs)))
+	spans, err := handlers.Spans(module, slices.Sorted(maps.Keys(dirs)))
 	if err != nil {
 		return usageError{err}
 	}
 	inHandler := func(file string, line int) bool {
-		return slices.ContainsFunc(handlers[file], func(r [2]int) bool { return r[0] <= line && line <= r[1] })
+		return slices.ContainsFunc(spans[file], func(r [2]int) bool { return r[0] <= line && line <= r[1] })
 	}
 	var open, excused, outside int
 	for _, name := range names {

@@ -597,7 +597,8 @@ func (m *Machine) ActionName(node model.NodeID, s uint32, a uint32) model.Action
 	return m.actionsLocked(node, s)[a]
 }
 
-// FormatTimers renders a node record's armed timers, e.g. "[answer⟂{n3}]".
+// FormatTimers renders a node record's armed timers in name order, e.g.
+// "timers{answer[n3] leader-check[n2]}".
 func (m *Machine) FormatTimers(rec uint64) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
@@ -615,5 +616,8 @@ func (m *Machine) FormatTimers(rec uint64) string {
 			parts[i] += fmt.Sprintf("+%d", e.ticks-1) // ticks left
 		}
 	}
+	// in name order: the sets' own order is that of interning, which
+	// differs between Machines that explored differently
+	slices.Sort(parts)
 	return "timers{" + strings.Join(parts, " ") + "}"
 }

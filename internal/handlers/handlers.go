@@ -1,4 +1,6 @@
-package cli
+// Package handlers finds, in a protocol's Go source, the code its handlers
+// may run: what vigil uncovered reports and the mutation check mutates.
+package handlers
 
 import (
 	"go/ast"
@@ -11,18 +13,18 @@ import (
 	"strings"
 )
 
-// handlerNames are the methods the checker calls on a protocol (see
+// names are the methods the checker calls on a protocol (see
 // model.Protocol, Timed, Recoverer and Actor): the roots of its handler
 // code.
-var handlerNames = map[string]bool{"Init": true, "Receive": true, "Timeout": true, "Recover": true, "Do": true, "Actions": true}
+var names = map[string]bool{"Init": true, "Receive": true, "Timeout": true, "Recover": true, "Do": true, "Actions": true}
 
-// handlerCode finds, in the packages of the module-relative directories
+// Spans finds, in the packages of the module-relative directories
 // dirs, the functions a handler may run: the handler methods and every
 // function or method they name, transitively, within those packages. It
 // works on syntax alone, so it over-approximates: a method call x.M(...)
 // counts as a call of every method named M. It returns, per file, the line
 // spans of those functions.
-func handlerCode(module string, dirs []string) (map[string][][2]int, error) {
+func Spans(module string, dirs []string) (map[string][][2]int, error) {
 	type fn struct {
 		file     string
 		from, to int
@@ -89,7 +91,7 @@ func handlerCode(module string, dirs []string) (map[string][][2]int, error) {
 		}
 	}
 	for _, x := range all {
-		if x.isMethod && handlerNames[x.decl.Name.Name] {
+		if x.isMethod && names[x.decl.Name.Name] {
 			reach(x)
 		}
 	}

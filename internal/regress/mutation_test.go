@@ -1,0 +1,301 @@
+package regress
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/mutate"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+var mutation = flag.Bool("mutate", false, "run the mutation check of the protocols' handler code (minutes)")
+
+const module = "github.com/vigil-check/vigil"
+
+// scenarioResult is a line of vigil check --all -json.
+type scenarioResult struct {
+	Protocol   string                 `json:"protocol"`
+	Scenario   string                 `json:"scenario"`
+	Verdict    checker.Verdict        `json:"verdict"`
+	Unexpected string                 `json:"unexpected"`
+	Cut        string                 `json:"cut"`
+	Stats      checker.Stats          `json:"stats"`
+	Messages   []checker.MessageRange `json:"messages"`
+	Coverage   *checker.Coverage      `json:"coverage"`
+}
+
+// graph is what a scenario's result says of its state graph: two mutants
+// whose every scenario gives the same are taken as one.
+type stateGraph struct {
+	States, Transitions, Quiescent int64
+	Depth                          int
+	Messages                       []checker.MessageRange
+	Events                         []checker.EventCount
+}
+
+func (r scenarioResult) graph() stateGraph {
+	g := stateGraph{States: r.Stats.States, Transitions: r.Stats.Transitions, Quiescent: r.Stats.Quiescent, Depth: r.Stats.Depth, Messages: r.Messages}
+	if r.Coverage != nil {
+		g.Events = r.Coverage.Events
+	}
+	return g
+}
+
+// TestMutation applies every one-line mutation of the catalogue (see
+// package mutate) to the protocols' handler code, one at a time, and runs
+// the scenarios of the protocols that execute the mutated line. A mutant is
+// killed by a verdict (a scenario's verdict is not the one expected, a
+// handler fails, or a search no longer ends within its time), or by an
+// asserted figure (Scenario.Messages) alone; one that leaves every
+// scenario's state graph as it was (states, transitions, depth, quiescent
+// states, message figures, event coverage) is equivalent under the
+// scenarios. Any other survives, and fails the test: a rule whose slip no
+// verdict would catch. testdata/mutation.golden keeps the tally and the
+// equivalent mutants, so that a change to either is seen in review.
+func TestMutation(t *testing.T) {
+	if !*mutation {
+		t.Skip("minutes of builds and searches: run with -mutate (CI does)")
+	}
+	root, err := filepath.Abs(filepath.Join("..", ".."))
+	require.NoError(t, err)
+	wd, err := os.Getwd()
+	require.NoError(t, err)
+	require.NoError(t, os.Chdir(root)) // the schema and the builds work from the module's root
+	defer func() { require.NoError(t, os.Chdir(wd)) }()
+
+	var dirs []string
+	require.NoError(t, filepath.WalkDir("protocols", func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.IsDir() {
+			dirs = append(dirs, filepath.ToSlash(p))
+		}
+		return err
+	}))
+	schema, err := mutate.Build(module, dirs)
+	require.NoError(t, err)
+	tmp := t.TempDir()
+
+	// the protocols that execute each line, from a build with coverage
+	executes := linesByProtocol(t, tmp)
+
+	// one build holds every mutant
+	overlay := map[string]map[string]string{"Replace": {}}
+	for i, file := range slices.Sorted(mapsKeys(schema.Files)) {
+		dst := filepath.Join(tmp, fmt.Sprintf("%d-%s", i, path.Base(file)))
+		require.NoError(t, os.WriteFile(dst, schema.Files[file], 0o644))
+		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
+	}
+	ov, err := json.Marshal(overlay)
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(tmp, "overlay.json"), ov, 0o644))
+	bin := filepath.Join(tmp, "vigil-mutants")
+	out, err := exec.Command("go", "build", "-overlay", filepath.Join(tmp, "overlay.json"), "-o", bin, "./cmd/vigil").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+
+	base := map[string][]scenarioResult{}
+	for _, p := range protocols.All() {
+		res, why := runMutant(bin, 0, p.Path())
+		require.Empty(t, why, "%s without a mutant", p.Path())
+		base[p.Path()] = res
+	}
+
+	type outcome struct {
+		mutant  mutate.Mutant
+		kind    string // "verdict", "figure", "equivalent", "survived", "unexecuted"
+		because string
+	}
+	outcomes := make([]outcome, len(schema.Mutants))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for i := range next {
+				m := schema.Mutants[i]
+				o := outcome{mutant: m, kind: "equivalent"}
+				ps := executes[fmt.Sprintf("%s:%d", m.File, m.Line)]
+				if len(ps) == 0 {
+					o.kind = "unexecuted"
+				}
+				for _, p := range ps {
+					res, why := runMutant(bin, m.ID, p)
+					if why != "" {
+						o.kind, o.because = "verdict", p+": "+why
+						break
+					}
+					if kind, because := judgeMutant(base[p], res); kind != "" {
+						if o.kind != "figure" || kind == "verdict" {
+							o.kind, o.because = kind, because
+						}
+						if kind == "verdict" {
+							break
+						}
+					}
+				}
+				outcomes[i] = o
+			}
+		})
+	}
+	for i := range schema.Mutants {
+		if i%50 == 0 {
+			t.Logf("mutant %d of %d", i+1, len(schema.Mutants))
+		}
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+
+	count := map[string]int{}
+	var tally bytes.Buffer
+	var survivors []string
+	for _, o := range outcomes {
+		count[o.kind]++
+		switch o.kind {
+		case "survived", "unexecuted":
+			survivors = append(survivors, fmt.Sprintf("%s (%s)", o.mutant, o.kind))
+		}
+	}
+	live := len(outcomes) - count["equivalent"]
+	fmt.Fprintf(&tally, "%d mutants of the handler code: %d killed by a verdict, %d by an asserted figure alone, %d equivalent under the scenarios, %d survived\n",
+		len(outcomes), count["verdict"], count["figure"], count["equivalent"], count["survived"]+count["unexecuted"])
+	fmt.Fprintf(&tally, "kill rate of the non-equivalent: %.1f%% by a verdict alone, %.1f%% with the figures\n",
+		pct(count["verdict"], live), pct(count["verdict"]+count["figure"], live))
+	fmt.Fprintln(&tally, "\nequivalent under the scenarios (no scenario's state graph changes):")
+	for _, o := range outcomes {
+		if o.kind == "equivalent" {
+			fmt.Fprintf(&tally, "  %s:%d %s: %s\n", o.mutant.File, o.mutant.Line, o.mutant.Op, o.mutant.Code)
+		}
+	}
+	t.Log(tally.String())
+	require.Empty(t, survivors, "mutants no verdict or figure kills, though they change a state graph")
+	require.NoError(t, os.Chdir(wd))
+	golden(t, "mutation.golden", tally.Bytes())
+}
+
+func pct(n, of int) float64 {
+	if of == 0 {
+		return 100
+	}
+	return 100 * float64(n) / float64(of)
+}
+
+// judgeMutant compares a mutant's results for one protocol with the
+// original's: "verdict" if a scenario's verdict is not the one expected
+// (or its search was cut), "figure" if only an asserted message figure
+// differs, "survived" if a state graph changed with neither, "" if
+// nothing changed.
+func judgeMutant(base, res []scenarioResult) (kind, because string) {
+	changed := ""
+	for i, r := range res {
+		switch {
+		case r.Cut != "":
+			return "verdict", fmt.Sprintf("%s %s: the search no longer ends (cut by %s)", r.Protocol, r.Scenario, r.Cut)
+		case r.Unexpected != "" && !strings.HasPrefix(r.Unexpected, "expected messages"):
+			return "verdict", fmt.Sprintf("%s %s: %s", r.Protocol, r.Scenario, r.Unexpected)
+		case r.Unexpected != "":
+			kind, because = "figure", fmt.Sprintf("%s %s: %s", r.Protocol, r.Scenario, r.Unexpected)
+		case i < len(base) && !reflect.DeepEqual(r.graph(), base[i].graph()) && changed == "":
+			changed = fmt.Sprintf("%s %s: the state graph changed", r.Protocol, r.Scenario)
+		}
+	}
+	if kind == "" && changed != "" {
+		return "survived", changed
+	}
+	return kind, because
+}
+
+// runMutant runs every scenario of protocol p with mutant id switched on
+// and returns the results, or why there are none (a failure to run is a
+// kill: a handler that panics, a search out of memory).
+func runMutant(bin string, id int, p string) ([]scenarioResult, string) {
+	cmd := exec.Command(bin, "check", "--all", p, "-json", "-time", "60s")
+	cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	err := cmd.Run()
+	var res []scenarioResult
+	if jerr := json.Unmarshal(stdout.Bytes(), &res); jerr != nil {
+		return nil, fmt.Sprintf("no result (%v): %s", err, firstLine(stderr.String()))
+	}
+	for _, r := range res {
+		if r.Verdict == checker.Error {
+			return res, fmt.Sprintf("%s %s: a handler failed", r.Protocol, r.Scenario)
+		}
+	}
+	return res, ""
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(s, "\n")
+	return line
+}
+
+// linesByProtocol maps "file:line" of the protocols' code to the
+// protocols whose scenarios execute it, from a build of vigil with
+// coverage run on each protocol's scenarios.
+func linesByProtocol(t *testing.T, tmp string) map[string][]string {
+	bin := filepath.Join(tmp, "vigil-cover")
+	out, err := exec.Command("go", "build", "-cover", "-coverpkg=./cmd/vigil,./protocols/...", "-o", bin, "./cmd/vigil").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	lines := map[string][]string{}
+	for i, p := range protocols.All() {
+		covdir := filepath.Join(tmp, fmt.Sprintf("cov%d", i))
+		require.NoError(t, os.Mkdir(covdir, 0o755))
+		cmd := exec.Command(bin, "check", "--all", p.Path())
+		cmd.Env = append(os.Environ(), "GOCOVERDIR="+covdir)
+		out, err := cmd.CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		profile := filepath.Join(tmp, fmt.Sprintf("cov%d.txt", i))
+		out, err = exec.Command("go", "tool", "covdata", "textfmt", "-i="+covdir, "-o="+profile).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		f, err := os.Open(profile)
+		require.NoError(t, err)
+		seen := map[string]bool{}
+		sc := bufio.NewScanner(f)
+		for sc.Scan() {
+			// module/file.go:fromLine.col,toLine.col statements count
+			file, rest, ok := strings.Cut(sc.Text(), ":")
+			fields := strings.Fields(rest)
+			if !ok || len(fields) != 3 || fields[2] == "0" {
+				continue
+			}
+			from, to, _ := strings.Cut(fields[0], ",")
+			fl, _ := strconv.Atoi(strings.Split(from, ".")[0])
+			tl, _ := strconv.Atoi(strings.Split(to, ".")[0])
+			rel := strings.TrimPrefix(file, module+"/")
+			for l := fl; l <= tl; l++ {
+				key := fmt.Sprintf("%s:%d", rel, l)
+				if !seen[key] {
+					seen[key] = true
+					lines[key] = append(lines[key], p.Path())
+				}
+			}
+		}
+		f.Close()
+	}
+	return lines
+}
+
+func mapsKeys[V any](m map[string]V) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
