@@ -109,7 +109,11 @@ func init() {
 			Scenarios: []suite.Scenario{
 				{Name: "deadlock", N: 4, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail,
 					Shows: "no-deadlock", Violates: []string{"no-starvation"},
-					Why: "concurrent requests each win part of their voting set and wait in a cycle for the rest, e.g. nodes 0 and 1 each vote for themselves first: \"Unfortunately, the algorithm is deadlock-prone\" (Vlassov and Montelius)"},
+					Why:      "concurrent requests each win part of their voting set and wait in a cycle for the rest, e.g. nodes 0 and 1 each vote for themselves first: \"Unfortunately, the algorithm is deadlock-prone\" (Vlassov and Montelius); where none deadlocks, every node's K votes reach it",
+					Messages: "request 12, reply 4..12"},
+				{Name: "one-client", N: 4, Initiators: "0", Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
+					Why:      "a single node asks twice: it enters once its whole voting set has voted, and releases every vote it took (Vlassov and Montelius: 3K messages an entry, K = 3 on the 2x2 grid)",
+					Messages: "request 6, reply 6, release 6"},
 			},
 		}),
 	)

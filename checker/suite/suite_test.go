@@ -27,15 +27,19 @@ func TestJudgeMessages(t *testing.T) {
 		{"exhaustive", "elected 6", figures, "expected messages elected 6, and no run sent one"},
 		{"exhaustive", "token 25", nil, "expected messages token 25, and no complete run was explored"},
 		{"random", "token 24", figures, ""},
+		{"stopped", "token 25", figures, "expected messages token 25, and the search stopped early, at its counterexamples"},
 	}
 	for _, c := range cases {
 		sc := suite.Scenario{Name: "s", Expect: checker.Pass, Messages: c.messages}
 		r := &checker.Result{Mode: c.mode, Verdict: checker.Pass, Messages: c.figures}
+		if c.mode == "stopped" {
+			r.Mode, r.Stopped = "exhaustive", true
+		}
 		require.Equal(t, c.want, suite.Judge(&sc, r), "%s %q", c.mode, c.messages)
 	}
 }
 
-// Figures are asserted where the scenario passes, as kind-range pairs.
+// Figures are asserted as kind-range pairs.
 func TestScenarioMessagesAreChecked(t *testing.T) {
 	p := &suite.Protocol{Name: "p", Family: "f", Summary: "s", Source: "w",
 		Properties: []*properties.Property{properties.UniqueLeader},
@@ -45,7 +49,7 @@ func TestScenarioMessagesAreChecked(t *testing.T) {
 		want string
 	}{
 		{suite.Scenario{Name: "a", N: 2, Expect: checker.Pass, Messages: "token"}, `Messages: "token" is not a kind and a range`},
-		{suite.Scenario{Name: "b", N: 2, Expect: checker.Fail, Shows: "unique-leader", Messages: "token 3"}, "assert them where the scenario passes"},
+		{suite.Scenario{Name: "b", N: 2, Expect: checker.Fail, Shows: "unique-leader", Messages: "token 3, total"}, `Messages: "total" is not a kind and a range`},
 	} {
 		p.Scenarios = []suite.Scenario{c.sc}
 		var r suite.Registry
