@@ -124,7 +124,14 @@ func (s *Schema) mutateFile(file string, spans [][2]int) error {
 	if err != nil {
 		return err
 	}
-	line := func(n ast.Node) int { return fset.Position(n.Pos()).Line }
+	// a node's line is its operator's or its own start: the children are
+	// rewritten first, and a rewritten child has no position
+	line := func(n ast.Node) int {
+		if b, ok := n.(*ast.BinaryExpr); ok {
+			return fset.Position(b.OpPos).Line
+		}
+		return fset.Position(n.Pos()).Line
+	}
 	eligible := func(n ast.Node) bool {
 		l := line(n)
 		if !slices.ContainsFunc(spans, func(r [2]int) bool { return r[0] <= l && l <= r[1] }) {
