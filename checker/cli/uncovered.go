@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bufio"
 	"flag"
 	"fmt"
 	"go/ast"
@@ -13,7 +12,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/vigil-check/vigil/internal/handlers"
@@ -54,30 +52,24 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	blocks, err := readProfile(fs.Arg(0))
+	blocks, err := handlers.ReadProfile(fs.Arg(0))
 	if err != nil {
 		return usageError{err}
 	}
 	// a block is executed if any of its copies in the profile was
 	files := map[string]map[[2]int]bool{} // file → its blocks' line ranges → executed
 	for _, b := range blocks {
-		rel, ok := strings.CutPrefix(b.file, module+"/")
+		rel, ok := strings.CutPrefix(b.File, module+"/")
 		if !ok || !strings.Contains(rel, *only) || strings.HasSuffix(rel, "_test.go") {
 			continue
 		}
 		if files[rel] == nil {
 			files[rel] = map[[2]int]bool{}
 		}
-		r := [2]int{b.from, b.to}
-		files[rel][r] = files[rel][r] || b.count > 0
+		r := [2]int{b.From, b.To}
+		files[rel][r] = files[rel][r] || b.Count > 0
 	}
-	names := slices.Sorted(func(yield func(string) bool) {
-		for f := range files {
-			if !yield(f) {
-				return
-			}
-		}
-	})
+	names := slices.Sorted(maps.Keys(files))
 	dirs := map[string]bool{}
 	for _, name := range names {
 		dirs[path.Dir(name)] = true
@@ -134,45 +126,6 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 		return errFailed
 	}
 	return nil
-}
-
-// profileBlock is one line of a coverage profile:
-// file:fromLine.col,toLine.col statements count.
-type profileBlock struct {
-	file     string
-	from, to int
-	count    int
-}
-
-func readProfile(path string) ([]profileBlock, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("cannot read coverage profile: %w", err)
-	}
-	defer f.Close()
-	var out []profileBlock
-	sc := bufio.NewScanner(f)
-	for n := 1; sc.Scan(); n++ {
-		line := sc.Text()
-		if n == 1 && strings.HasPrefix(line, "mode:") {
-			continue
-		}
-		file, rest, ok1 := strings.Cut(line, ":")
-		span, counts, ok2 := strings.Cut(rest, " ")
-		from, to, ok3 := strings.Cut(span, ",")
-		_, count, ok4 := strings.Cut(counts, " ")
-		c, err := strconv.Atoi(count)
-		fl, err1 := strconv.Atoi(strings.Split(from, ".")[0])
-		tl, err2 := strconv.Atoi(strings.Split(to, ".")[0])
-		if !ok1 || !ok2 || !ok3 || !ok4 || err != nil || err1 != nil || err2 != nil {
-			return nil, fmt.Errorf("%s:%d is not a line of a Go coverage profile: %q", path, n, line)
-		}
-		out = append(out, profileBlock{file: file, from: fl, to: tl, count: c})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("cannot read coverage profile: %w", err)
-	}
-	return out, nil
 }
 
 // modulePath reads the module path from a go.mod.

@@ -1,5 +1,6 @@
 // Package handlers finds, in a protocol's Go source, the code its handlers
-// may run: what vigil uncovered reports and the mutation check mutates.
+// may run, and reads Go's coverage profiles of it: what vigil uncovered
+// reports and the mutation check mutates.
 package handlers
 
 import (

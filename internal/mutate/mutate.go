@@ -19,6 +19,7 @@ import (
 	"go/parser"
 	"go/printer"
 	"go/token"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -71,13 +72,7 @@ func Build(module string, dirs []string) (*Schema, error) {
 		return nil, err
 	}
 	s := &Schema{Files: map[string][]byte{}}
-	for _, file := range slices.Sorted(func(yield func(string) bool) {
-		for f := range spans {
-			if !yield(f) {
-				return
-			}
-		}
-	}) {
+	for _, file := range slices.Sorted(maps.Keys(spans)) {
 		if err := s.mutateFile(file, spans[file]); err != nil {
 			return nil, err
 		}

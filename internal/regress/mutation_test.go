@@ -1,11 +1,11 @@
 package regress
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path"
@@ -20,6 +20,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/handlers"
 	"github.com/vigil-check/vigil/internal/mutate"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -103,7 +104,7 @@ func TestMutation(t *testing.T) {
 
 	// one build holds every mutant
 	overlay := map[string]map[string]string{"Replace": {}}
-	for i, file := range slices.Sorted(mapsKeys(schema.Files)) {
+	for i, file := range slices.Sorted(maps.Keys(schema.Files)) {
 		dst := filepath.Join(tmp, fmt.Sprintf("%d-%s", i, path.Base(file)))
 		require.NoError(t, os.WriteFile(dst, schema.Files[file], 0o644))
 		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
@@ -277,22 +278,15 @@ func linesByProtocol(t *testing.T, tmp string) map[string][]string {
 		profile := filepath.Join(tmp, fmt.Sprintf("cov%d.txt", i))
 		out, err = exec.Command("go", "tool", "covdata", "textfmt", "-i="+covdir, "-o="+profile).CombinedOutput()
 		require.NoError(t, err, "%s", out)
-		f, err := os.Open(profile)
+		blocks, err := handlers.ReadProfile(profile)
 		require.NoError(t, err)
 		seen := map[string]bool{}
-		sc := bufio.NewScanner(f)
-		for sc.Scan() {
-			// module/file.go:fromLine.col,toLine.col statements count
-			file, rest, ok := strings.Cut(sc.Text(), ":")
-			fields := strings.Fields(rest)
-			if !ok || len(fields) != 3 || fields[2] == "0" {
+		for _, b := range blocks {
+			if b.Count == 0 {
 				continue
 			}
-			from, to, _ := strings.Cut(fields[0], ",")
-			fl, _ := strconv.Atoi(strings.Split(from, ".")[0])
-			tl, _ := strconv.Atoi(strings.Split(to, ".")[0])
-			rel := strings.TrimPrefix(file, module+"/")
-			for l := fl; l <= tl; l++ {
+			rel := strings.TrimPrefix(b.File, module+"/")
+			for l := b.From; l <= b.To; l++ {
 				key := fmt.Sprintf("%s:%d", rel, l)
 				if !seen[key] {
 					seen[key] = true
@@ -300,17 +294,6 @@ func linesByProtocol(t *testing.T, tmp string) map[string][]string {
 				}
 			}
 		}
-		f.Close()
 	}
 	return lines
-}
-
-func mapsKeys[V any](m map[string]V) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
