@@ -53,16 +53,15 @@ func (l *Linearizability) WriteHTML(path string) error {
 	return f.Close()
 }
 
-// recordStep feeds one step's observations to rec; at is the number of
-// events before it.
-func recordStep(rec properties.Recorder, ev *sim.Event, node model.NodeID, step *sim.Step, at int) {
+// recordStep feeds one step's observations to rec.
+func recordStep(rec *properties.Recorder, ev *sim.Event, node model.NodeID, step *sim.Step) {
 	if ev != nil && ev.Kind == sim.Crash {
-		rec.Crash(ev.Node)
+		rec.Observe(ev.Node, model.Obs{Kind: model.ObsCrash})
 	}
 	if step == nil {
 		return
 	}
 	for _, o := range step.Obs {
-		rec.Observe(node, o, int64(at))
+		rec.Observe(node, o)
 	}
 }

@@ -544,11 +544,11 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			clock.step(model.NodeID(i), nil, step)
 		}
 	}
-	var rec properties.Recorder
+	var rec *properties.Recorder
 	if obj != nil {
-		rec = obj.NewRecorder(len(initSteps))
+		rec = obj.NewRecorder()
 		for i, step := range initSteps {
-			recordStep(rec, nil, model.NodeID(i), step, 0)
+			recordStep(rec, nil, model.NodeID(i), step)
 		}
 	}
 	// judge judges the invariants after a step, or, where the run ends
@@ -651,7 +651,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			clock.step(ev.Node, &ev, step)
 		}
 		if rec != nil {
-			recordStep(rec, &ev, ev.Node, step, len(r.events))
+			recordStep(rec, &ev, ev.Node, step)
 		}
 		r.count(step)
 		judge(false)

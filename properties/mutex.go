@@ -57,7 +57,13 @@ func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs
 		next = CSNode{Phase: Waiting, TS: o.Arg}
 	case model.ObsEnter:
 		next.Phase = InCS
-	case model.ObsExit, model.ObsCrash, model.ObsRecover:
+	case model.ObsExit:
+		// an exit ends only a stay in the critical section: a node that
+		// exits without having entered still waits
+		if next.Phase == InCS {
+			next = CSNode{}
+		}
+	case model.ObsCrash, model.ObsRecover:
 		next = CSNode{}
 	default:
 		return st

@@ -3,36 +3,185 @@ package properties
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"sync"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/vigil-check/vigil/model"
 )
 
 // An Object is a service that clients see, built on a protocol: a lock on
-// mutual exclusion, a register on total-order multicast. Its Recorder reads
-// a run's observations as the calls and returns of its clients (one client
+// mutual exclusion, a register on total-order multicast. Record reads a
+// run's observations as the calls and returns of its clients (one client
 // per node), and porcupine checks the history against the sequential Model:
 // the run is linearizable when every operation can be placed at one
 // instant between its call and its return, in an order the Model accepts.
+//
+// A history is a plain value, so the same Record serves a random walk's
+// porcupine check (a Recorder) and the Linearizable property, whose
+// monitor keeps the history in every world the exhaustive search visits.
 type Object struct {
 	Name   string
 	Doc    string
 	Family string // the protocol family it is built on
 	Model  porcupine.Model
-	// NewRecorder returns a recorder for one run of n nodes.
-	NewRecorder func(n int) Recorder
+	// Record returns h after observation o of node i, with ObsCrash and
+	// ObsRecover among them: h itself when o is neither a call nor a
+	// return of the object. It must not change h (see History.Call and
+	// History.Return).
+	Record func(h History, i model.NodeID, o model.Obs) History
+	// Input returns op as porcupine's Model reads it: its input and output.
+	Input func(op HistoryOp) (input, output any)
+	// OpNames names the operations: OpNames[op.Op].
+	OpNames []string
+	// TakesEffect reports whether op, still pending where the run ends,
+	// may have taken effect (a register write whose writer crashed after
+	// sending it): porcupine then sees it return after everything else.
+	// Other pending calls are left out, as if never made (a lock acquire
+	// never granted). Nil: none.
+	TakesEffect func(op HistoryOp) bool
+
+	once sync.Once
+	prop *Property
 }
 
-// A Recorder builds one run's client history.
-type Recorder interface {
-	// Observe reports observation o of node i, made by the run's step at.
-	Observe(i model.NodeID, o model.Obs, at int64)
-	// Crash reports that node i crashed: its pending call never returns.
-	Crash(i model.NodeID)
-	// History returns the operations that returned; a call still pending
-	// when the run ends is left out, as if it never took effect (for a
-	// lock: an acquire that was not granted).
-	History() []porcupine.Operation
+// History is a run's client history so far.
+type History struct {
+	Ops   []HistoryOp // every call, in the order called
+	Clock int32       // the calls and returns so far: the next event's time
+}
+
+// HistoryOp is one client call: its operation, a value and when it was
+// called and returned, as times of History.Clock (Return < 0: pending).
+type HistoryOp struct {
+	Client       model.NodeID
+	Op           uint8       // the object's operation, such as Acquire or Write
+	Value        model.MsgID // what it writes or read
+	Call, Return int32
+}
+
+// pending returns the index of client i's pending call, or -1.
+func (h History) pending(i model.NodeID) int {
+	for k := len(h.Ops) - 1; k >= 0; k-- {
+		if h.Ops[k].Client == i && h.Ops[k].Return < 0 {
+			return k
+		}
+	}
+	return -1
+}
+
+// Call returns h with client i calling op on value v now.
+func (h History) Call(i model.NodeID, op uint8, v model.MsgID) History {
+	return History{Ops: append(slices.Clip(h.Ops), HistoryOp{Client: i, Op: op, Value: v, Call: h.Clock, Return: -1}), Clock: h.Clock + 1}
+}
+
+// Return returns h with client i's pending call returning now, with value
+// v if keep is false (a read's result), or h itself if i has no pending
+// call that match accepts.
+func (h History) Return(i model.NodeID, match func(HistoryOp) bool, v model.MsgID, keep bool) History {
+	k := h.pending(i)
+	if k < 0 || !match(h.Ops[k]) {
+		return h
+	}
+	ops := slices.Clone(h.Ops)
+	ops[k].Return = h.Clock
+	if !keep {
+		ops[k].Value = v
+	}
+	return History{Ops: ops, Clock: h.Clock + 1}
+}
+
+// Abandon returns h without client i's pending call, if it has one that
+// match accepts: a call that will never return.
+func (h History) Abandon(i model.NodeID, match func(HistoryOp) bool) History {
+	k := h.pending(i)
+	if k < 0 || !match(h.Ops[k]) {
+		return h
+	}
+	return History{Ops: slices.Delete(slices.Clone(h.Ops), k, k+1), Clock: h.Clock}
+}
+
+// Operations returns h's operations for porcupine: those that returned,
+// and those pending that TakesEffect keeps, returning after the run.
+func (o *Object) Operations(h History) []porcupine.Operation {
+	var ops []porcupine.Operation
+	for _, op := range h.Ops {
+		ret := op.Return
+		if ret < 0 {
+			if o.TakesEffect == nil || !o.TakesEffect(op) {
+				continue
+			}
+			ret = h.Clock
+		}
+		in, out := o.Input(op)
+		ops = append(ops, porcupine.Operation{ClientId: int(op.Client), Input: in, Output: out, Call: int64(op.Call), Return: int64(ret)})
+	}
+	return ops
+}
+
+// A Recorder builds one run's history, observation by observation.
+type Recorder struct {
+	obj *Object
+	h   History
+}
+
+// NewRecorder returns a recorder of an empty history.
+func (o *Object) NewRecorder() *Recorder { return &Recorder{obj: o} }
+
+// Observe records observation o of node i (model.Crashed(i) for a crash).
+func (r *Recorder) Observe(i model.NodeID, o model.Obs) { r.h = r.obj.Record(r.h, i, o) }
+
+// History returns the operations recorded, as Operations does.
+func (r *Recorder) History() []porcupine.Operation { return r.obj.Operations(r.h) }
+
+// Linearizable returns the property that where a run ends every live
+// client's call has returned and the clients' history is linearizable. Its
+// monitor keeps the history, so worlds that differ only in their clients'
+// past no longer merge: check it where histories are short (a few
+// operations), and let random mode's porcupine check
+// (checker.RandomOptions.Object) take the long ones.
+func (o *Object) Linearizable() *Property {
+	o.once.Do(func() {
+		mon := historyMonitor{o}
+		o.prop = &Property{
+			Name: "linearizable", Family: o.Family, When: AtQuiescence, Monitor: mon, MonitorOnly: true,
+			Doc: "in every quiescent world every live client's call to the " + o.Name + " has returned, and their history is linearizable (" + o.Doc + ")",
+			Check: func(v View) string {
+				h := v.Monitor(mon).(History)
+				for _, op := range h.Ops {
+					if op.Return < 0 && v.Alive(op.Client) {
+						return fmt.Sprintf("the run is over and %v's %s, called at %d, never returned", op.Client, o.OpNames[op.Op], op.Call)
+					}
+				}
+				ops := o.Operations(h)
+				if porcupine.CheckOperations(o.Model, ops) {
+					return ""
+				}
+				return "no order of the calls fits a sequential " + o.Name + ": " + describe(o, ops)
+			},
+		}
+	})
+	return o.prop
+}
+
+// describe lists ops as calls, returns and results, in call order.
+func describe(o *Object, ops []porcupine.Operation) string {
+	parts := make([]string, len(ops))
+	for k, op := range ops {
+		parts[k] = fmt.Sprintf("%s (called at %d, returned at %d)", o.Model.DescribeOperation(op.Input, op.Output), op.Call, op.Return)
+	}
+	return strings.Join(parts, "; ")
+}
+
+// historyMonitor keeps the object's history as its state.
+type historyMonitor struct{ obj *Object }
+
+func (m historyMonitor) Name() string { return "history-" + m.obj.Name }
+
+func (historyMonitor) Start(*model.Config) any { return History{} }
+
+func (m historyMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.obj.Record(st.(History), node, o)
 }
 
 // LockOp is an operation on the lock.
@@ -45,11 +194,19 @@ const (
 
 func (o LockOp) String() string { return [...]string{"acquire", "release"}[o] }
 
+type lockInput struct {
+	Client model.NodeID
+	Op     LockOp
+}
+
+func isAcquire(op HistoryOp) bool { return LockOp(op.Op) == Acquire }
+
 // Lock is a lock service on mutual exclusion: acquire is a request and
 // the entry it leads to (the call at the request, the return at the
-// entry), release is an exit (call and return at the exit step). Its
-// sequential model: the lock is free or held by one client; acquire takes
-// a free lock, release frees the lock its client holds.
+// entry), release is an exit (call and return at the exit step). A crash
+// abandons a pending acquire. Its sequential model: the lock is free or
+// held by one client; acquire takes a free lock, release frees the lock
+// its client holds.
 var Lock = &Object{
 	Name:   "lock",
 	Doc:    "acquire = request the critical section until entry; release = exit; checked against a sequential lock",
@@ -77,47 +234,26 @@ var Lock = &Object{
 			return "free"
 		},
 	},
-	NewRecorder: func(n int) Recorder {
-		r := &lockRecorder{called: make([]int64, n)}
-		for i := range r.called {
-			r.called[i] = -1
+	Record: func(h History, i model.NodeID, o model.Obs) History {
+		switch o.Kind {
+		case model.ObsRequest:
+			return h.Abandon(i, isAcquire).Call(i, uint8(Acquire), model.MsgID{})
+		case model.ObsEnter:
+			if h.pending(i) < 0 { // entered without asking: as if asked just now
+				h = h.Call(i, uint8(Acquire), model.MsgID{})
+			}
+			return h.Return(i, isAcquire, model.MsgID{}, true)
+		case model.ObsExit:
+			h = h.Call(i, uint8(Release), model.MsgID{})
+			return h.Return(i, func(HistoryOp) bool { return true }, model.MsgID{}, true)
+		case model.ObsCrash:
+			return h.Abandon(i, isAcquire)
 		}
-		return r
+		return h
 	},
+	Input:   func(op HistoryOp) (any, any) { return lockInput{op.Client, LockOp(op.Op)}, nil },
+	OpNames: []string{Acquire.String(), Release.String()},
 }
-
-type lockInput struct {
-	Client model.NodeID
-	Op     LockOp
-}
-
-type lockRecorder struct {
-	called []int64 // per node: the step of its pending acquire, or -1
-	ops    []porcupine.Operation
-}
-
-func (r *lockRecorder) Observe(i model.NodeID, o model.Obs, at int64) {
-	op := func(kind LockOp, call int64) {
-		r.ops = append(r.ops, porcupine.Operation{ClientId: int(i), Input: lockInput{i, kind}, Call: call, Return: at})
-	}
-	switch o.Kind {
-	case model.ObsRequest:
-		r.called[i] = at
-	case model.ObsEnter:
-		if r.called[i] >= 0 {
-			op(Acquire, r.called[i])
-		} else {
-			op(Acquire, at) // entered without asking: as if asked just now
-		}
-		r.called[i] = -1
-	case model.ObsExit:
-		op(Release, at)
-	}
-}
-
-func (r *lockRecorder) Crash(i model.NodeID) { r.called[i] = -1 }
-
-func (r *lockRecorder) History() []porcupine.Operation { return r.ops }
 
 // RegisterOp is an operation on the register.
 type RegisterOp uint8
@@ -135,13 +271,17 @@ type registerInput struct {
 	Value  model.MsgID // Write: the value written (its message's id)
 }
 
+func isWrite(op HistoryOp) bool { return RegisterOp(op.Op) == Write }
+func isRead(op HistoryOp) bool  { return RegisterOp(op.Op) == Read }
+
 // Register is a register replicated on every node over total-order
 // multicast: a write is the multicast of a value, called at the multicast
 // (model.Multicast) and returning when its writer delivers it
 // (model.Delivered); a read is called at model.ReadCall and returns at
 // model.ReadReturn, with the value of the last write its replica
-// delivered. Its sequential model: a register that starts with the zero
-// MsgID (initial) and holds the last value written.
+// delivered. A crash abandons a pending read; a pending write may still
+// take effect through the others. Its sequential model: a register that
+// starts with the zero MsgID (initial) and holds the last value written.
 var Register = &Object{
 	Name:   "register",
 	Doc:    "write = multicast a value until the writer delivers it; read = the reader's replica's value; checked against a sequential register",
@@ -164,59 +304,30 @@ var Register = &Object{
 		},
 		DescribeState: func(state any) string { return state.(model.MsgID).String() },
 	},
-	NewRecorder: func(n int) Recorder { return &registerRecorder{pending: make([]pendingCall, n)} },
-}
-
-type pendingCall struct {
-	at    int64 // the step of the call
-	op    RegisterOp
-	value model.MsgID
-	open  bool
-}
-
-type registerRecorder struct {
-	pending []pendingCall // per node: its client's call in progress
-	ops     []porcupine.Operation
-	last    int64
-}
-
-func (r *registerRecorder) Observe(i model.NodeID, o model.Obs, at int64) {
-	r.last = max(r.last, at)
-	c := &r.pending[i]
-	switch o.Kind {
-	case model.ObsMulticast:
-		*c = pendingCall{at: at, op: Write, value: o.Msg(), open: true}
-	case model.ObsReadCall:
-		*c = pendingCall{at: at, op: Read, open: true}
-	case model.ObsDeliver:
-		if c.open && c.op == Write && c.value == o.Msg() {
-			r.ops = append(r.ops, porcupine.Operation{ClientId: int(i), Input: registerInput{i, Write, c.value}, Call: c.at, Return: at})
-			c.open = false
+	Record: func(h History, i model.NodeID, o model.Obs) History {
+		switch o.Kind {
+		case model.ObsMulticast:
+			return h.Call(i, uint8(Write), o.Msg())
+		case model.ObsReadCall:
+			return h.Call(i, uint8(Read), model.MsgID{})
+		case model.ObsDeliver:
+			v := o.Msg()
+			return h.Return(i, func(op HistoryOp) bool { return isWrite(op) && op.Value == v }, v, true)
+		case model.ObsReadReturn:
+			return h.Return(i, isRead, o.Msg(), false)
+		case model.ObsCrash:
+			return h.Abandon(i, isRead)
 		}
-	case model.ObsReadReturn:
-		if c.open && c.op == Read {
-			r.ops = append(r.ops, porcupine.Operation{ClientId: int(i), Input: registerInput{Client: i, Op: Read}, Call: c.at, Output: o.Msg(), Return: at})
-			c.open = false
+		return h
+	},
+	Input: func(op HistoryOp) (any, any) {
+		if RegisterOp(op.Op) == Write {
+			return registerInput{op.Client, Write, op.Value}, nil
 		}
-	}
-}
-
-// Crash leaves the node's call pending: a write may still take effect
-// through the others (History keeps it open), a read returns nothing.
-func (r *registerRecorder) Crash(model.NodeID) {}
-
-// History returns the operations that returned, and the writes still
-// pending, as returning after the run: a write may have reached the
-// others before its writer crashed or the run stopped.
-func (r *registerRecorder) History() []porcupine.Operation {
-	h := slices.Clone(r.ops)
-	for i, c := range r.pending {
-		if c.open && c.op == Write {
-			id := model.NodeID(i)
-			h = append(h, porcupine.Operation{ClientId: i, Input: registerInput{id, Write, c.value}, Call: c.at, Return: r.last + 1})
-		}
-	}
-	return h
+		return registerInput{Client: op.Client, Op: Read}, op.Value
+	},
+	OpNames:     []string{Write.String(), Read.String()},
+	TakesEffect: isWrite,
 }
 
 // ObjectFor returns the object built on protocols of the family, or nil.

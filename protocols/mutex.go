@@ -19,7 +19,7 @@ import (
 // the evaluation figures of their runs.
 func exclusion(p *suite.Protocol) *suite.Protocol {
 	p.Family = "mutex"
-	p.Properties = properties.Family("mutex")
+	p.Properties = append(properties.Family("mutex"), properties.Lock.Linearizable())
 	if p.Claims == nil {
 		p.Claims = []string{"mutual-exclusion", "no-deadlock", "no-starvation"}
 	}
@@ -64,8 +64,10 @@ func init() {
 					Why: "one lost grant, request or release, and the token is gone or a node waits for ever: \"None of the algorithms we described would tolerate the loss of messages if the channels were unreliable\" (Vlassov and Montelius)"},
 				{Name: "order", N: 3, Params: map[string]int{mutex.RequestsParam: 1}, Props: []string{"request-order"}, Expect: checker.Fail, Shows: "request-order",
 					Why: "the server grants in the order requests reach it, so a node whose request comes first in (timestamp, id) order, the order Ricart and Agrawala enter in, can wait while another enters (Vlassov and Montelius ask \"ordering?\")"},
-				{Name: "duplicate", N: 3, Duplicates: 1, Params: map[string]int{mutex.RequestsParam: 1}, Expect: checker.Fail, Shows: "mutual-exclusion",
-					Why: "the algorithms assume reliable channels (Vlassov and Montelius): a duplicated grant is a second token, and the node it reaches after its exit enters again while the server grants the next"},
+				{Name: "duplicate", N: 3, Duplicates: 1, Params: map[string]int{mutex.RequestsParam: 1},
+					Props:  []string{"mutual-exclusion", "no-deadlock", "no-starvation", "linearizable"},
+					Expect: checker.Fail, Shows: "mutual-exclusion", Violates: []string{"linearizable"},
+					Why: "the algorithms assume reliable channels (Vlassov and Montelius): a duplicated grant is a second token, and the node it reaches after its exit enters again while the server grants the next; clients see a lock that two hold at once"},
 			},
 		}),
 		exclusion(&suite.Protocol{
@@ -114,6 +116,9 @@ func init() {
 				{Name: "one-client", N: 4, Initiators: "0", Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
 					Why:      "a single node asks twice: it enters once its whole voting set has voted, and releases every vote it took (Vlassov and Montelius: 3K messages an entry, K = 3 on the 2x2 grid)",
 					Messages: "request 6, reply 6, release 6"},
+				{Name: "one-shared-voter", N: 3, Initiators: "1,2", Params: map[string]int{mutex.RequestsParam: 2}, Expect: checker.Pass,
+					Why:      "on three nodes the voting sets of nodes 1 and 2, {0, 1} and {0, 2}, share node 0 alone: its one vote decides who enters, the other waits in its queue for the release, and nothing deadlocks",
+					Messages: "request 8, reply 8, release 8"},
 			},
 		}),
 	)

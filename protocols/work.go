@@ -52,8 +52,8 @@ func init() {
 				Doc: "whether the analyser drops a result it counted already"}},
 			Compile: suite.Compiler("work/dynamic", dynamic.Protocol{}, work.Validate("work/dynamic")),
 			Scenarios: []suite.Scenario{
-				{Name: "crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Pass,
-					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1)"},
+				{Name: "crash", N: 3, Crashes: 1, Params: tasks(2), Props: []string{"all-results", "results-once", "unique-leader", "agreement", "termination"}, Expect: checker.Pass,
+					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1); every live node ends following one live coordinator"},
 				{Name: "crash-n4", N: 4, Crashes: 1, Params: tasks(3), Expect: checker.Pass,
 					Why: "the same with two workers besides the analyser and three tasks: a new coordinator asks the analyser what it holds and hands out the rest"},
 				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
@@ -63,6 +63,6 @@ func init() {
 					Shows: "unique-leader", Violates: []string{"all-results"},
 					Why: "a crashed coordinator that restarts bullies its way back while its successor coordinates, as in bully's sync-recovery: two coordinators, and a job handed over twice may end without all results"},
 			},
-		}, properties.UniqueLeader, properties.Agreement),
+		}, properties.UniqueLeader, properties.Agreement, properties.Termination),
 	)
 }

@@ -150,7 +150,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 	var out bytes.Buffer
 	never := map[string]map[string]int{} // protocol → kind → scenarios that never took it
 	shipped := map[string]int{}
-	failed := map[string]bool{} // properties a shipped scenario shows failing
+	failed := map[string]bool{} // the property's family/name: shown failing by a shipped scenario
 	var order []string
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
@@ -177,7 +177,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 			}
 			fmt.Fprintf(cover, "%s %s: %s\n", p.Path(), gc.sc.Name, r.Coverage)
 			for _, f := range r.Failed() {
-				failed[f.Name] = true
+				prop, err := p.Property(f.Name)
+				require.NoError(t, err)
+				failed[prop.Family+"/"+prop.Name] = true
 			}
 		}
 		cfg, _ := gc.sc.Config()
@@ -223,7 +225,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		// a property no run shows failing could be one that cannot fail
 		for _, p := range protocols.All() {
 			for _, prop := range p.Properties {
-				require.True(t, failed[prop.Name], "%s: no scenario shows property %s failing on a real run", p.Path(), prop.Name)
+				require.True(t, failed[prop.Family+"/"+prop.Name], "%s: no scenario shows property %s failing on a real run", p.Path(), prop.Name)
 			}
 		}
 		fmt.Fprintln(cover, "\nkinds of events no scenario takes:")

@@ -127,46 +127,44 @@ func TestRegisterLinearizability(t *testing.T) {
 	}
 }
 
-// The register's sequential model, on histories whose answer is known.
+// The register's sequential model, on histories whose answer is known:
+// each is a run's observations, node and what, in the order they happen.
 func TestRegisterModel(t *testing.T) {
-	w := func(c int, v model.MsgID, call, ret int64) porcupine.Operation {
-		rec := properties.Register.NewRecorder(3)
-		rec.Observe(model.NodeID(c), model.Multicast(v), call)
-		rec.Observe(model.NodeID(c), model.Delivered(v), ret)
-		return rec.History()[0]
+	type obs struct {
+		node model.NodeID
+		o    model.Obs
 	}
-	rd := func(c int, v model.MsgID, call, ret int64) porcupine.Operation {
-		rec := properties.Register.NewRecorder(3)
-		rec.Observe(model.NodeID(c), model.ReadCall(), call)
-		rec.Observe(model.NodeID(c), model.ReadReturn(v), ret)
-		return rec.History()[0]
-	}
-	a, b := model.MsgID{Sender: 0, Seq: 1}, model.MsgID{Sender: 1, Seq: 1}
+	a, b, initial := model.MsgID{Sender: 0, Seq: 1}, model.MsgID{Sender: 1, Seq: 1}, model.MsgID{}
+	write := func(n model.NodeID, v model.MsgID) obs { return obs{n, model.Multicast(v)} }
+	wrote := func(n model.NodeID, v model.MsgID) obs { return obs{n, model.Delivered(v)} }
+	call := func(n model.NodeID) obs { return obs{n, model.ReadCall()} }
+	read := func(n model.NodeID, v model.MsgID) obs { return obs{n, model.ReadReturn(v)} }
+	crash := func(n model.NodeID) obs { return obs{n, model.Obs{Kind: model.ObsCrash}} }
 	cases := []struct {
 		name string
-		h    []porcupine.Operation
+		run  []obs
+		ops  int
 		ok   bool
 	}{
-		{"read the initial value", []porcupine.Operation{rd(2, model.MsgID{}, 0, 1)}, true},
-		{"read a write that returned", []porcupine.Operation{w(0, a, 0, 1), rd(2, a, 2, 3)}, true},
-		{"stale read after a write returned", []porcupine.Operation{w(0, a, 0, 1), rd(2, model.MsgID{}, 2, 3)}, false},
-		{"read during a write: either value", []porcupine.Operation{w(0, a, 0, 5), rd(2, model.MsgID{}, 1, 2), rd(1, a, 3, 4)}, true},
-		{"new then old value", []porcupine.Operation{w(0, a, 0, 5), rd(2, a, 1, 2), rd(1, model.MsgID{}, 3, 4)}, false},
-		{"two writes seen in two orders", []porcupine.Operation{w(0, a, 0, 1), w(1, b, 0, 1), rd(2, a, 2, 3), rd(2, b, 4, 5), rd(1, a, 6, 7)}, false},
+		{"read the initial value", []obs{call(2), read(2, initial)}, 1, true},
+		{"read a write that returned", []obs{write(0, a), wrote(0, a), call(2), read(2, a)}, 2, true},
+		{"stale read after a write returned", []obs{write(0, a), wrote(0, a), call(2), read(2, initial)}, 2, false},
+		{"read during a write: either value", []obs{write(0, a), call(2), read(2, initial), call(1), read(1, a), wrote(0, a)}, 3, true},
+		{"new then old value", []obs{write(0, a), call(2), read(2, a), call(1), read(1, initial), wrote(0, a)}, 3, false},
+		{"two writes seen in two orders", []obs{write(0, a), write(1, b), wrote(0, a), wrote(1, b), call(2), read(2, a), call(2), read(2, b), call(1), read(1, a)}, 5, false},
+		{"another node's delivery returns nothing", []obs{write(0, a), wrote(1, a), call(2), read(2, initial)}, 2, true},
+		{"a write whose writer crashed is kept open: it may have taken effect", []obs{write(0, a), crash(0), call(1), read(1, a)}, 2, true},
+		{"a read whose reader crashed is left out", []obs{write(0, a), wrote(0, a), call(1), crash(1)}, 1, true},
 	}
 	for _, c := range cases {
-		require.Equal(t, c.ok, porcupine.CheckOperations(properties.Register.Model, c.h), c.name)
+		rec := properties.Register.NewRecorder()
+		for _, o := range c.run {
+			rec.Observe(o.node, o.o)
+		}
+		h := rec.History()
+		require.Len(t, h, c.ops, c.name)
+		require.Equal(t, c.ok, porcupine.CheckOperations(properties.Register.Model, h), c.name)
 	}
-
-	// a write whose writer crashed is kept open: it may have taken effect
-	rec := properties.Register.NewRecorder(2)
-	rec.Observe(0, model.Multicast(a), 0)
-	rec.Crash(0)
-	rec.Observe(1, model.ReadCall(), 3)
-	rec.Observe(1, model.ReadReturn(a), 4)
-	h := rec.History()
-	require.Len(t, h, 2)
-	require.True(t, porcupine.CheckOperations(properties.Register.Model, h))
 }
 
 // Random mode at N = 30 gives no false alarm: every claim of every
