@@ -53,9 +53,11 @@ func init() {
 			Compile: suite.Compiler("work/dynamic", dynamic.Protocol{}, work.Validate("work/dynamic")),
 			Scenarios: []suite.Scenario{
 				{Name: "crash", N: 3, Crashes: 1, Params: tasks(2), Props: []string{"all-results", "results-once", "unique-leader", "agreement", "termination"}, Expect: checker.Pass,
-					Why: "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1); every live node ends following one live coordinator"},
+					Why:      "any one node crashes at any point: the coordinator hands a crashed worker's task to an empty machine, has a crashed analyser's results computed again for a new one, and a crashed coordinator is replaced by the bully algorithm (the Elections notes: solving 3, 4 and 1); every live node ends following one live coordinator",
+					Messages: "task 2..5, result 2..4, done 2..4, appoint 0..1, election 0..3, answer 0..1, holding 0..1, coordinator 0..2"},
 				{Name: "crash-n4", N: 4, Crashes: 1, Params: tasks(3), Expect: checker.Pass,
-					Why: "the same with two workers besides the analyser and three tasks: a new coordinator asks the analyser what it holds and hands out the rest"},
+					Why:      "the same with two workers besides the analyser and three tasks: a new coordinator asks the analyser what it holds and hands out the rest",
+					Messages: "task 3..7, result 3..6, done 3..6, appoint 0..1, election 0..8, answer 0..4, holding 0..1, coordinator 0..5"},
 				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
 					Props: []string{"results-once"}, MaxDepth: 12, Expect: checker.Fail, Shows: "results-once",
 					Why: "with an unreliable detector the coordinator takes a slow worker for crashed and hands its task out again: both results reach the analyser, which counts the task twice unless it drops copies (the default)"},
