@@ -29,7 +29,11 @@ type Trace struct {
 	// Fairness under which the cycle is fair (see checker.Fairness).
 	Fairness string      `json:"fairness,omitempty"`
 	Initial  []NodeState `json:"initial"`
-	Events   []TraceStep `json:"events"`
+	// Start: the messages the nodes sent as they started up, and
+	// StartObserved what each node (by id) observed then.
+	Start         []Send      `json:"start,omitempty"`
+	StartObserved [][]string  `json:"start_observed,omitempty"`
+	Events        []TraceStep `json:"events"`
 	// Seed of the random walk that found it (random mode only).
 	Seed *uint64 `json:"seed,omitempty"`
 	// Fault, instead of Property and Detail, says how a handler or monitor
@@ -60,6 +64,28 @@ type TraceStep struct {
 	// Observed: what the acting node reported to the properties in this
 	// step (a delivery, an election, an entry), as text.
 	Observed []string `json:"observed,omitempty"`
+	// Sent: the messages the acting node sent in this step, in order.
+	Sent []Send `json:"sent,omitempty"`
+}
+
+// Send is a message sent, as text: replay does not read it, and a chart of
+// the run draws an arrow from it to its delivery.
+type Send struct {
+	From int    `json:"from"`
+	To   int    `json:"to"`
+	Msg  string `json:"msg"`
+}
+
+// sends lists a step's sends by node from.
+func sends(m *sim.Machine, from int, step *sim.Step) []Send {
+	if step == nil {
+		return nil
+	}
+	var out []Send
+	for _, x := range step.Sends {
+		out = append(out, Send{From: from, To: int(sim.SendTo(x)), Msg: m.FormatMsg(sim.SendMsg(x))})
+	}
+	return out
 }
 
 // NodeState is a node's state as text.
@@ -142,11 +168,29 @@ func nodeState(st *sim.Stepper, w sim.World, i int) NodeState {
 // the nodes it changed.
 func buildTrace(m *sim.Machine, events []sim.Event) *Trace {
 	st := m.NewStepper()
-	w, _ := st.Init()
+	w, steps := st.Init()
 	t, w := replayEvents(st, w, events)
+	startUp(t, m, steps)
 	_, nproto := st.Enabled(w, nil)
 	t.Quiescent = nproto == 0
 	return t
+}
+
+// startUp records in t what the nodes' start-up steps sent and observed.
+func startUp(t *Trace, m *sim.Machine, steps []*sim.Step) {
+	for i, step := range steps {
+		t.Start = append(t.Start, sends(m, i, step)...)
+		if step != nil && len(step.Obs) > 0 {
+			for len(t.StartObserved) < i {
+				t.StartObserved = append(t.StartObserved, nil)
+			}
+			var obs []string
+			for _, o := range step.Obs {
+				obs = append(obs, o.String())
+			}
+			t.StartObserved = append(t.StartObserved, obs)
+		}
+	}
 }
 
 // replayEvents replays events from w, the initial world, and returns their
@@ -165,6 +209,7 @@ func replayEvents(st *sim.Stepper, w sim.World, events []sim.Event) (*Trace, sim
 			for _, o := range step.Obs {
 				s.Observed = append(s.Observed, o.String())
 			}
+			s.Sent = sends(st.Machine(), s.Node, step)
 		}
 		before, after := st.Nodes(w), st.Nodes(next)
 		for i := range after {

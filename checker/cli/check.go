@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/msc"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -49,6 +50,7 @@ type checkFlags struct {
 	seed                               uint64
 	props                              string
 	json                               bool
+	format                             string // text, json or mermaid
 	trace                              string
 	linHTML                            string
 	shard                              string
@@ -104,7 +106,8 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
 	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violation of any property; the others are then unknown")
-	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
+	fs.BoolVar(&f.json, "json", false, "print the result as JSON (as -format json)")
+	fs.StringVar(&f.format, "format", "text", "how to print the result: text, json, or mermaid (the first counterexample as a Mermaid sequence diagram)")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
 	fs.StringVar(&f.linHTML, "linearizability-html", "", "random: write porcupine's visualization of the first non-linearizable client history to this file")
 	fs.StringVar(&f.shard, "shard", "", "random: run shard I/K of the search alone (the walks whose index is I mod K) and print its part as JSON, for vigil merge")
@@ -133,6 +136,16 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	switch {
+	case f.json && f.set["format"] && f.format != "json":
+		return nil, "", badInput("-json and -format %s ask for two formats", f.format)
+	case f.json:
+		f.format = "json"
+	case f.format == "json":
+		f.json = true
+	case f.format != "text" && f.format != "mermaid":
+		return nil, "", badInput("-format takes text, json or mermaid, not %q", f.format)
+	}
 	return f, protocol, nil
 }
 
@@ -280,11 +293,16 @@ func report(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 			return err
 		}
 	}
-	if f.json {
+	switch f.format {
+	case "json":
 		if err := printJSON(stdout, p, scenario, cfg, res); err != nil {
 			return err
 		}
-	} else {
+	case "mermaid":
+		if err := printMermaid(stdout, p, scenario, cfg, res); err != nil {
+			return err
+		}
+	default:
 		printText(stdout, p, scenario, cfg, res)
 	}
 	switch {
@@ -598,16 +616,39 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	return enc.Encode(doc)
 }
 
+// firstTrace is the run a result shows first: the run to a handler's or
+// monitor's fault, or the first property's counterexample, or nil.
+func firstTrace(r *checker.Result) *checker.Trace {
+	if r.Fault != nil {
+		return r.Fault.Trace
+	}
+	if failed := r.Failed(); len(failed) > 0 {
+		return failed[0].Counterexample
+	}
+	return nil
+}
+
+// printMermaid prints the first counterexample (see firstTrace) as a
+// Mermaid sequence diagram, or, when there is none, a diagram of the
+// lifelines that says so.
+func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
+	head := fmt.Sprintf("%s [%s] %s: %s", p.Path(), scenario, describeConfig(cfg), r.Verdict)
+	t := firstTrace(r)
+	if t == nil {
+		fmt.Fprintf(out, "%%%% %s\nsequenceDiagram\n", head)
+		for i := range cfg.N {
+			fmt.Fprintf(out, "    participant n%d\n", i)
+		}
+		fmt.Fprintf(out, "    Note over n0,n%d: %s: no counterexample to draw\n", cfg.N-1, r.Verdict)
+		return nil
+	}
+	return msc.Mermaid(out, msc.New(t), head)
+}
+
 // writeTrace writes the first counterexample of r, or the run to its
 // fault, if any, to path.
 func writeTrace(path string, p *suite.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
-	var t *checker.Trace
-	if failed := r.Failed(); len(failed) > 0 {
-		t = failed[0].Counterexample
-	}
-	if r.Fault != nil {
-		t = r.Fault.Trace // the run to the fault, for vigil replay to show it again
-	}
+	t := firstTrace(r)
 	if t == nil {
 		return nil
 	}

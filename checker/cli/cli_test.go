@@ -91,6 +91,10 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "lelann", "-mode", "random", "-shard", "2/2"}, `shard "2/2": want I/K, the shard I from 0 to K-1 of K`},
 		{[]string{"check", "lelann", "-mode", "random", "-shard", "0/2", "-trace", "x.json"}, "-trace and -linearizability-html go to vigil merge"},
 		{[]string{"check", "--all", "-shard", "0/2"}, "give a protocol, not --all"},
+		{[]string{"check", "bully", "-format", "svg"}, `-format takes text, json or mermaid, not "svg"`},
+		{[]string{"check", "bully", "-json", "-format", "mermaid"}, "-json and -format mermaid ask for two formats"},
+		{[]string{"replay", "-format", "svg", corrupt}, `replay -format takes text or mermaid, not "svg"`},
+		{[]string{"replay", "-format", "mermaid"}, "replay needs exactly one trace file"},
 		{[]string{"merge"}, "merge needs the files of the shards"},
 		{[]string{"merge", corrupt}, "is not a shard of a vigil search"},
 		{[]string{"merge", filepath.Join(t.TempDir(), "missing.json")}, "cannot read shard"},
@@ -461,6 +465,28 @@ func TestTraceReplays(t *testing.T) {
 		return s[i : i+j]
 	}
 	require.Equal(t, steps(out), steps(replayed))
+}
+
+// -format mermaid draws the first counterexample; replay draws the same
+// diagram from the trace file; a check that passes draws the lifelines and
+// says there is nothing more.
+func TestMermaidFormat(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "cx.json")
+	code, out, _ := vigil("check", "bully", "-scenario", "async-crash", "-format", "mermaid", "-trace", file)
+	require.Equal(t, 1, code, out)
+	require.True(t, strings.HasPrefix(out, "%% election/bully [async-crash] n=4 fifo async crashes=1"), out)
+	require.Contains(t, out, "\nsequenceDiagram\n    participant n0\n")
+	require.Contains(t, out, "    Note over n0: 1. timeout answer\n")
+	require.Contains(t, out, "Note over n0,n3: unique-leader fails: n0 and n3 both believe they are the leader")
+	code, replayed, stderr := vigil("replay", "-format", "mermaid", file)
+	require.Equal(t, 1, code, stderr)
+	body := func(s string) string { return s[strings.Index(s, "sequenceDiagram"):] }
+	require.Equal(t, body(out), body(replayed))
+
+	code, out, _ = vigil("check", "lelann", "-format", "mermaid")
+	require.Equal(t, 0, code, out)
+	require.Contains(t, out, "sequenceDiagram\n    participant n0\n")
+	require.Contains(t, out, ": pass: no counterexample to draw")
 }
 
 // A lasso written by -trace replays to the same cycle; without the

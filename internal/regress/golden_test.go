@@ -127,8 +127,10 @@ func longGoldenCases() []goldenCase {
 
 func TestGoldenVerdicts(t *testing.T) {
 	var cover bytes.Buffer
-	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}, &cover))
+	shown := map[string]*checker.Trace{}
+	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}, &cover, shown))
 	golden(t, "coverage.golden", cover.Bytes())
+	charts(t, shown)
 }
 
 func TestGoldenVerdictsLong(t *testing.T) {
@@ -137,7 +139,7 @@ func TestGoldenVerdictsLong(t *testing.T) {
 	}
 	// 313 million states, about 6 GiB live at the widest levels; the bound
 	// leaves the collector room (the default is half of the machine)
-	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}, nil))
+	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}, nil, nil))
 }
 
 // verdicts runs each case's exhaustive search, requires the verdict it
@@ -145,8 +147,10 @@ func TestGoldenVerdictsLong(t *testing.T) {
 // It writes to cover, if not nil, the event coverage of each shipped
 // scenario and, for each protocol, the declared kinds of events that none
 // of them took; every kind taken must be declared, and every property of
-// every protocol must fail in some shipped scenario.
-func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *bytes.Buffer) []byte {
+// every protocol must fail in some shipped scenario. It records in shown,
+// if not nil, the counterexample each shipped scenario shows, by
+// family-protocol-scenario.
+func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *bytes.Buffer, shown map[string]*checker.Trace) []byte {
 	var out bytes.Buffer
 	never := map[string]map[string]int{} // protocol → kind → scenarios that never took it
 	shipped := map[string]int{}
@@ -176,6 +180,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 				never[p.Path()][k]++
 			}
 			fmt.Fprintf(cover, "%s %s: %s\n", p.Path(), gc.sc.Name, r.Coverage)
+			if shown != nil && gc.sc.Shows != "" {
+				shown[strings.ReplaceAll(p.Path(), "/", "-")+"-"+gc.sc.Name] = r.Property(gc.sc.Shows).Counterexample
+			}
 			for _, f := range r.Failed() {
 				prop, err := p.Property(f.Name)
 				require.NoError(t, err)

@@ -1,0 +1,92 @@
+package msc_test
+
+import (
+	"bytes"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/msc"
+)
+
+// A hand-made run of three nodes with every kind of event: two copies of
+// one message (the network duplicates it) delivered in turn, a lost
+// message, one still in flight, a crash, a partition and a cycle.
+func run() *checker.Trace {
+	return &checker.Trace{
+		Property: "no-starvation", Detail: "n2 waits forever", Cycle: 2, Fairness: "weak",
+		Initial:       []checker.NodeState{{Node: 0}, {Node: 1}, {Node: 2}},
+		Start:         []checker.Send{{From: 0, To: 1, Msg: "ping#1"}, {From: 0, To: 2, Msg: "ping#1"}},
+		StartObserved: [][]string{{"leader=n0"}},
+		Events: []checker.TraceStep{
+			{Kind: "duplicate", Node: 1, From: 0, Msg: "ping#1"},
+			{Kind: "deliver", Node: 1, From: 0, Msg: "ping#1", Sent: []checker.Send{{From: 1, To: 0, Msg: "pong;1"}}},
+			{Kind: "deliver", Node: 1, From: 0, Msg: "ping#1"},
+			{Kind: "lose", Node: 0, From: 1, Msg: "pong;1"},
+			{Kind: "crash", Node: 2},
+			{Kind: "partition", Node: 0, From: 0, Groups: "n0 | n1 n2"},
+			{Kind: "timeout", Node: 1, Timer: "check", Observed: []string{"leader=n1"}},
+			{Kind: "action", Node: 1, Action: "request"},
+		},
+	}
+}
+
+func TestLayout(t *testing.T) {
+	l := msc.New(run())
+	require.Equal(t, 3, l.N)
+	require.Equal(t, []msc.Arrow{
+		{From: 0, To: 1, Msg: "ping#1", Sent: 0, End: 2},
+		{From: 0, To: 2, Msg: "ping#1", Sent: 0},
+		{From: 0, To: 1, Msg: "ping#1", Sent: 1, End: 3, Copy: true},
+		{From: 1, To: 0, Msg: "pong;1", Sent: 2, End: 4, Lost: true},
+	}, l.Arrows, "the first delivery takes the original, the second the copy")
+	require.Equal(t, []int{-1, 0, 2, 3, -1, -1, -1, -1}, l.At)
+	require.Equal(t, []msc.Arrow{l.Arrows[1]}, l.Undelivered())
+	require.True(t, l.Arrows[0].Delivered())
+	require.False(t, l.Arrows[3].Delivered(), "lost")
+	require.False(t, l.Arrows[1].Delivered(), "in flight")
+}
+
+func TestMermaid(t *testing.T) {
+	var b bytes.Buffer
+	require.NoError(t, msc.Mermaid(&b, msc.New(run()), "a hand-made run", "second line"))
+	require.Equal(t, `%% a hand-made run
+%% second line
+sequenceDiagram
+    participant n0
+    participant n1
+    participant n2
+    Note right of n0: start-up: observed leader=n0
+    Note over n0,n1: 1. the network duplicates ping#35;1
+    n0->>n1: 2. ping#35;1 (sent at start-up)
+    n0->>n1: 3. ping#35;1 (a copy made at 1)
+    n1-xn0: 4. lost: pong#59;1 (sent at 2)
+    rect rgb(255, 236, 236)
+    Note over n2: 5. CRASH
+    end
+    Note over n0,n2: 6. partition n0 | n1 n2
+    loop the cycle repeats forever (weak fairness)
+    Note over n1: 7. timeout check
+    Note right of n1: observed leader=n1
+    Note over n1: 8. request
+    end
+    n0--xn2: ping#35;1 (sent at start-up), never delivered
+    rect rgb(255, 214, 214)
+    Note over n0,n2: no-starvation fails: n2 waits forever
+    end
+`, b.String())
+
+	// a run cut short by an invariant leaves messages in flight; a fault
+	// closes the chart instead of a property; one node has one lifeline
+	tr := &checker.Trace{Fault: "handler panicked", Initial: []checker.NodeState{{Node: 0}},
+		Start: []checker.Send{{From: 0, To: 0, Msg: "self"}}}
+	b.Reset()
+	require.NoError(t, msc.Mermaid(&b, msc.New(tr)))
+	require.Equal(t, `sequenceDiagram
+    participant n0
+    n0--xn0: self (sent at start-up), still in flight
+    rect rgb(255, 214, 214)
+    Note over n0: fault: handler panicked
+    end
+`, b.String())
+}
