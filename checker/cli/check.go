@@ -1,18 +1,21 @@
 package cli
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
 	"maps"
+	"os"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/msc"
+	"github.com/vigil-check/vigil/checker/report"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -51,6 +54,7 @@ type checkFlags struct {
 	props                              string
 	json                               bool
 	format                             string // text, json or mermaid
+	html                               string
 	trace                              string
 	linHTML                            string
 	shard                              string
@@ -109,6 +113,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON (as -format json)")
 	fs.StringVar(&f.format, "format", "text", "how to print the result: text, json, or mermaid (the first counterexample as a Mermaid sequence diagram)")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
+	fs.StringVar(&f.html, "html", "", "write the result as a self-contained HTML report to this file: verdicts, figures, and each counterexample as a chart with a step slider")
 	fs.StringVar(&f.linHTML, "linearizability-html", "", "random: write porcupine's visualization of the first non-linearizable client history to this file")
 	fs.StringVar(&f.shard, "shard", "", "random: run shard I/K of the search alone (the walks whose index is I mod K) and print its part as JSON, for vigil merge")
 	var protocol string
@@ -277,12 +282,12 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if res.Shard != nil {
 		return printShard(stdout, p, sc.Name, cfg, props, res.Shard)
 	}
-	return report(stdout, p, sc.Name, cfg, props, res, f)
+	return present(stdout, p, sc.Name, cfg, props, res, f)
 }
 
-// report prints the result of a search as f asks, writes the files it
+// present prints the result of a search as f asks, writes the files it
 // asks for, and returns the error that gives the exit code.
-func report(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Config, props []*properties.Property, res *checker.Result, f *checkFlags) error {
+func present(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Config, props []*properties.Property, res *checker.Result, f *checkFlags) error {
 	if l := res.Linearizability; f.linHTML != "" && l != nil && l.Verdict == checker.Fail {
 		if err := l.WriteHTML(f.linHTML); err != nil {
 			return usageError{err}
@@ -290,6 +295,11 @@ func report(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	}
 	if f.trace != "" {
 		if err := writeTrace(f.trace, p, cfg, props, res); err != nil {
+			return err
+		}
+	}
+	if f.html != "" {
+		if err := writeHTML(f.html, p, scenario, cfg, res); err != nil {
 			return err
 		}
 	}
@@ -643,6 +653,21 @@ func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.C
 		return nil
 	}
 	return msc.Mermaid(out, msc.New(t), head)
+}
+
+// writeHTML writes the HTML report of a check to path.
+func writeHTML(path string, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
+	var text bytes.Buffer
+	printText(&text, p, scenario, cfg, r)
+	var page bytes.Buffer
+	err := report.Write(&page, report.Page{Title: fmt.Sprintf("%s [%s]", p.Path(), scenario), Run: describeConfig(cfg) + ", " + r.Mode + " search", Result: r, Text: text.String()})
+	if err == nil {
+		err = os.WriteFile(path, page.Bytes(), 0o644)
+	}
+	if err != nil {
+		return usageError{fmt.Errorf("writing the HTML report: %w", err)}
+	}
+	return nil
 }
 
 // writeTrace writes the first counterexample of r, or the run to its

@@ -103,7 +103,7 @@ func merge(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return badInput("%v", err)
 	}
-	return report(stdout, p, sf.Scenario, sf.Config, props, res, f)
+	return present(stdout, p, sf.Scenario, sf.Config, props, res, f)
 }
 
 // readShard reads a shard's file, and reports a file that cannot be read

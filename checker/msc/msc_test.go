@@ -2,6 +2,7 @@ package msc_test
 
 import (
 	"bytes"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -89,4 +90,29 @@ sequenceDiagram
     Note over n0: fault: handler panicked
     end
 `, b.String())
+}
+
+func TestSVG(t *testing.T) {
+	tr := run()
+	tr.Events[6].Observed = []string{"leader=<n1>"}
+	var b bytes.Buffer
+	require.NoError(t, msc.SVG(&b, msc.New(tr)))
+	svg := b.String()
+	count := func(s string) int { return strings.Count(svg, s) }
+	require.True(t, strings.HasPrefix(svg, `<svg xmlns="http://www.w3.org/2000/svg" class="msc"`))
+	require.Equal(t, 9, count(`<g class="row" data-step=`), "start-up and eight steps")
+	require.Equal(t, 3, count(`<g class="node" data-node=`))
+	require.Equal(t, 4, count(`<g class="msg`), "one line per message, copies included")
+	require.Equal(t, 1, count(`<g class="msg lost"`))
+	require.Equal(t, 1, count(`<g class="msg copy"`))
+	require.Equal(t, 1, count(`<g class="msg inflight"`))
+	require.Contains(t, svg, `ping#1 (never delivered)`, "a lasso never delivers what is left in flight")
+	require.Equal(t, 1, count(`<g class="crash">`))
+	require.Equal(t, 1, count(`<line class="life down"`), "n2 is down from its crash on")
+	require.Equal(t, 1, count(`<g class="partition">`))
+	require.Equal(t, 1, count(`<g class="cycle">`))
+	require.Contains(t, svg, "observed leader=&lt;n1&gt;", "text is escaped")
+	require.Contains(t, svg, `<g class="violation">`)
+	require.Contains(t, svg, "no-starvation fails: n2 waits forever")
+	require.True(t, strings.HasSuffix(svg, "</svg>\n"))
 }

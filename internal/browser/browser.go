@@ -10,6 +10,7 @@ package browser
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -89,4 +90,10 @@ func Save(t testing.TB, name string, data []byte) string {
 		t.Fatal(err)
 	}
 	return path
+}
+
+// jsString quotes s as a JavaScript string literal.
+func jsString(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
 }
