@@ -55,16 +55,20 @@ type checkFlags struct {
 	json                               bool
 	format                             string // text, json or mermaid
 	html                               string
+	port                               int // vigil explore
 	trace                              string
 	linHTML                            string
 	shard                              string
 	set                                map[string]bool
 }
 
-func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags, string, error) {
+func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) (*checkFlags, string, error) {
 	f := &checkFlags{protoParams: map[string]string{}}
-	fs := flag.NewFlagSet("check", flag.ContinueOnError)
+	fs := flag.NewFlagSet(cmd, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported in one line; -h prints the flags
+	if cmd == "explore" {
+		fs.IntVar(&f.port, "port", 0, "the port to serve on, on 127.0.0.1 (0: any free port)")
+	}
 	fs.BoolVar(&f.all, "all", false, "check every scenario of every protocol (or of the one named) and compare with the expected verdicts")
 	fs.StringVar(&f.scenario, "scenario", "", "start from this named scenario (default: the protocol's first)")
 	fs.IntVar(&f.n, "n", 0, "number of nodes")
@@ -123,7 +127,11 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]")
+			if cmd == "explore" {
+				fmt.Fprintln(stderr, "usage: vigil explore PROTOCOL [-port N] [the flags of vigil check]")
+			} else {
+				fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]")
+			}
 			fs.PrintDefaults()
 			return nil, "", err
 		}
@@ -155,7 +163,7 @@ func parseCheck(r *suite.Registry, args []string, stderr io.Writer) (*checkFlags
 }
 
 func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
-	f, name, err := parseCheck(r, args, stderr)
+	f, name, err := parseCheck(r, "check", args, stderr)
 	if err == flag.ErrHelp {
 		return nil
 	}
@@ -176,21 +184,44 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")
 	}
-	p, err := r.Lookup(name)
-	if err != nil {
-		return usageError{err}
-	}
-	sc, err := f.scenarioFor(p)
+	c, err := search(r, name, f, stderr)
 	if err != nil {
 		return err
 	}
+	if c.res.Shard != nil {
+		return printShard(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res.Shard)
+	}
+	return present(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res, f)
+}
+
+// searched is a check's search and what it was run on.
+type searched struct {
+	p     *suite.Protocol
+	sc    suite.Scenario
+	cfg   model.Config
+	props []*properties.Property
+	m     *checker.Machine
+	res   *checker.Result
+}
+
+// search runs the search that f asks for on the protocol of that name,
+// reporting progress on stderr unless the output is JSON.
+func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*searched, error) {
+	p, err := r.Lookup(name)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	sc, err := f.scenarioFor(p)
+	if err != nil {
+		return nil, err
+	}
 	cfg, err := sc.Config()
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	props, err := p.Props(cfg, sc.Props)
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	mode := f.mode
 	if mode == "auto" {
@@ -200,39 +231,39 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	if f.window != 0 && !f.sweep && !sc.Sweep {
-		return badInput("-window sets the levels a sweep keeps: give -sweep too")
+		return nil, badInput("-window sets the levels a sweep keeps: give -sweep too")
 	}
 	if f.window < 0 {
-		return badInput("-window must be at least 1, not %d", f.window)
+		return nil, badInput("-window must be at least 1, not %d", f.window)
 	}
 	if f.scheduler != "uniform" && mode != "random" {
-		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
+		return nil, badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}
 	var shard checker.Shard
 	if f.shard != "" {
 		if mode != "random" {
-			return badInput("-shard splits a random search; it does not apply to -mode %s", mode)
+			return nil, badInput("-shard splits a random search; it does not apply to -mode %s", mode)
 		}
 		if f.trace != "" || f.linHTML != "" {
-			return badInput("a shard prints its part of the search; -trace and -linearizability-html go to vigil merge")
+			return nil, badInput("a shard prints its part of the search; -trace and -linearizability-html go to vigil merge")
 		}
 		if shard, err = checker.ParseShard(f.shard); err != nil {
-			return badInput("%v", err)
+			return nil, badInput("%v", err)
 		}
 	}
 	if f.sweep && mode != "exhaustive" {
-		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
+		return nil, badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
 	}
 	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
-		return badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
+		return nil, badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
 	}
 	m, err := p.Compile(cfg, props)
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	fairness, err := checker.ParseFairness(f.fairness)
 	if err != nil {
-		return usageError{err}
+		return nil, usageError{err}
 	}
 	ctx := context.Background()
 	var res *checker.Result
@@ -250,7 +281,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 			// are judged already)
 			figures, err := m.WithProperties()
 			if err != nil {
-				return err
+				return nil, err
 			}
 			sample := checker.Random(ctx, figures, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
 				MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
@@ -260,7 +291,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
 			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard}
 		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
-			return badInput("%v", err)
+			return nil, badInput("%v", err)
 		}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
@@ -277,12 +308,9 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		}
 		res = checker.Random(ctx, m, opt)
 	default:
-		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
+		return nil, badInput("mode must be exhaustive, random or auto, not %q", f.mode)
 	}
-	if res.Shard != nil {
-		return printShard(stdout, p, sc.Name, cfg, props, res.Shard)
-	}
-	return present(stdout, p, sc.Name, cfg, props, res, f)
+	return &searched{p: p, sc: sc, cfg: cfg, props: props, m: m, res: res}, nil
 }
 
 // present prints the result of a search as f asks, writes the files it

@@ -13,7 +13,8 @@
 //	vigil list
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
-//	vigil replay FILE
+//	vigil replay [-format text|mermaid] FILE
+//	vigil explore PROTOCOL [-port N] [check flags]
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE
 //
@@ -37,6 +38,7 @@ const usage = `usage:
   vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
+  vigil explore PROTOCOL        step through a protocol's worlds on a local web page (-port N)
   vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
   vigil uncovered PROFILE       the protocol code no scenario executed (a Go coverage profile)
 `
@@ -73,6 +75,8 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = replay(r, args[1:], stdout)
 	case "merge":
 		err = merge(r, args[1:], stdout, stderr)
+	case "explore":
+		err = exploreCmd(r, args[1:], stdout, stderr)
 	case "uncovered":
 		err = uncovered(args[1:], stdout, stderr)
 	case "help", "-h", "--help":

@@ -1,6 +1,7 @@
 package msc
 
 import (
+	_ "embed"
 	"fmt"
 	"html"
 	"io"
@@ -144,14 +145,16 @@ func SVG(w io.Writer, l *Layout) error {
 			gutter-4, y1, gutter-18, y1, gutter-18, y0, gutter-4, y0, gutter-26, (y0+y1)/2, gutter-26, (y0+y1)/2)
 	}
 
-	// the violation
+	// the violation, if the run has one
 	end := fmt.Sprintf("%s fails: %s", t.Property, t.Detail)
 	if t.Fault != "" {
 		end = "fault: " + t.Fault
 	}
 	vy := l.y(last+tail) + rowH/2 + 8
-	fmt.Fprintf(b, `<g class="violation"><rect x="%d" y="%d" width="%d" height="36" rx="4"/><text x="%d" y="%d">%s</text></g>`+"\n",
-		gutter, vy, width-gutter-8, gutter+10, vy+22, esc(end))
+	if t.Property != "" || t.Fault != "" {
+		fmt.Fprintf(b, `<g class="violation"><rect x="%d" y="%d" width="%d" height="36" rx="4"/><text x="%d" y="%d">%s</text></g>`+"\n",
+			gutter, vy, width-gutter-8, gutter+10, vy+22, esc(end))
+	}
 	b.WriteString("</svg>\n")
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -181,18 +184,29 @@ func (l *Layout) arrow(b *strings.Builder, a Arrow) {
 		label += " (in flight)"
 	}
 	if a.From == a.To { // a message to oneself: a loop to the right
-		fmt.Fprintf(b, `<g class="%s" data-end="%d"><path d="M%d,%d L%d,%d L%d,%d L%d,%d" fill="none" marker-end="url(#%s)"/><text x="%d" y="%d">%s</text></g>`+"\n",
-			class, a.End, x1, y1, x1+24, y1, x1+24, y2, x2+2, y2, marker, x1+28, (y1+y2)/2+4, esc(label))
+		fmt.Fprintf(b, `<g class="%s" data-end="%d"><title>%s</title><path d="M%d,%d L%d,%d L%d,%d L%d,%d" fill="none" marker-end="url(#%s)"/><text x="%d" y="%d">%s</text></g>`+"\n",
+			class, a.End, esc(fmt.Sprintf("n%d → n%d %s", a.From, a.To, label)), x1, y1, x1+24, y1, x1+24, y2, x2+2, y2, marker, x1+28, (y1+y2)/2+4, esc(label))
 		return
 	}
-	// the label sits near the sender, where the arrow starts
-	lx, ly := x1+(x2-x1)/5, y1+(y2-y1)/5-4
-	anchor := "start"
-	if x2 < x1 {
-		anchor = "end"
+	// the label sits near the sender, where the arrow starts; messages
+	// left in flight, which run to the foot and cross many others, are
+	// named in their tooltip only
+	text := ""
+	if a.End > 0 {
+		lx, ly := x1+(x2-x1)/5, y1+(y2-y1)/5-4
+		anchor := "start"
+		if x2 < x1 {
+			anchor = "end"
+		}
+		text = fmt.Sprintf(`<text x="%d" y="%d" text-anchor="%s">%s</text>`, lx, ly, anchor, esc(a.Msg))
 	}
-	fmt.Fprintf(b, `<g class="%s" data-end="%d"><line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"/><text x="%d" y="%d" text-anchor="%s">%s</text></g>`+"\n",
-		class, a.End, x1, y1, x2, y2, marker, lx, ly, anchor, esc(label))
+	fmt.Fprintf(b, `<g class="%s" data-end="%d"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"/>%s</g>`+"\n",
+		class, a.End, esc(fmt.Sprintf("n%d → n%d %s", a.From, a.To, label)), x1, y1, x2, y2, marker, text)
 }
 
 var esc = html.EscapeString
+
+// CSS styles the SVG chart: a page that shows one includes it.
+//
+//go:embed msc.css
+var CSS string

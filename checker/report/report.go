@@ -29,7 +29,7 @@ type Page struct {
 
 // Write writes p's report to w.
 func Write(w io.Writer, p Page) error {
-	v := view{Page: p, Style: template.CSS(style), Script: template.JS(script)}
+	v := view{Page: p, Style: template.CSS(style + msc.CSS), Script: template.JS(script)}
 	r := p.Result
 	if f := r.Fault; f != nil && f.Trace != nil {
 		run, err := newRun("fault", f.Trace)

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/chromedp/chromedp"
 )
@@ -54,7 +55,11 @@ func Chromium(t testing.TB) context.Context {
 	if err := chromedp.Do(ctx); err != nil { // the first run starts the browser
 		t.Fatalf("starting %s: %v", path, err)
 	}
-	return ctx
+	// no action may wait for ever: a page that never shows what a test
+	// waits for fails the test within a minute
+	bounded, cancelBounded := context.WithTimeout(ctx, time.Minute)
+	t.Cleanup(cancelBounded)
+	return bounded
 }
 
 // Root is the repository's root directory.
