@@ -10,8 +10,9 @@ import (
 // comment lines of header (a description of the run, say). Each event is
 // numbered as in vigil's text trace: a delivery is an arrow from its sender
 // drawn where it arrives, labelled with the step that sent it; a lost
-// message is an arrow ending in a cross; a message still in flight when the
-// run stops, a dotted arrow ending in a cross after the last step. Other
+// message is an arrow ending in a cross, and one lost to a crash or a
+// partition a dotted one where it was lost; a message still in flight when
+// the run stops, a dotted arrow ending in a cross after the last step. Other
 // events are notes on the lifelines they concern; a cycle that repeats
 // forever is a loop; the violation (or fault) closes the chart, shaded.
 func Mermaid(w io.Writer, l *Layout, header ...string) error {
@@ -69,6 +70,9 @@ func Mermaid(w io.Writer, l *Layout, header ...string) error {
 		}
 		if len(ev.Observed) > 0 {
 			fmt.Fprintf(b, "    Note right of n%d: observed %s\n", ev.Node, text(strings.Join(ev.Observed, ", ")))
+		}
+		for _, a := range l.LostAt(step) {
+			fmt.Fprintf(b, "    n%d--xn%d: %s%s, lost: %s\n", a.From, a.To, text(a.Msg), sentAt(a), text(a.Cause))
 		}
 		if t.Cycle > 0 && step == len(t.Events) {
 			b.WriteString("    end\n")

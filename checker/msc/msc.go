@@ -8,6 +8,10 @@
 package msc
 
 import (
+	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/vigil-check/vigil/checker"
 )
 
@@ -20,8 +24,12 @@ type Arrow struct {
 	// End is the step that delivered or lost it; 0: the run ended with
 	// the message still in flight.
 	End  int
-	Lost bool // lost by the network (a lose event), not delivered
-	Copy bool // a copy the network made (a duplicate event)
+	Lost bool // not delivered: lost by the network, a crash or a cut
+	// Cause says why a message was lost other than by a lose event: its
+	// receiver crashed while it was in flight, or was down when it was
+	// sent, or a partition cut it off ("" for a lose event).
+	Cause string
+	Copy  bool // a copy the network made (a duplicate event)
 }
 
 // Delivered reports whether the arrow's message reached its receiver.
@@ -46,9 +54,33 @@ func New(t *checker.Trace) *Layout {
 		msg      string
 	}
 	inFlight := map[key][]int{} // arrow indices, oldest first
+	down := make([]bool, l.N)
+	var side []int // each node's side of the partition; nil: the network is whole
+	apart := func(i, j int) bool { return side != nil && side[i] != side[j] }
+	// drop loses, at step, every message in flight that cut says is lost
+	drop := func(step int, cause string, cut func(a Arrow) bool) {
+		for k, q := range inFlight {
+			kept := q[:0:0]
+			for _, i := range q {
+				if a := &l.Arrows[i]; cut(*a) {
+					a.End, a.Lost, a.Cause = step, true, cause
+				} else {
+					kept = append(kept, i)
+				}
+			}
+			inFlight[k] = kept
+		}
+	}
 	send := func(a Arrow) {
-		k := key{a.From, a.To, a.Msg}
-		inFlight[k] = append(inFlight[k], len(l.Arrows))
+		switch {
+		case down[a.To]: // as the network does: a message to a node that is down is lost
+			a.End, a.Lost, a.Cause = a.Sent, true, fmt.Sprintf("n%d is down", a.To)
+		case apart(a.From, a.To):
+			a.End, a.Lost, a.Cause = a.Sent, true, "the partition cuts it off"
+		default:
+			k := key{a.From, a.To, a.Msg}
+			inFlight[k] = append(inFlight[k], len(l.Arrows))
+		}
 		l.Arrows = append(l.Arrows, a)
 	}
 	for _, s := range t.Start {
@@ -72,12 +104,47 @@ func New(t *checker.Trace) *Layout {
 			a.End, a.Lost = step, ev.Kind == "lose"
 		case "duplicate":
 			send(Arrow{From: ev.From, To: ev.Node, Msg: ev.Msg, Sent: step, Copy: true})
+		case "crash":
+			down[ev.Node] = true
+			drop(step, fmt.Sprintf("n%d crashed", ev.Node), func(a Arrow) bool { return a.To == ev.Node })
+		case "recover":
+			down[ev.Node] = false
+		case "partition":
+			side = sides(l.N, ev.Groups)
+			drop(step, "the partition cut it off", func(a Arrow) bool { return apart(a.From, a.To) })
+		case "heal":
+			side = nil
 		}
 		for _, s := range ev.Sent {
 			send(Arrow{From: s.From, To: s.To, Msg: s.Msg, Sent: step})
 		}
 	}
 	return l
+}
+
+// sides reads a partition's groups, "n0 n2 | n1", as each node's side.
+func sides(n int, groups string) []int {
+	side := make([]int, n)
+	for g, part := range strings.Split(groups, "|") {
+		for f := range strings.FieldsSeq(part) {
+			if i, err := strconv.Atoi(strings.TrimPrefix(f, "n")); err == nil && i >= 0 && i < n {
+				side[i] = g
+			}
+		}
+	}
+	return side
+}
+
+// LostAt returns the arrows that step lost by a crash or a cut, or that
+// were lost as the step sent them.
+func (l *Layout) LostAt(step int) []Arrow {
+	var out []Arrow
+	for _, a := range l.Arrows {
+		if a.Cause != "" && a.End == step {
+			out = append(out, a)
+		}
+	}
+	return out
 }
 
 // Undelivered returns the arrows whose messages were still in flight when

@@ -177,6 +177,8 @@ func (l *Layout) arrow(b *strings.Builder, a Arrow) {
 	x1, y1, x2, y2 := l.x(a.From), l.y(a.Sent), l.x(a.To), l.y(end)
 	label := a.Msg
 	switch {
+	case a.Cause != "":
+		label += " (lost: " + a.Cause + ")"
 	case a.End > 0:
 	case l.Trace.Quiescent || l.Trace.Cycle > 0:
 		label += " (never delivered)"
