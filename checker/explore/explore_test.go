@@ -185,3 +185,33 @@ func TestWalkJudgements(t *testing.T) {
 }
 
 func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
+
+// BenchmarkWalk replays the 20-step Maekawa deadlock as each request of
+// the explorer does, with the chart: the latency of a click.
+func BenchmarkWalk(b *testing.B) {
+	p, err := protocols.Lookup("maekawa")
+	require.NoError(b, err)
+	sc, err := p.Scenario("deadlock")
+	require.NoError(b, err)
+	cfg, err := sc.Config()
+	require.NoError(b, err)
+	props, err := p.Props(cfg, nil)
+	require.NoError(b, err)
+	m, err := p.Compile(cfg, props)
+	require.NoError(b, err)
+	cx := checker.Exhaustive(b.Context(), m, checker.Options{}).Property("no-deadlock").Counterexample
+	choices, err := m.Choices(cx)
+	require.NoError(b, err)
+	s := &explore.Server{Machine: m, Export: func(*checker.Trace) ([]byte, error) { return nil, nil }}
+	h := s.Handler()
+	body, _ := json.Marshal(map[string][]int{"choices": choices})
+	b.ResetTimer()
+	for b.Loop() {
+		req := httptest.NewRequest("POST", "http://127.0.0.1/api/walk", strings.NewReader(string(body)))
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		if rec.Code != http.StatusOK {
+			b.Fatal(rec.Body.String())
+		}
+	}
+}
