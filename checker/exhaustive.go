@@ -3,7 +3,6 @@ package checker
 import (
 	"context"
 	"fmt"
-	"io"
 	"math"
 	"runtime"
 	"runtime/debug"
@@ -30,8 +29,8 @@ type Options struct {
 	// Messages asks the exhaustive engine to keep the state graph and
 	// compute message complexity over every complete run.
 	Messages bool
-	// Progress, if set, receives a status line about once a second.
-	Progress io.Writer
+	// Progress, if set, receives the search's progress about once a second.
+	Progress func(Progress)
 	// Fairness is the fairness under which Eventually properties are
 	// judged on cycles (exhaustive only).
 	Fairness Fairness
@@ -285,7 +284,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	var next level
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
-	lastProgress := time.Now()
+	progress := newReporter(opt.Progress)
 	// stoppedFirst: Options.First stopped the search with work left.
 	stoppedFirst := opt.First && len(e.first) > 0
 	for depth := 0; cur.len() > 0 && !e.allFailed() && !stoppedFirst; depth++ {
@@ -389,11 +388,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		if cur.len() > 0 {
 			res.Stats.Depth = depth + 1
 		}
-		if opt.Progress != nil && time.Since(lastProgress) > time.Second {
-			lastProgress = time.Now()
-			fmt.Fprintf(opt.Progress, "vigil: depth %d, %d states (%.0f/s), %d in frontier\n",
-				depth+1, res.Stats.States, float64(res.Stats.States)/time.Since(start).Seconds(), cur.len())
-		}
+		progress.report(func(p *Progress) {
+			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
+		})
 	}
 	res.Cut = e.stopped
 	res.StoppedFirst = stoppedFirst && e.fault == nil

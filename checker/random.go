@@ -27,7 +27,8 @@ type RandomOptions struct {
 	MaxDepth int           // steps per walk; default DefaultWalkDepth(N)
 	Time     time.Duration // 0: no limit
 	Workers  int           // 0: one per core
-	Progress func(walks int)
+	// Progress, if set, receives the search's progress about once a second.
+	Progress func(Progress)
 	// EntryFigures: measure the mutual-exclusion figures of the walks
 	// (Result.Entry).
 	EntryFigures bool
@@ -90,6 +91,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		run = &ShardRun{Index: shard.Index, Count: shard.Count, Search: opt.search(m.Name)}
 	}
 	tables, steppers := make([]*sim.Machine, workers), make([]*sim.Stepper, workers)
+	progress := newReporter(opt.Progress)
 	for batch := 0; t.more(); batch++ {
 		lo, hi := batchAt(batch, opt.Walks)
 		// A shard walks its own walks of each batch, and every walk of the
@@ -166,9 +168,9 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		if run != nil {
 			run.Batches = batch + 1
 		}
-		if opt.Progress != nil {
-			opt.Progress(hi)
-		}
+		progress.report(func(p *Progress) {
+			p.Mode, p.Walks, p.Of, p.States = "random", hi, opt.Walks, t.res.Stats.Transitions
+		})
 	}
 	res := t.end()
 	if run != nil {

@@ -194,6 +194,11 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	return present(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res, f)
 }
 
+// progressTo prints a search's progress on w, a line at a time.
+func progressTo(w io.Writer) func(checker.Progress) {
+	return func(p checker.Progress) { fmt.Fprintln(w, p) }
+}
+
 // searched is a check's search and what it was run on.
 type searched struct {
 	p     *suite.Protocol
@@ -273,7 +278,7 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
 			First: f.first, Rounds: f.rounds}
 		if !f.json {
-			opt.Progress = stderr
+			opt.Progress = progressTo(stderr)
 		}
 		res = checker.Exhaustive(ctx, m, opt)
 		if p.EntryFigures && res.Cut == "" {
@@ -297,14 +302,7 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 			opt.Object = p.Object(cfg)
 		}
 		if !f.json && f.shard == "" {
-			start := time.Now()
-			last := start
-			opt.Progress = func(walks int) {
-				if time.Since(last) > time.Second {
-					last = time.Now()
-					fmt.Fprintf(stderr, "vigil: %d of %d walks\n", walks, f.walks)
-				}
-			}
+			opt.Progress = progressTo(stderr)
 		}
 		res = checker.Random(ctx, m, opt)
 	default:
