@@ -13,7 +13,7 @@
 //	vigil list
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
-//	vigil replay [-format text|mermaid] FILE
+//	vigil replay [-format text|mermaid] [-html FILE] FILE
 //	vigil explore PROTOCOL [-port N] [check flags]
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE

@@ -489,6 +489,28 @@ func TestMermaidFormat(t *testing.T) {
 	require.Contains(t, out, ": pass: no counterexample to draw")
 }
 
+// -html writes the report of a check, and replay -html that of the run it
+// replays; both hold the chart and the violation.
+func TestHTMLReports(t *testing.T) {
+	dir := t.TempDir()
+	trace, checked, replayed := filepath.Join(dir, "cx.json"), filepath.Join(dir, "check.html"), filepath.Join(dir, "replay.html")
+	code, out, _ := vigil("check", "central", "-scenario", "loss", "-trace", trace, "-html", checked)
+	require.Equal(t, 1, code, out)
+	code, out, stderr := vigil("replay", "-html", replayed, trace)
+	require.Equal(t, 1, code, stderr)
+	require.Contains(t, out, "counterexample to no-deadlock")
+	for _, f := range []string{checked, replayed} {
+		b, err := os.ReadFile(f)
+		require.NoError(t, err)
+		page := string(b)
+		require.Contains(t, page, `<svg xmlns="http://www.w3.org/2000/svg" class="msc"`, f)
+		require.Contains(t, page, "no-deadlock fails: deadlock: nothing can happen, and n0, n1, n2 wait for the critical section", f)
+	}
+	code, _, stderr = vigil("check", "central", "-html", filepath.Join(dir, "no-such-dir", "x.html"))
+	require.Equal(t, 2, code)
+	require.Contains(t, stderr, "writing the HTML report")
+}
+
 // A lasso written by -trace replays to the same cycle; without the
 // fairness it was found under, the cycle is not a counterexample.
 func TestLassoReplays(t *testing.T) {

@@ -1,13 +1,16 @@
 package cli
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/msc"
+	"github.com/vigil-check/vigil/checker/report"
 	"github.com/vigil-check/vigil/checker/suite"
 )
 
@@ -19,17 +22,23 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text, or mermaid (the run as a Mermaid sequence diagram)")
+	html := fs.String("html", "", "also write the replayed run as a self-contained HTML report to this file")
 	if err := fs.Parse(args); err != nil {
 		return usageError{err}
 	}
 	if args = fs.Args(); len(args) != 1 {
-		return badInput("replay needs exactly one trace file: vigil replay [-format text|mermaid] FILE")
+		return badInput("replay needs exactly one trace file: vigil replay [-format text|mermaid] [-html FILE] FILE")
 	}
 	if *format != "text" && *format != "mermaid" {
 		return badInput("replay -format takes text or mermaid, not %q", *format)
 	}
-	show := func(p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace) error {
+	show := func(p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
 		head := fmt.Sprintf("%s %s", p.Path(), describeConfig(tf.Config))
+		if *html != "" {
+			if err := replayHTML(*html, p, tf, t, fault); err != nil {
+				return err
+			}
+		}
 		if *format == "mermaid" {
 			return msc.Mermaid(out, msc.New(t), head)
 		}
@@ -56,7 +65,7 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 	t, err := checker.Replay(m, tf.Trace)
 	if f := (*checker.Fault)(nil); errors.As(err, &f) {
 		// the run reaches a handler's or monitor's fault: show it
-		if err := show(p, tf, t); err != nil {
+		if err := show(p, tf, t, f); err != nil {
 			return err
 		}
 		return errFaulted
@@ -72,8 +81,33 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 		fmt.Fprintf(out, "the run replays, %d steps, and violates none of %v\n", len(t.Events), tf.Properties)
 		return nil
 	}
-	if err := show(p, tf, t); err != nil {
+	if err := show(p, tf, t, nil); err != nil {
 		return err
 	}
 	return errFailed
+}
+
+// replayHTML writes the HTML report of a replayed run: the property it
+// violates, or the fault it reaches, and its chart.
+func replayHTML(path string, p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
+	res := &checker.Result{Mode: "replay", Verdict: checker.Fail}
+	if fault != nil {
+		res.Verdict, res.Fault = checker.Error, fault
+	}
+	for _, name := range tf.Properties {
+		pr := checker.PropertyResult{Name: name, Verdict: checker.Unknown, Detail: "not violated by this run"}
+		if name == t.Property {
+			pr = checker.PropertyResult{Name: name, Verdict: checker.Fail, Detail: t.Detail, Counterexample: t}
+		}
+		res.Properties = append(res.Properties, pr)
+	}
+	var page bytes.Buffer
+	err := report.Write(&page, report.Page{Title: p.Path() + " (a replayed run)", Run: describeConfig(tf.Config), Result: res})
+	if err == nil {
+		err = os.WriteFile(path, page.Bytes(), 0o644)
+	}
+	if err != nil {
+		return usageError{fmt.Errorf("writing the HTML report: %w", err)}
+	}
+	return nil
 }
