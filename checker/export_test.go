@@ -17,3 +17,14 @@ const NotJudged = notJudged
 // ModelOf is the sim.Machine that m wraps, for tests that enumerate its
 // worlds by hand.
 func ModelOf(m *Machine) *sim.Machine { return m.m }
+
+// SetLiveWalks turns random walks on sim.Walker on or off until the
+// returned function restores the default.
+func SetLiveWalks(on bool) (restore func()) {
+	old := liveWalks
+	liveWalks = on
+	return func() { liveWalks = old }
+}
+
+// WalksLive reports whether a search of m with opt walks on a sim.Walker.
+func WalksLive(m *Machine, opt RandomOptions) bool { return walksLive(m.m, opt) }

@@ -91,6 +91,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		run = &ShardRun{Index: shard.Index, Count: shard.Count, Search: opt.search(m.Name)}
 	}
 	tables, steppers := make([]*sim.Machine, workers), make([]*sim.Stepper, workers)
+	live, walkers := walksLive(m, opt), make([]sim.Walker, workers)
 	progress := newReporter(opt.Progress)
 	for batch := 0; t.more(); batch++ {
 		lo, hi := batchAt(batch, opt.Walks)
@@ -118,7 +119,10 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					tables[wi] = m.Fresh()
 					steppers[wi] = tables[wi].NewStepper()
 				}
-				wm, st := tables[wi], steppers[wi]
+				if live && walkers[wi] == nil {
+					walkers[wi] = m.NewWalker()
+				}
+				wm, st, lw := tables[wi], steppers[wi], walkers[wi]
 				defer func() { tables[wi], steppers[wi] = wm, st }()
 				for {
 					j := int(next.Add(1) - 1)
@@ -126,9 +130,19 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 						return
 					}
 					i := mine[j]
-					o := walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
-					o.kinds = o.named(wm.Kinds())
-					o.took = o.cover.named(wm.Labels())
+					var o walkResult
+					if lw != nil {
+						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First)
+						o.kinds = o.named(lw.Kinds())
+						o.took = o.cover.named(lw.Labels())
+						if o.fault != nil || newViolation(o.viol, known) {
+							o = runOf(st, props, opt, opt.Seed+uint64(i), o)
+						}
+					} else {
+						o = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
+						o.kinds = o.named(wm.Kinds())
+						o.took = o.cover.named(wm.Labels())
+					}
 					if o.fault != nil || newViolation(o.viol, known) {
 						o.m = wm // to shrink and render its run
 					}
@@ -188,6 +202,33 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		run.Seconds = res.Stats.Seconds
 	}
 	return res
+}
+
+// runOf gives live, a walk on a Walker with a violation or a fault,
+// its run: the same walk on a Stepper, as far as the run goes to its last
+// violation or its fault. Were the two walks to part (they never should),
+// the Stepper's, whose every handler call is checked, is the walk.
+func runOf(st *sim.Stepper, props []*properties.Property, opt RandomOptions, seed uint64, live walkResult) walkResult {
+	depth := live.steps
+	if live.fault == nil {
+		depth = 0
+		for _, v := range live.viol {
+			depth = max(depth, v.at)
+		}
+	}
+	o := walk(st, props, seed, depth, false, nil, opt.First, opt.Scheduler)
+	same := (o.fault != nil) == (live.fault != nil) && len(o.viol) == len(live.viol)
+	for p, v := range live.viol {
+		same = same && o.viol[p] == v
+	}
+	if !same {
+		o = walk(st, props, seed, opt.MaxDepth, false, nil, opt.First, opt.Scheduler)
+		o.kinds = o.named(st.Machine().Kinds())
+		o.took = o.cover.named(st.Machine().Labels())
+		return o
+	}
+	live.events, live.fault = o.events, o.fault
+	return live
 }
 
 func (opt RandomOptions) withDefaults(n int) RandomOptions {
@@ -510,7 +551,8 @@ type walkResult struct {
 	kinds     []KindCount  // the messages it sent by kind, in the order each kind was first sent
 	cover     eventCounts  // its steps by kind of event (label)
 	took      []EventCount // the same by name
-	events    []sim.Event
+	events    []sim.Event  // its run, on a Stepper (see liveWalk)
+	steps     int          // its length
 	viol      map[int]walkViolation
 	sent      []int // messages sent by kind index
 	firstSent []int // kind indexes, in the order each was first sent
@@ -665,11 +707,13 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		}
 	}
 	if r.fault != nil {
+		r.steps = len(r.events)
 		return r
 	}
 	if len(r.events) == maxDepth && undecided() {
 		_, nproto := st.Enabled(w, evs[:0])
 		if r.fault = st.TakeFault(); r.fault != nil {
+			r.steps = len(r.events)
 			return r
 		}
 		if nproto == 0 {
@@ -680,6 +724,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.cut = true
 		}
 	}
+	r.steps = len(r.events)
 	if r.complete {
 		r.rounds = st.Rounds(w)
 	}

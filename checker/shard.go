@@ -74,7 +74,7 @@ type KindCount struct {
 
 // record is the walk's record, as walk i of its search.
 func (r *walkResult) record(i int) WalkRecord {
-	rec := WalkRecord{Walk: i, Steps: len(r.events), Quiescent: int(r.quiescent), Complete: r.complete,
+	rec := WalkRecord{Walk: i, Steps: r.steps, Quiescent: int(r.quiescent), Complete: r.complete,
 		Cut: r.cut, Cycled: r.cycled, CutFirst: r.cutFirst, Kinds: r.kinds, Entry: r.entry,
 		Lin: r.lin, Ops: r.ops, Fault: r.fault != nil, Events: r.took}
 	if r.complete {

@@ -47,3 +47,8 @@ func (c *Ctx[M]) Timers() []TimerEffect {
 
 // Observed returns the observations reported through c, in order.
 func (c *Ctx[M]) Observed() []Obs { return append([]Obs(nil), c.obs...) } // nil when none
+
+// Reset forgets the effects reported through c so far, so that one
+// context serves handler calls one after another, as an engine calls
+// them. What Sent, Timers and Observed returned before stays as it was.
+func (c *Ctx[M]) Reset() { c.sends, c.timers, c.obs = c.sends[:0], c.timers[:0], c.obs[:0] }

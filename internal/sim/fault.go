@@ -126,18 +126,23 @@ type misuse string
 func catch(call func()) (f *Fault) {
 	defer func() {
 		if r := recover(); r != nil {
-			switch v := r.(type) {
-			case *Fault:
-				f = v
-			case misuse:
-				f = &Fault{Misuse: string(v)}
-			default:
-				f = &Fault{Panic: fmt.Sprint(r), Stack: string(debug.Stack())}
-			}
+			f = panicFault(r)
 		}
 	}()
 	call()
 	return nil
+}
+
+// panicFault is the Fault of a recovered panic r (see catch); called in
+// the deferred function, it gives the stack where r was raised.
+func panicFault(r any) *Fault {
+	switch v := r.(type) {
+	case *Fault:
+		return v
+	case misuse:
+		return &Fault{Misuse: string(v)}
+	}
+	return &Fault{Panic: fmt.Sprint(r), Stack: string(debug.Stack())}
 }
 
 // handlerName names the handler that input in runs.

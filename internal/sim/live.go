@@ -1,0 +1,834 @@
+package sim
+
+import (
+	"fmt"
+	"hash/maphash"
+	"reflect"
+	"slices"
+	"strings"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Walker steps one run at a time over live values: node states, messages
+// and monitor states as the handlers return them, nothing interned and no
+// handler memoised. Random walks rarely meet a world twice, so interning
+// (encoding every new state, looking it up, cloning it into a table) is
+// most of what a step on a Stepper costs there. A Walker keeps the events
+// enabled up to date step by step instead of listing them from scratch:
+// deliveries per channel, a node's timeouts and actions recomputed only
+// when something they depend on changed.
+//
+// A Walker lists the events a Stepper lists, in the order the random
+// engine draws them (a Stepper's, each run of deliveries on one channel
+// and of one node's timeouts in content order: see checker's canonical),
+// so a walk draws the same events from the same seed on either. It runs
+// where that order is cheap to keep: no partitions, no lost or duplicated
+// messages, no bounded timing (Supported). Events are numbered, not named:
+// to render or shrink a run, replay it on a Stepper.
+//
+// Handlers run under the same checks as on a Stepper (a panic or a misuse
+// of the context is a Fault), except that whether a handler wrote into its
+// input is checked on a sample of calls: a Walker's first purityAll
+// calls, then one in purityEvery. A protocol that does so is a fault
+// of the exhaustive engine, which checks every call.
+type Walker interface {
+	// Start begins a walk from the initial world.
+	Start()
+	// Enabled counts the events enabled in the world: total, and the
+	// protocol's among them (deliveries, timeouts and actions, listed
+	// first); the rest are crashes and recoveries.
+	Enabled() (total, protocol int)
+	// Take takes event k of those Enabled counts.
+	Take(k int)
+	// Fault is the first fault met since Start, or nil; the walk is over.
+	Fault() *Fault
+	// Step reports the last step taken: its label (an index into Labels)
+	// and the kinds of the messages it sent (indexes into Kinds), which
+	// for Start are those of every Init.
+	Step() (label uint16, sent []uint8)
+	// Labels and Kinds name the labels and message kinds met so far.
+	Labels() []string
+	Kinds() []string
+	// Fingerprint is a hash of the world: equal worlds, equal hashes.
+	Fingerprint() uint64
+
+	// The world as properties see it (properties.View).
+	N() int
+	Config() *model.Config
+	Alive(i model.NodeID) bool
+	Rank(i model.NodeID) int
+	Connected(i, j model.NodeID) bool
+	Split() bool
+	InFlight() int
+	State(i model.NodeID) any
+	Monitor(mon model.Monitor) any
+}
+
+// Supported reports whether a Walker runs cfg's runs (see Walker).
+func Supported(cfg *model.Config) bool {
+	return cfg.Partitions == 0 && cfg.Losses == 0 && cfg.Duplicates == 0 && cfg.Timing != model.Bounded
+}
+
+// NewWalker returns a Walker over m's protocol, configuration and
+// monitors; it shares nothing with m's tables. Its configuration must be
+// Supported, and m must not carry causal clocks.
+func (m *Machine) NewWalker() Walker { return m.impl.newWalker(m) }
+
+const (
+	purityAll   = 1024 // handler and monitor calls checked in full at first
+	purityEvery = 32   // then one call in this many
+)
+
+// liveTimer is an armed timer: its value, its content key (the order in
+// which a node's timeouts are drawn) and the nodes it waits on, sorted.
+type liveTimer struct {
+	t    model.Timer
+	key  string
+	wait []model.NodeID
+}
+
+// liveResult is one handler call's outcome, applied when its event is
+// taken.
+type liveResult[S, M any] struct {
+	state  S
+	timers []liveTimer // the node's timers afterwards, by key
+	sends  []model.Sent[M]
+	obs    []model.Obs
+	label  uint16
+}
+
+// liveCand is an enabled timeout or action of a node, with the outcome of
+// taking it.
+type liveCand[S, M any] struct {
+	res liveResult[S, M]
+}
+
+type liveNode[S, M any] struct {
+	state S
+	boxed any    // state as an any, for View.State; nil: not yet
+	key   []byte // state's encoding, for the stutter check; nil: not yet
+	// keyed: key holds state's encoding
+	keyed  bool
+	timers []liveTimer
+	dead   bool
+	dirty  bool
+	// waits: a Sync timer waits on some node, so a message sent to this
+	// node can disable it
+	waits bool
+	cands []liveCand[S, M]
+}
+
+// liveMsg is a message in flight with its kind (an index into Kinds).
+// In an unordered channel, copies of one message are one event (count of
+// them), in content order (key).
+type liveMsg[M any] struct {
+	msg   M
+	kind  uint8
+	key   string
+	count int
+}
+
+type walker[S, M any] struct {
+	m     *Machine
+	t     *typed[S, M]
+	cfg   *model.Config
+	n     int
+	fifo  bool
+	nodes []liveNode[S, M]
+	ctxs  []*model.Ctx[M] // each node's, reset before each call
+	// channel from*n+to: fifo[c] a queue (head at fifoHead[c]), or bag[c]
+	// its distinct messages by key
+	fifoQ    [][]liveMsg[M]
+	fifoHead []int
+	bag      [][]liveMsg[M]
+	chanLen  []int // messages in flight per channel, copies counted
+	inFlight int
+	chans    fenwick // deliveries enabled per channel
+	local    fenwick // timeouts and actions enabled per node
+	dirty    []model.NodeID
+	mons     []any
+	crashes  int
+	recovers int
+
+	fault  *Fault
+	label  uint16
+	sent   []uint8
+	labels []string
+	lblIdx map[string]uint16
+	kinds  []string
+	kndIdx map[string]uint8
+	// rcvLabel: the label of receiving each kind
+	rcvLabel []uint16
+	tkeys    map[model.Timer]string
+	calls    int
+	buf      []byte
+	seed     maphash.Seed
+	// the parts of the Fingerprint: their hashes, the parts changed since
+	// the last call (fpNodes, fpChans, flagged in fp*Old), the sum; nil
+	// until asked for
+	fpNode, fpChan       []uint64
+	fpNodeOld, fpChanOld []bool
+	fpNodes              []model.NodeID
+	fpChans              []int
+	fpTotal              uint64
+}
+
+func (t *typed[S, M]) newWalker(m *Machine) Walker {
+	n := m.cfg.N
+	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
+		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n),
+		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
+		lblIdx: map[string]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
+	for i := range n {
+		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
+	}
+	if w.fifo {
+		w.fifoQ, w.fifoHead = make([][]liveMsg[M], n*n), make([]int, n*n)
+	} else {
+		w.bag = make([][]liveMsg[M], n*n)
+	}
+	for _, k := range faultKinds {
+		w.labelOf(k.String()) // the fault labels first, as a Machine's
+	}
+	return w
+}
+
+func (w *walker[S, M]) Start() {
+	clear(w.nodes)
+	for c := range w.chanLen {
+		if w.fifo {
+			clear(w.fifoQ[c][w.fifoHead[c]:])
+			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
+		} else {
+			w.bag[c] = w.bag[c][:0]
+		}
+		w.chanLen[c] = 0
+	}
+	w.inFlight, w.crashes, w.recovers = 0, 0, 0
+	w.fpNode, w.fpChan, w.fpNodes, w.fpChans = nil, nil, w.fpNodes[:0], w.fpChans[:0]
+	w.chans.reset()
+	w.local.reset()
+	w.dirty = w.dirty[:0]
+	w.fault, w.sent = nil, w.sent[:0]
+	for k, mon := range w.m.monitors {
+		if f := catch(func() { w.mons[k] = mon.Start(w.cfg) }); f != nil {
+			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
+			w.fault = f
+			return
+		}
+	}
+	for i := range w.n {
+		r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, nil)
+		if !ok {
+			return
+		}
+		w.apply(model.NodeID(i), r)
+	}
+}
+
+func (w *walker[S, M]) Fault() *Fault                    { return w.fault }
+func (w *walker[S, M]) Step() (uint16, []uint8)          { return w.label, w.sent }
+func (w *walker[S, M]) Labels() []string                 { return slices.Clone(w.labels) }
+func (w *walker[S, M]) Kinds() []string                  { return slices.Clone(w.kinds) }
+func (w *walker[S, M]) N() int                           { return w.n }
+func (w *walker[S, M]) Config() *model.Config            { return w.cfg }
+func (w *walker[S, M]) Alive(i model.NodeID) bool        { return !w.nodes[i].dead }
+func (w *walker[S, M]) Rank(i model.NodeID) int          { return w.cfg.Rank(i) }
+func (w *walker[S, M]) Connected(i, j model.NodeID) bool { return true }
+func (w *walker[S, M]) Split() bool                      { return false }
+func (w *walker[S, M]) InFlight() int                    { return w.inFlight }
+
+// State boxes node i's state once per change of it.
+func (w *walker[S, M]) State(i model.NodeID) any {
+	nd := &w.nodes[i]
+	if nd.boxed == nil {
+		nd.boxed = nd.state
+	}
+	return nd.boxed
+}
+
+func (w *walker[S, M]) Monitor(mon model.Monitor) any {
+	k := slices.Index(w.m.monitors, mon)
+	if k < 0 {
+		panic(fmt.Sprintf("monitor %s is not attached to this machine: compile with a property that reads it", mon.Name()))
+	}
+	return w.mons[k]
+}
+
+// faultsOpen reports whether a crash or a recovery may still happen.
+func (w *walker[S, M]) faultsOpen() bool {
+	return w.crashes < w.cfg.Crashes || w.recovers < w.cfg.Recoveries
+}
+
+func (w *walker[S, M]) Enabled() (total, protocol int) {
+	for _, i := range w.dirty {
+		if w.fault != nil {
+			return 0, 0
+		}
+		w.refresh(i)
+	}
+	w.dirty = w.dirty[:0]
+	protocol = w.chans.total + w.local.total
+	total = protocol
+	if w.faultsOpen() {
+		for i := range w.nodes {
+			dead := w.nodes[i].dead
+			if !dead && w.crashes < w.cfg.Crashes || dead && w.recovers < w.cfg.Recoveries {
+				total++
+			}
+		}
+	}
+	return total, protocol
+}
+
+func (w *walker[S, M]) Take(k int) {
+	w.sent = w.sent[:0]
+	if d := w.chans.total; k < d {
+		c, j := w.chans.find(k)
+		w.deliver(c, j)
+		return
+	} else {
+		k -= d
+	}
+	if l := w.local.total; k < l {
+		i, j := w.local.find(k)
+		r := w.nodes[i].cands[j].res
+		w.label = r.label
+		w.apply(model.NodeID(i), r)
+		return
+	} else {
+		k -= l
+	}
+	for i := range w.nodes {
+		nd := &w.nodes[i]
+		if !nd.dead && w.crashes < w.cfg.Crashes || nd.dead && w.recovers < w.cfg.Recoveries {
+			if k == 0 {
+				if nd.dead {
+					w.recover(model.NodeID(i))
+				} else {
+					w.crash(model.NodeID(i))
+				}
+				return
+			}
+			k--
+		}
+	}
+	panic("take: event out of range")
+}
+
+// deliver delivers message j (in content order) of channel c.
+func (w *walker[S, M]) deliver(c, j int) {
+	from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
+	var lm *liveMsg[M]
+	if w.fifo {
+		lm = &w.fifoQ[c][w.fifoHead[c]]
+	} else {
+		lm = &w.bag[c][j]
+	}
+	w.label = w.receiveLabel(lm.kind)
+	nd := &w.nodes[to]
+	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, nil)
+	if !ok {
+		return
+	}
+	w.remove(c, j)
+	w.apply(to, r)
+}
+
+// receiveLabel is the label of receiving a message of kind k.
+func (w *walker[S, M]) receiveLabel(k uint8) uint16 {
+	for len(w.rcvLabel) <= int(k) {
+		w.rcvLabel = append(w.rcvLabel, w.labelOf("receive "+w.kinds[len(w.rcvLabel)]))
+	}
+	return w.rcvLabel[k]
+}
+
+// remove takes message j of channel c out of flight.
+func (w *walker[S, M]) remove(c, j int) {
+	if w.fifo {
+		w.fifoQ[c][w.fifoHead[c]] = liveMsg[M]{}
+		w.fifoHead[c]++
+		if w.fifoHead[c] == len(w.fifoQ[c]) {
+			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
+			w.chans.add(c, -1)
+		}
+	} else {
+		b := w.bag[c]
+		if b[j].count--; b[j].count == 0 {
+			w.bag[c] = slices.Delete(b, j, j+1)
+			w.chans.add(c, -1)
+		}
+	}
+	w.chanLen[c]--
+	w.inFlight--
+	w.staleChan(c)
+	w.touch(model.NodeID(c % w.n))
+}
+
+// send puts msg in flight from i to j, lost if j is down.
+func (w *walker[S, M]) send(i, j model.NodeID, msg M) {
+	kind := w.kindOf(kindOf(msg))
+	w.sent = append(w.sent, kind)
+	if w.nodes[j].dead {
+		return
+	}
+	clip(&w.t.clipM, &msg)
+	c := int(i)*w.n + int(j)
+	if w.fifo {
+		if len(w.fifoQ[c]) == w.fifoHead[c] {
+			w.chans.add(c, 1)
+		}
+		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind})
+	} else {
+		w.buf = appendKeyOf(w.buf[:0], &msg)
+		b := w.bag[c]
+		at, found := slices.BinarySearchFunc(b, w.buf, func(e liveMsg[M], key []byte) int { return strings.Compare(e.key, string(key)) })
+		if found {
+			b[at].count++
+		} else {
+			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: string(w.buf), count: 1})
+			w.chans.add(c, 1)
+		}
+	}
+	w.chanLen[c]++
+	w.inFlight++
+	w.staleChan(c)
+	if w.nodes[j].waits {
+		w.touch(j)
+	}
+}
+
+// apply makes r node i's step: its state, timers, sends, observations.
+func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
+	nd := &w.nodes[i]
+	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, r.timers
+	nd.waits = false
+	for _, tm := range r.timers {
+		nd.waits = nd.waits || len(tm.wait) > 0
+	}
+	for _, s := range r.sends {
+		w.send(i, s.To, s.Msg)
+	}
+	for _, o := range r.obs {
+		w.observe(i, o)
+	}
+	w.touch(i)
+}
+
+func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
+	for k, mon := range w.m.monitors {
+		in := w.mons[k]
+		check := w.checkNow() && writable(reflect.TypeOf(in))
+		if check {
+			w.buf = AppendKey(w.buf[:0], in)
+		}
+		var out any
+		f := catch(func() { out = mon.Observe(w.cfg, in, i, o) })
+		if f == nil && check {
+			if after := AppendKey(nil, in); string(after) != string(w.buf) {
+				f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", in)}
+			}
+		}
+		if f == nil && check {
+			f = catch(func() { AppendKey(w.buf[:0], out) }) // a state with no canonical form
+		}
+		if f != nil {
+			f.Protocol, f.Monitor, f.Handler, f.Node, f.Obs = w.m.Name, mon.Name(), "Observe", i, o.String()
+			w.setFault(f)
+			return
+		}
+		w.mons[k] = out
+	}
+}
+
+func (w *walker[S, M]) crash(i model.NodeID) {
+	w.crashes++
+	w.label = uint16(slices.Index(faultKinds, Crash))
+	nd := &w.nodes[i]
+	nd.dead, nd.timers, nd.waits = true, nil, false
+	for from := range w.n {
+		c := from*w.n + int(i)
+		for w.chanLen[c] > 0 {
+			w.remove(c, 0)
+		}
+	}
+	w.observe(i, model.Obs{Kind: model.ObsCrash})
+	w.touchAll()
+}
+
+func (w *walker[S, M]) recover(i model.NodeID) {
+	w.recovers++
+	nd := &w.nodes[i]
+	w.observe(i, model.Obs{Kind: model.ObsRecover})
+	if w.fault != nil {
+		return
+	}
+	nd.timers = nil
+	r, ok := w.run(i, "Recover", func(c *model.Ctx[M]) S { return w.t.rec.Recover(c, nd.state) }, nil, nil)
+	if !ok {
+		return
+	}
+	nd.dead = false
+	w.label = r.label
+	w.apply(i, r)
+	w.touchAll()
+}
+
+// touch marks node i's enabled events for recomputing, and its part of
+// the fingerprint.
+func (w *walker[S, M]) touch(i model.NodeID) {
+	w.staleNode(i)
+	if nd := &w.nodes[i]; !nd.dirty {
+		nd.dirty = true
+		w.dirty = append(w.dirty, i)
+	}
+}
+
+func (w *walker[S, M]) touchAll() {
+	for i := range w.n {
+		w.touch(model.NodeID(i))
+	}
+}
+
+func (w *walker[S, M]) setFault(f *Fault) {
+	if w.fault == nil {
+		w.fault = f
+	}
+}
+
+// refresh recomputes the timeouts and actions enabled at node i: those
+// whose step would change the world (see Stepper.stutters).
+func (w *walker[S, M]) refresh(i model.NodeID) {
+	nd := &w.nodes[i]
+	nd.dirty = false
+	w.local.add(int(i), -len(nd.cands))
+	clear(nd.cands)
+	nd.cands = nd.cands[:0]
+	if nd.dead {
+		return
+	}
+	for k := range nd.timers {
+		tm := nd.timers[k]
+		if w.cfg.Timing != model.Async && !w.waitOver(i, tm.wait) {
+			continue
+		}
+		timers := slices.Delete(slices.Clone(nd.timers), k, k+1)
+		r, ok := w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, timers)
+		if !ok {
+			return
+		}
+		r.label = w.labelOf("timeout " + kindOfValue(tm.t))
+		if !w.stutters(nd, r) {
+			nd.cands = append(nd.cands, liveCand[S, M]{r})
+		}
+	}
+	if w.t.actor != nil {
+		var acts []model.Action
+		if f := catch(func() {
+			acts = w.t.actor.Actions(&w.ctxs[i].Env, nd.state)
+			for _, a := range acts {
+				if err := checkPlainComparable(a); err != nil {
+					panic(misuse(fmt.Sprintf("declared action %v: %v", a, err)))
+				}
+			}
+		}); f != nil {
+			f.Protocol, f.Handler, f.Node = w.m.Name, "Actions", i
+			w.setFault(f)
+			return
+		}
+		for _, a := range acts {
+			r, ok := w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, nil)
+			if !ok {
+				return
+			}
+			r.label = w.labelOf("action " + kindOfValue(a))
+			if !w.stutters(nd, r) {
+				nd.cands = append(nd.cands, liveCand[S, M]{r})
+			}
+		}
+	}
+	w.local.add(int(i), len(nd.cands))
+}
+
+// waitOver reports whether a Sync timer of node i waiting on ws may fire:
+// every node of ws down, and nothing from them to i in flight.
+func (w *walker[S, M]) waitOver(i model.NodeID, ws []model.NodeID) bool {
+	for _, j := range ws {
+		if !w.nodes[j].dead || w.chanLen[int(j)*w.n+int(i)] > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// stutters reports whether step r of node nd leaves the world as it is:
+// no observation, every message sent to a node that is down, the same
+// timers and the same state.
+func (w *walker[S, M]) stutters(nd *liveNode[S, M], r liveResult[S, M]) bool {
+	if len(r.obs) > 0 {
+		return false
+	}
+	for _, s := range r.sends {
+		if !w.nodes[s.To].dead {
+			return false
+		}
+	}
+	if !slices.EqualFunc(r.timers, nd.timers, func(a, b liveTimer) bool { return a.t == b.t && slices.Equal(a.wait, b.wait) }) {
+		return false
+	}
+	if !nd.keyed {
+		nd.key, nd.keyed = appendKeyOf(nd.key[:0], &nd.state), true
+	}
+	w.buf = appendKeyOf(w.buf[:0], &r.state)
+	return string(w.buf) == string(nd.key)
+}
+
+// checkNow tells whether this handler or monitor call is one whose
+// inputs are checked for writes (see Walker).
+func (w *walker[S, M]) checkNow() bool {
+	w.calls++
+	return w.calls <= purityAll || w.calls%purityEvery == 0
+}
+
+// run calls handler h at node i, whose input state is the node's (nil msg
+// for a handler that receives none), checks it as a Stepper does, and
+// returns its outcome with timers, the node's timers before the call's
+// own timer operations (nil: the node's own, which the outcome shares
+// until the call changes them). ok is false after a fault.
+func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, timers []liveTimer) (r liveResult[S, M], ok bool) {
+	defer func() {
+		if p := recover(); p != nil {
+			f := panicFault(p)
+			f.Protocol, f.Handler, f.Node = w.m.Name, handler, i
+			w.setFault(f)
+			ok = false
+		}
+	}()
+	nd := &w.nodes[i]
+	check := w.checkNow()
+	var inKey, msgKey string
+	if check && handler != "Init" && w.t.writableS {
+		inKey = string(appendKeyOf(w.buf[:0], &nd.state))
+	}
+	if check && msg != nil && w.t.writableM {
+		msgKey = string(appendKeyOf(w.buf[:0], msg))
+	}
+	own := timers != nil || handler == "Timeout" // timers is this call's to change
+	if !own {
+		timers = nd.timers
+	}
+	ctx := w.ctxs[i]
+	ctx.Reset()
+	r.state = h(ctx)
+	if inKey != "" {
+		if after := appendKeyOf(w.buf[:0], &nd.state); string(after) != inKey {
+			panic(&Fault{Mutated: "state", After: fmt.Sprintf("%+v", nd.state)})
+		}
+	}
+	if msgKey != "" {
+		if after := appendKeyOf(w.buf[:0], msg); string(after) != msgKey {
+			panic(&Fault{Mutated: "message", After: fmt.Sprintf("%+v", *msg)})
+		}
+	}
+	r.sends = ctx.Sent()
+	for _, s := range r.sends {
+		if s.To < 0 || int(s.To) >= w.n {
+			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, w.n-1)))
+		}
+		if s.To != i && w.cfg.Topology != "" && !ctx.Adjacent(s.To) {
+			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, i, w.cfg.Topology)))
+		}
+	}
+	for _, op := range ctx.Timers() {
+		if w.t.timed == nil && op.Armed {
+			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
+		}
+		key := w.timerKey(op.Timer)
+		if !own {
+			timers, own = slices.Clone(timers), true
+		}
+		timers = slices.DeleteFunc(timers, func(e liveTimer) bool { return e.t == op.Timer })
+		if op.Armed {
+			timers = append(timers, liveTimer{t: op.Timer, key: key, wait: slices.Compact(slices.Sorted(slices.Values(op.WaitOn)))})
+		}
+	}
+	// what a Stepper gets by cloning what it interns: a handler may build
+	// its result on its input's slices, which must not change under it
+	clip(&w.t.clipS, &r.state)
+	if own {
+		slices.SortFunc(timers, func(a, b liveTimer) int { return strings.Compare(a.key, b.key) })
+	}
+	r.timers, r.obs = timers, ctx.Observed()
+	if handler == "Recover" {
+		r.label = w.labelOf("recover")
+	}
+	return r, true
+}
+
+// timerKey is timer t's content key (see contentKey); a timer that is no
+// plain comparable value is a misuse.
+func (w *walker[S, M]) timerKey(t model.Timer) string {
+	if k, ok := w.tkeys[t]; ok {
+		return k
+	}
+	if err := checkPlainComparable(t); err != nil {
+		panic(misuse(fmt.Sprintf("armed timer %v: %v", t, err)))
+	}
+	k := contentKey(t)
+	w.tkeys[t] = k
+	return k
+}
+
+func (w *walker[S, M]) labelOf(l string) uint16 {
+	if i, ok := w.lblIdx[l]; ok {
+		return i
+	}
+	i := uint16(len(w.labels))
+	w.labels = append(w.labels, l)
+	w.lblIdx[l] = i
+	return i
+}
+
+func (w *walker[S, M]) kindOf(k string) uint8 {
+	if i, ok := w.kndIdx[k]; ok {
+		return i
+	}
+	if len(w.kinds) == 255 {
+		panic("more than 255 message kinds")
+	}
+	i := uint8(len(w.kinds))
+	w.kinds = append(w.kinds, k)
+	w.kndIdx[k] = i
+	return i
+}
+
+// Fingerprint hashes the world: faults used, each node's liveness,
+// state and timers, the monitors' states and every channel's messages in
+// order. It is a sum of hashes of the parts, each part hashed again only
+// once it changed, as a Stepper's fingerprint is: walks ask for it at
+// every step where only one event is enabled, a message going round a
+// ring, say.
+func (w *walker[S, M]) Fingerprint() uint64 {
+	if w.fpNode == nil {
+		w.fpNode, w.fpChan = make([]uint64, w.n), make([]uint64, w.n*w.n)
+		w.fpNodeOld, w.fpChanOld = make([]bool, w.n), make([]bool, w.n*w.n)
+		w.fpTotal = 0
+		for i := range w.n {
+			w.staleNode(model.NodeID(i))
+		}
+		for c := range w.chanLen {
+			w.staleChan(c)
+		}
+	}
+	for _, i := range w.fpNodes {
+		w.fpNodeOld[i] = false
+		nd := &w.nodes[i]
+		b := append(w.buf[:0], byte(i), byte(i>>8))
+		if nd.dead {
+			b = append(b, 1)
+		}
+		b = appendKeyOf(b, &nd.state)
+		b = append(b, byte(len(nd.timers)))
+		for _, tm := range nd.timers {
+			b = append(b, tm.key...)
+			for _, j := range tm.wait {
+				b = append(b, byte(j), byte(j>>8))
+			}
+			b = append(b, 0xff)
+		}
+		w.buf = b
+		h := maphash.Bytes(w.seed, b)
+		w.fpTotal += h - w.fpNode[i]
+		w.fpNode[i] = h
+	}
+	for _, c := range w.fpChans {
+		w.fpChanOld[c] = false
+		// the count, as messages of an empty type encode to nothing
+		n := w.chanLen[c]
+		b := append(w.buf[:0], byte(c), byte(c>>8), byte(c>>16), byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
+		if w.fifo {
+			for k := w.fifoHead[c]; k < len(w.fifoQ[c]); k++ {
+				b = appendKeyOf(b, &w.fifoQ[c][k].msg)
+			}
+		} else {
+			for _, e := range w.bag[c] {
+				b = append(b, e.key...)
+				b = append(b, byte(e.count), byte(e.count>>8))
+			}
+		}
+		w.buf = b
+		h := maphash.Bytes(w.seed, b)
+		w.fpTotal += h - w.fpChan[c]
+		w.fpChan[c] = h
+	}
+	w.fpNodes, w.fpChans = w.fpNodes[:0], w.fpChans[:0]
+	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers))
+	for _, st := range w.mons {
+		b = AppendKey(b, st)
+	}
+	w.buf = b
+	return w.fpTotal + maphash.Bytes(w.seed, b)
+}
+
+// staleNode and staleChan mark a part of the world whose hash changed.
+func (w *walker[S, M]) staleNode(i model.NodeID) {
+	if w.fpNode != nil && !w.fpNodeOld[i] {
+		w.fpNodeOld[i] = true
+		w.fpNodes = append(w.fpNodes, i)
+	}
+}
+
+func (w *walker[S, M]) staleChan(c int) {
+	if w.fpNode != nil && !w.fpChanOld[c] {
+		w.fpChanOld[c] = true
+		w.fpChans = append(w.fpChans, c)
+	}
+}
+
+// fenwick counts enabled events per slot (channel or node) and finds the
+// slot of the k-th, in slot order, in O(log slots).
+type fenwick struct {
+	tree  []int // 1-based
+	count []int
+	total int
+	step  int // the largest power of two not above len(count)
+}
+
+func newFenwick(n int) fenwick {
+	f := fenwick{tree: make([]int, n+1), count: make([]int, n), step: 1}
+	for f.step*2 <= n {
+		f.step *= 2
+	}
+	return f
+}
+
+func (f *fenwick) reset() {
+	clear(f.tree)
+	clear(f.count)
+	f.total = 0
+}
+
+func (f *fenwick) add(slot, d int) {
+	if d == 0 {
+		return
+	}
+	f.count[slot] += d
+	f.total += d
+	for i := slot + 1; i < len(f.tree); i += i & -i {
+		f.tree[i] += d
+	}
+}
+
+// find returns the slot holding the k-th event (from 0) and its index
+// within the slot.
+func (f *fenwick) find(k int) (slot, j int) {
+	pos := 0
+	for s := f.step; s > 0; s /= 2 {
+		if next := pos + s; next < len(f.tree) && f.tree[next] <= k {
+			pos = next
+			k -= f.tree[next]
+		}
+	}
+	return pos, k
+}
