@@ -21,7 +21,7 @@ import (
 
 var (
 	update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-	long   = flag.Bool("long", false, "run the searches that take minutes (TestGoldenVerdictsLong)")
+	long   = flag.Bool("long", false, "run the searches that take minutes (TestGoldenVerdictsLong, the longer shard searches)")
 )
 
 type goldenCase struct {

@@ -15,8 +15,14 @@ import (
 // A random search split in K shards and merged is the search run on one
 // machine: the same verdicts, counterexamples, figures and counts, for
 // every scenario of every built-in protocol, K = 1, 2 and 7, and with the
-// options that change how walks run or stop.
+// options that change how walks run or stop. Searches of 40 walks of at
+// most 1 500 steps by default (five batches, so every way a search stops
+// is met); 70 walks of 5 000 steps with -long (minutes: CI runs it).
 func TestShardsMergeToTheWholeSearch(t *testing.T) {
+	walks, depth := 40, 1500
+	if *long {
+		walks, depth = 70, 5000
+	}
 	variants := []struct {
 		name string
 		opt  func(*checker.RandomOptions)
@@ -37,7 +43,7 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 			t.Run(fmt.Sprintf("%s/%s/%s", p.Path(), s.Name, v.name), func(t *testing.T) {
 				m, err := suite.Compile(p, &s)
 				require.NoError(t, err)
-				opt := checker.RandomOptions{Walks: 70, Seed: 3, MaxDepth: 5000, Workers: 2, EntryFigures: p.EntryFigures}
+				opt := checker.RandomOptions{Walks: walks, Seed: 3, MaxDepth: depth, Workers: 2, EntryFigures: p.EntryFigures}
 				if p.Object != nil {
 					cfg, err := s.Config()
 					require.NoError(t, err)

@@ -14,6 +14,10 @@
 // unlocked with its tables as they were, and the faulting call is not
 // memoised.
 //
+// A Walker runs the same worlds over live values instead, one walk at a
+// time, for random walks, which rarely meet a world twice: nothing
+// interned, the enabled events kept up to date step by step.
+//
 // The semantics of the worlds are those package model states for protocol
 // authors. Nothing here is part of vigil's public API: package checker is.
 package sim

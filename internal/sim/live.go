@@ -143,6 +143,10 @@ type walker[S, M any] struct {
 	fifoHead []int
 	bag      [][]liveMsg[M]
 	chanLen  []int // messages in flight per channel, copies counted
+	// used lists the channels that carried a message this walk (flagged
+	// in usedFlag): the ones Start has to empty, out of N²
+	used     []int
+	usedFlag []bool
 	inFlight int
 	chans    fenwick // deliveries enabled per channel
 	local    fenwick // timeouts and actions enabled per node
@@ -164,20 +168,21 @@ type walker[S, M any] struct {
 	calls    int
 	buf      []byte
 	seed     maphash.Seed
-	// the parts of the Fingerprint: their hashes, the parts changed since
-	// the last call (fpNodes, fpChans, flagged in fp*Old), the sum; nil
-	// until asked for
+	// the parts of the Fingerprint: their hashes (an empty channel's 0),
+	// the parts changed since the last call (fpNodes, fpChans, flagged in
+	// fp*Old), the sum
 	fpNode, fpChan       []uint64
 	fpNodeOld, fpChanOld []bool
 	fpNodes              []model.NodeID
 	fpChans              []int
 	fpTotal              uint64
+	fpOn                 bool // the parts are hashed in this walk
 }
 
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
-		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n),
+		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n), usedFlag: make([]bool, n*n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		lblIdx: map[string]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
 	for i := range n {
@@ -196,18 +201,24 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 
 func (w *walker[S, M]) Start() {
 	clear(w.nodes)
-	for c := range w.chanLen {
+	for _, c := range w.used {
 		if w.fifo {
 			clear(w.fifoQ[c][w.fifoHead[c]:])
 			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
 		} else {
+			clear(w.bag[c])
 			w.bag[c] = w.bag[c][:0]
 		}
 		w.chanLen[c] = 0
+		w.chans.add(c, -w.chans.count[c])
+		w.usedFlag[c] = false
+		if w.fpChan != nil {
+			w.fpChan[c], w.fpChanOld[c] = 0, false
+		}
 	}
+	w.used = w.used[:0]
 	w.inFlight, w.crashes, w.recovers = 0, 0, 0
-	w.fpNode, w.fpChan, w.fpNodes, w.fpChans = nil, nil, w.fpNodes[:0], w.fpChans[:0]
-	w.chans.reset()
+	w.fpOn, w.fpNodes, w.fpChans = false, w.fpNodes[:0], w.fpChans[:0]
 	w.local.reset()
 	w.dirty = w.dirty[:0]
 	w.fault, w.sent = nil, w.sent[:0]
@@ -375,6 +386,10 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M) {
 	}
 	clip(&w.t.clipM, &msg)
 	c := int(i)*w.n + int(j)
+	if !w.usedFlag[c] {
+		w.usedFlag[c] = true
+		w.used = append(w.used, c)
+	}
 	if w.fifo {
 		if len(w.fifoQ[c]) == w.fifoHead[c] {
 			w.chans.add(c, 1)
@@ -710,15 +725,19 @@ func (w *walker[S, M]) kindOf(k string) uint8 {
 // every step where only one event is enabled, a message going round a
 // ring, say.
 func (w *walker[S, M]) Fingerprint() uint64 {
-	if w.fpNode == nil {
-		w.fpNode, w.fpChan = make([]uint64, w.n), make([]uint64, w.n*w.n)
-		w.fpNodeOld, w.fpChanOld = make([]bool, w.n), make([]bool, w.n*w.n)
-		w.fpTotal = 0
+	if !w.fpOn {
+		if w.fpNode == nil {
+			w.fpNode, w.fpChan = make([]uint64, w.n), make([]uint64, w.n*w.n)
+			w.fpNodeOld, w.fpChanOld = make([]bool, w.n), make([]bool, w.n*w.n)
+		}
+		w.fpOn, w.fpTotal = true, 0
+		clear(w.fpNode)
+		clear(w.fpNodeOld)
 		for i := range w.n {
 			w.staleNode(model.NodeID(i))
 		}
-		for c := range w.chanLen {
-			w.staleChan(c)
+		for _, c := range w.used {
+			w.staleChan(c) // an empty channel adds 0
 		}
 	}
 	for _, i := range w.fpNodes {
@@ -744,8 +763,13 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 	}
 	for _, c := range w.fpChans {
 		w.fpChanOld[c] = false
-		// the count, as messages of an empty type encode to nothing
 		n := w.chanLen[c]
+		if n == 0 {
+			w.fpTotal -= w.fpChan[c]
+			w.fpChan[c] = 0
+			continue
+		}
+		// the count, as messages of an empty type encode to nothing
 		b := append(w.buf[:0], byte(c), byte(c>>8), byte(c>>16), byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
 		if w.fifo {
 			for k := w.fifoHead[c]; k < len(w.fifoQ[c]); k++ {
@@ -773,14 +797,14 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 
 // staleNode and staleChan mark a part of the world whose hash changed.
 func (w *walker[S, M]) staleNode(i model.NodeID) {
-	if w.fpNode != nil && !w.fpNodeOld[i] {
+	if w.fpOn && !w.fpNodeOld[i] {
 		w.fpNodeOld[i] = true
 		w.fpNodes = append(w.fpNodes, i)
 	}
 }
 
 func (w *walker[S, M]) staleChan(c int) {
-	if w.fpNode != nil && !w.fpChanOld[c] {
+	if w.fpOn && !w.fpChanOld[c] {
 		w.fpChanOld[c] = true
 		w.fpChans = append(w.fpChans, c)
 	}
