@@ -200,23 +200,28 @@ func (c *entryClock) step(i model.NodeID, ev *sim.Event, step *sim.Step) {
 		c.sent++
 	}
 	for _, o := range step.Obs {
-		switch o.Kind {
-		case model.ObsRequest:
-			c.asked[i] = t
-		case model.ObsEnter:
-			if c.asked[i] >= 0 {
-				c.fig.ClientDelay.add(t - c.asked[i])
-			}
-			if c.waiting[i] {
-				c.fig.SyncDelay.add(t - c.lastExit)
-			}
-			c.asked[i], c.waiting[i] = -1, false
-			c.fig.Entries++
-		case model.ObsExit:
-			c.lastExit = t
-			for j, a := range c.asked {
-				c.waiting[j] = a >= 0
-			}
+		c.observe(i, t, o)
+	}
+}
+
+// observe times observation o of node i at time t.
+func (c *entryClock) observe(i model.NodeID, t int, o model.Obs) {
+	switch o.Kind {
+	case model.ObsRequest:
+		c.asked[i] = t
+	case model.ObsEnter:
+		if c.asked[i] >= 0 {
+			c.fig.ClientDelay.add(t - c.asked[i])
+		}
+		if c.waiting[i] {
+			c.fig.SyncDelay.add(t - c.lastExit)
+		}
+		c.asked[i], c.waiting[i] = -1, false
+		c.fig.Entries++
+	case model.ObsExit:
+		c.lastExit = t
+		for j, a := range c.asked {
+			c.waiting[j] = a >= 0
 		}
 	}
 }

@@ -16,15 +16,17 @@ var liveWalks = true
 // that need a walk's steps (entry figures, rounds, client histories), and
 // a configuration the Walker runs.
 func walksLive(m *sim.Machine, opt RandomOptions) bool {
+	// entry figures time the messages lost to a crashed receiver as a
+	// Stepper's walks do only where no node crashes
 	return liveWalks && sim.Supported(m.Config()) && (opt.Scheduler.Kind == "" || opt.Scheduler.Kind == "uniform") &&
-		!opt.EntryFigures && !opt.Rounds && opt.Object == nil
+		!(opt.EntryFigures && m.Config().Crashes > 0) && !opt.Rounds && opt.Object == nil
 }
 
 // liveWalk is walk on a Walker: the same draws from the same seed, the
 // same world after every step (see sim.Walker), so the same record. It
 // keeps no events: a walk whose run is wanted (a new violation, a fault)
 // is walked again on a Stepper.
-func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first bool) walkResult {
+func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	var r walkResult
 	lw.Start()
@@ -33,6 +35,11 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	}
 	_, sent := lw.Step()
 	r.countKinds(sent)
+	var clock *entryClock
+	if figures {
+		clock = newEntryClock(lw.N())
+		clock.live(lw, sent)
+	}
 	judge := func(atEnd bool) {
 		for p, prop := range props {
 			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
@@ -99,6 +106,9 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 			break
 		}
 		r.countKinds(sent)
+		if clock != nil {
+			clock.live(lw, sent)
+		}
 		judge(false)
 		if r.fault != nil {
 			break
@@ -123,7 +133,19 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 			r.cut = true
 		}
 	}
+	if clock != nil {
+		r.entry = clock.end(r.complete)
+	}
 	return r
+}
+
+// live times the last step of a Walker, which sent messages of kinds
+// sent: its observations at their nodes' times.
+func (c *entryClock) live(lw sim.Walker, sent []uint8) {
+	c.sent += len(sent)
+	for _, o := range lw.Observed() {
+		c.observe(o.Node, lw.Now(o.Node), o.Obs)
+	}
 }
 
 // countKinds counts messages sent by kind index.

@@ -17,7 +17,8 @@ import (
 // protocol, at its own N and at N = 7, on a sim.Walker and on a Stepper
 // from the same seeds: every walk must take the same steps to the same
 // end (its length, how it ended, its violations, its messages and events
-// by kind), and a counterexample found live must replay to its violation.
+// by kind, the mutual-exclusion figures of the protocols that have them),
+// and a counterexample found live must replay to its violation.
 func TestLiveWalksAgainstStepper(t *testing.T) {
 	compared := 0
 	for _, p := range protocols.All() {
@@ -31,7 +32,7 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 					require.Equal(t, 7, n, "%s: %v", name, err) // only the scaled N may not compile
 					continue
 				}
-				opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1}}
+				opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1}, EntryFigures: p.EntryFigures}
 				if !checker.WalksLive(m, opt) {
 					continue
 				}

@@ -132,7 +132,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					i := mine[j]
 					var o walkResult
 					if lw != nil {
-						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First)
+						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First, opt.EntryFigures)
 						o.kinds = o.named(lw.Kinds())
 						o.took = o.cover.named(lw.Labels())
 						if o.fault != nil || newViolation(o.viol, known) {

@@ -47,6 +47,12 @@ type Walker interface {
 	// and the kinds of the messages it sent (indexes into Kinds), which
 	// for Start are those of every Init.
 	Step() (label uint16, sent []uint8)
+	// Observed lists what the last step (for Start, every Init) observed,
+	// by node, and Now is node i's time: the largest of the times its
+	// received messages were sent at, each one more than its sender's
+	// time when sent (see checker's entry figures).
+	Observed() []NodeObs
+	Now(i model.NodeID) int
 	// Labels and Kinds name the labels and message kinds met so far.
 	Labels() []string
 	Kinds() []string
@@ -79,6 +85,12 @@ const (
 	purityAll   = 1024 // handler and monitor calls checked in full at first
 	purityEvery = 32   // then one call in this many
 )
+
+// NodeObs is an observation and the node that made it.
+type NodeObs struct {
+	Node model.NodeID
+	Obs  model.Obs
+}
 
 // liveTimer is an armed timer: its value, its content key (the order in
 // which a node's timeouts are drawn) and the nodes it waits on, sorted.
@@ -127,6 +139,10 @@ type liveMsg[M any] struct {
 	kind  uint8
 	key   string
 	count int
+	// stamp: the time it was sent at (see Walker.Now); in a bag, stamps:
+	// the copies', in send order
+	stamp  int
+	stamps []int
 }
 
 type walker[S, M any] struct {
@@ -158,6 +174,8 @@ type walker[S, M any] struct {
 	fault  *Fault
 	label  uint16
 	sent   []uint8
+	obs    []NodeObs
+	now    []int
 	labels []string
 	lblIdx map[string]uint16
 	kinds  []string
@@ -182,7 +200,7 @@ type walker[S, M any] struct {
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
-		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n), usedFlag: make([]bool, n*n),
+		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		lblIdx: map[string]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
 	for i := range n {
@@ -221,7 +239,8 @@ func (w *walker[S, M]) Start() {
 	w.fpOn, w.fpNodes, w.fpChans = false, w.fpNodes[:0], w.fpChans[:0]
 	w.local.reset()
 	w.dirty = w.dirty[:0]
-	w.fault, w.sent = nil, w.sent[:0]
+	w.fault, w.sent, w.obs = nil, w.sent[:0], w.obs[:0]
+	clear(w.now)
 	for k, mon := range w.m.monitors {
 		if f := catch(func() { w.mons[k] = mon.Start(w.cfg) }); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
@@ -294,7 +313,7 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 }
 
 func (w *walker[S, M]) Take(k int) {
-	w.sent = w.sent[:0]
+	w.sent, w.obs = w.sent[:0], w.obs[:0]
 	if d := w.chans.total; k < d {
 		c, j := w.chans.find(k)
 		w.deliver(c, j)
@@ -343,6 +362,11 @@ func (w *walker[S, M]) deliver(c, j int) {
 	if !ok {
 		return
 	}
+	if w.fifo {
+		w.now[to] = max(w.now[to], lm.stamp)
+	} else {
+		w.now[to] = max(w.now[to], lm.stamps[0])
+	}
 	w.remove(c, j)
 	w.apply(to, r)
 }
@@ -366,6 +390,7 @@ func (w *walker[S, M]) remove(c, j int) {
 		}
 	} else {
 		b := w.bag[c]
+		b[j].stamps = b[j].stamps[1:]
 		if b[j].count--; b[j].count == 0 {
 			w.bag[c] = slices.Delete(b, j, j+1)
 			w.chans.add(c, -1)
@@ -378,7 +403,7 @@ func (w *walker[S, M]) remove(c, j int) {
 }
 
 // send puts msg in flight from i to j, lost if j is down.
-func (w *walker[S, M]) send(i, j model.NodeID, msg M) {
+func (w *walker[S, M]) send(i, j model.NodeID, msg M, stamp int) {
 	kind := w.kindOf(kindOf(msg))
 	w.sent = append(w.sent, kind)
 	if w.nodes[j].dead {
@@ -394,15 +419,16 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M) {
 		if len(w.fifoQ[c]) == w.fifoHead[c] {
 			w.chans.add(c, 1)
 		}
-		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind})
+		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, stamp: stamp})
 	} else {
 		w.buf = appendKeyOf(w.buf[:0], &msg)
 		b := w.bag[c]
 		at, found := slices.BinarySearchFunc(b, w.buf, func(e liveMsg[M], key []byte) int { return strings.Compare(e.key, string(key)) })
 		if found {
 			b[at].count++
+			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: string(w.buf), count: 1})
+			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: string(w.buf), count: 1, stamps: []int{stamp}})
 			w.chans.add(c, 1)
 		}
 	}
@@ -423,9 +449,10 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 		nd.waits = nd.waits || len(tm.wait) > 0
 	}
 	for _, s := range r.sends {
-		w.send(i, s.To, s.Msg)
+		w.send(i, s.To, s.Msg, w.now[i]+1)
 	}
 	for _, o := range r.obs {
+		w.obs = append(w.obs, NodeObs{i, o})
 		w.observe(i, o)
 	}
 	w.touch(i)
@@ -856,3 +883,6 @@ func (f *fenwick) find(k int) (slot, j int) {
 	}
 	return pos, k
 }
+
+func (w *walker[S, M]) Observed() []NodeObs    { return w.obs }
+func (w *walker[S, M]) Now(i model.NodeID) int { return w.now[i] }
