@@ -40,24 +40,7 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		clock = newEntryClock(lw.N())
 		clock.live(lw, sent)
 	}
-	judge := func(atEnd bool) {
-		for p, prop := range props {
-			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
-				continue
-			}
-			d, f := judgeSafely(prop, lw, atEnd)
-			if f != nil {
-				r.fault = f
-				return
-			}
-			if d != "" {
-				if r.viol == nil {
-					r.viol = map[int]walkViolation{}
-				}
-				r.viol[p] = walkViolation{at: r.steps, detail: d}
-			}
-		}
-	}
+	judge := func(atEnd bool) { r.judge(props, lw, atEnd, r.steps) }
 	judge(false)
 	if r.fault != nil {
 		return r

@@ -524,6 +524,27 @@ func (r *walkResult) named(names []string) []KindCount {
 	return out
 }
 
+// judge judges the world v of a walk after at steps: its invariants or,
+// where the run ends (atEnd), the other properties, those not yet broken.
+func (r *walkResult) judge(props []*properties.Property, v properties.View, atEnd bool, at int) {
+	for p, prop := range props {
+		if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
+			continue
+		}
+		d, f := judgeSafely(prop, v, atEnd)
+		if f != nil {
+			r.fault = f
+			return
+		}
+		if d != "" {
+			if r.viol == nil {
+				r.viol = map[int]walkViolation{}
+			}
+			r.viol[p] = walkViolation{at: at, detail: d}
+		}
+	}
+}
+
 // DefaultWalkDepth is the depth bound of a random walk when none is given:
 // 100 000 steps, or 2N² at larger N, so that the ordinary runs of the
 // built-in protocols end (a ring election of falling ranks takes about
@@ -598,24 +619,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	// judge judges the invariants after a step, or, where the run ends
 	// (atEnd), the other properties; the invariants were judged already.
 	view := st.View(nil)
-	judge := func(atEnd bool) {
-		for p, prop := range props {
-			if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
-				continue
-			}
-			d, f := judgeSafely(prop, view.At(w), atEnd)
-			if f != nil {
-				r.fault = f
-				return
-			}
-			if d != "" {
-				if r.viol == nil {
-					r.viol = map[int]walkViolation{}
-				}
-				r.viol[p] = walkViolation{at: len(r.events), detail: d}
-			}
-		}
-	}
+	judge := func(atEnd bool) { r.judge(props, view.At(w), atEnd, len(r.events)) }
 	judge(false)
 	if r.fault != nil {
 		return r
