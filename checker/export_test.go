@@ -28,3 +28,9 @@ func SetLiveWalks(on bool) (restore func()) {
 
 // WalksLive reports whether a search of m with opt walks on a sim.Walker.
 func WalksLive(m *Machine, opt RandomOptions) bool { return walksLive(m.m, opt) }
+
+// Canonical is canonical, for tests that walk a Stepper and a Walker in
+// lockstep.
+func Canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event]string) sim.Event {
+	return canonical(m, evs, ev, keys)
+}

@@ -53,10 +53,24 @@ func (l *Linearizability) WriteHTML(path string) error {
 	return f.Close()
 }
 
+// linearize checks the history rec recorded, keeping it in r if it is
+// not linearizable.
+func (r *walkResult) linearize(obj *properties.Object, rec *properties.Recorder) {
+	h := rec.History()
+	r.ops = len(h)
+	if r.lin = linearize(obj, h); r.lin == porcupine.Illegal {
+		r.history = h
+	}
+}
+
 // recordStep feeds one step's observations to rec.
 func recordStep(rec *properties.Recorder, ev *sim.Event, node model.NodeID, step *sim.Step) {
-	if ev != nil && ev.Kind == sim.Crash {
+	switch {
+	case ev == nil:
+	case ev.Kind == sim.Crash:
 		rec.Observe(ev.Node, model.Obs{Kind: model.ObsCrash})
+	case ev.Kind == sim.Recover:
+		rec.Observe(ev.Node, model.Obs{Kind: model.ObsRecover})
 	}
 	if step == nil {
 		return

@@ -12,21 +12,22 @@ import (
 var liveWalks = true
 
 // walksLive reports whether the walks of a search with opt on m's
-// configuration run on a sim.Walker: uniform draws, none of the figures
-// that need a walk's steps (entry figures, rounds, client histories), and
-// a configuration the Walker runs.
+// configuration run on a sim.Walker: uniform draws, no rounds (they need
+// a walk's steps), entry figures only where no node crashes and no cut
+// parts the network, and a configuration the Walker runs.
 func walksLive(m *sim.Machine, opt RandomOptions) bool {
-	// entry figures time the messages lost to a crashed receiver as a
-	// Stepper's walks do only where no node crashes
-	return liveWalks && sim.Supported(m.Config()) && (opt.Scheduler.Kind == "" || opt.Scheduler.Kind == "uniform") &&
-		!(opt.EntryFigures && m.Config().Crashes > 0) && !opt.Rounds && opt.Object == nil
+	// entry figures time the messages lost to a crashed receiver or to a
+	// cut as a Stepper's walks do only where none are
+	cfg := m.Config()
+	return liveWalks && sim.Supported(cfg) && (opt.Scheduler.Kind == "" || opt.Scheduler.Kind == "uniform") &&
+		!(opt.EntryFigures && cfg.Crashes+cfg.Partitions > 0) && !opt.Rounds
 }
 
 // liveWalk is walk on a Walker: the same draws from the same seed, the
 // same world after every step (see sim.Walker), so the same record. It
 // keeps no events: a walk whose run is wanted (a new violation, a fault)
 // is walked again on a Stepper.
-func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool) walkResult {
+func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool, obj *properties.Object) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	var r walkResult
 	lw.Start()
@@ -39,6 +40,11 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	if figures {
 		clock = newEntryClock(lw.N())
 		clock.live(lw, sent)
+	}
+	var rec *properties.Recorder
+	if obj != nil {
+		rec = obj.NewRecorder()
+		record(rec, lw)
 	}
 	judge := func(atEnd bool) { r.judge(props, lw, atEnd, r.steps) }
 	judge(false)
@@ -81,7 +87,7 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		} else {
 			r.complete = false
 		}
-		lw.Take(rng.IntN(total))
+		lw.Take(draw(rng, total, nproto, lw.Cuts()))
 		r.steps++
 		label, sent := lw.Step()
 		r.cover.add(label, 1)
@@ -91,6 +97,9 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		r.countKinds(sent)
 		if clock != nil {
 			clock.live(lw, sent)
+		}
+		if rec != nil {
+			record(rec, lw)
 		}
 		judge(false)
 		if r.fault != nil {
@@ -119,7 +128,33 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	if clock != nil {
 		r.entry = clock.end(r.complete)
 	}
+	if rec != nil {
+		r.linearize(obj, rec)
+	}
 	return r
+}
+
+// record feeds the last step of a Walker to rec.
+func record(rec *properties.Recorder, lw sim.Walker) {
+	for _, o := range lw.Observed() {
+		rec.Observe(o.Node, o.Obs)
+	}
+}
+
+// draw draws one of total events as pick does, the cuts (listed after
+// the protocol's nproto) counting as one choice.
+func draw(rng *rand.Rand, total, nproto, cuts int) int {
+	if cuts == 0 {
+		return rng.IntN(total)
+	}
+	switch k := rng.IntN(total - cuts + 1); {
+	case k < nproto:
+		return k
+	case k == nproto:
+		return nproto + rng.IntN(cuts)
+	default:
+		return k + cuts - 1
+	}
 }
 
 // live times the last step of a Walker, which sent messages of kinds

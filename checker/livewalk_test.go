@@ -17,8 +17,8 @@ import (
 // protocol, at its own N and at N = 7, on a sim.Walker and on a Stepper
 // from the same seeds: every walk must take the same steps to the same
 // end (its length, how it ended, its violations, its messages and events
-// by kind, the mutual-exclusion figures of the protocols that have them),
-// and a counterexample found live must replay to its violation.
+// by kind, the mutual-exclusion figures of the protocols that have them,
+// porcupine's verdict on the client history of those that have one), and a counterexample found live must replay to its violation.
 func TestLiveWalksAgainstStepper(t *testing.T) {
 	compared := 0
 	for _, p := range protocols.All() {
@@ -33,6 +33,9 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 					continue
 				}
 				opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1}, EntryFigures: p.EntryFigures}
+				if p.Object != nil {
+					opt.Object = p.Object(m.Config())
+				}
 				if !checker.WalksLive(m, opt) {
 					continue
 				}
@@ -43,6 +46,7 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 				restore()
 				require.Equal(t, records(stepper), records(live), name)
 				require.Equal(t, stepper.Verdict, live.Verdict, name)
+				require.Equal(t, stepper.Linearizability, live.Linearizability, name)
 				for _, pr := range live.Failed() {
 					one, err := m.WithProperties(propertyNamed(t, m, pr.Name))
 					require.NoError(t, err)

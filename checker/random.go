@@ -132,7 +132,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 					i := mine[j]
 					var o walkResult
 					if lw != nil {
-						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First, opt.EntryFigures)
+						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First, opt.EntryFigures, opt.Object)
 						o.kinds = o.named(lw.Kinds())
 						o.took = o.cover.named(lw.Labels())
 						if o.fault != nil || newViolation(o.viol, known) {
@@ -736,11 +736,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		r.entry = clock.end(r.complete)
 	}
 	if rec != nil {
-		h := rec.History()
-		r.ops = len(h)
-		if r.lin = linearize(obj, h); r.lin == porcupine.Illegal {
-			r.history = h
-		}
+		r.linearize(obj, rec)
 	}
 	return r
 }

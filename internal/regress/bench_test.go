@@ -156,6 +156,7 @@ func BenchmarkRandom(b *testing.B) {
 		{"ricartagrawala-n50", "ricartagrawala", suite.Scenario{N: 50, Params: map[string]int{"requests": 2}}, 4},
 		{"central-n50", "central", suite.Scenario{N: 50, Params: map[string]int{"requests": 2}}, 20},
 		{"reliable-n30-crash", "reliable", suite.Scenario{N: 30, Crashes: 1}, 20},
+		{"invitation-n50-partition", "invitation", suite.Scenario{N: 50, Partitions: 1}, 20},
 	}
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)

@@ -39,6 +39,9 @@ type Walker interface {
 	// protocol's among them (deliveries, timeouts and actions, listed
 	// first); the rest are crashes and recoveries.
 	Enabled() (total, protocol int)
+	// Cuts counts the Partition events among those Enabled counts,
+	// listed right after the protocol's.
+	Cuts() int
 	// Take takes event k of those Enabled counts.
 	Take(k int)
 	// Fault is the first fault met since Start, or nil; the walk is over.
@@ -48,7 +51,7 @@ type Walker interface {
 	// for Start are those of every Init.
 	Step() (label uint16, sent []uint8)
 	// Observed lists what the last step (for Start, every Init) observed,
-	// by node, and Now is node i's time: the largest of the times its
+	// by node, a crash's ObsCrash and a recovery's ObsRecover first, and Now is node i's time: the largest of the times its
 	// received messages were sent at, each one more than its sender's
 	// time when sent (see checker's entry figures).
 	Observed() []NodeObs
@@ -73,7 +76,7 @@ type Walker interface {
 
 // Supported reports whether a Walker runs cfg's runs (see Walker).
 func Supported(cfg *model.Config) bool {
-	return cfg.Partitions == 0 && cfg.Losses == 0 && cfg.Duplicates == 0 && cfg.Timing != model.Bounded
+	return cfg.Losses == 0 && cfg.Duplicates == 0 && cfg.Timing != model.Bounded
 }
 
 // NewWalker returns a Walker over m's protocol, configuration and
@@ -103,11 +106,73 @@ type liveTimer struct {
 // liveResult is one handler call's outcome, applied when its event is
 // taken.
 type liveResult[S, M any] struct {
-	state  S
-	timers []liveTimer // the node's timers afterwards, by key
-	sends  []model.Sent[M]
-	obs    []model.Obs
-	label  uint16
+	state S
+	// The node's timers afterwards are base (its timers before the
+	// call), less base[fired] (fired < 0: none), with ops applied in
+	// order: see timersAfter. Kept apart, a candidate that is never taken
+	// costs no copy of its node's timers, which may be many.
+	base  []liveTimer
+	fired int
+	ops   []liveOp
+	sends []model.Sent[M]
+	obs   []model.Obs
+	label uint16
+}
+
+// liveOp arms (armed) or cancels a timer.
+type liveOp struct {
+	liveTimer
+	armed bool
+}
+
+// timersAfter returns the node's timers after r, sorted by key: base
+// itself when r changes none of them.
+func (r *liveResult[S, M]) timersAfter() []liveTimer {
+	if r.fired < 0 && len(r.ops) == 0 {
+		return r.base
+	}
+	ts := slices.Clone(r.base)
+	if r.fired >= 0 {
+		ts = slices.Delete(ts, r.fired, r.fired+1)
+	}
+	for _, op := range r.ops {
+		at, armed := slices.BinarySearchFunc(ts, op.key, byKey)
+		switch {
+		case op.armed && armed:
+			ts[at] = op.liveTimer
+		case op.armed:
+			ts = slices.Insert(ts, at, op.liveTimer)
+		case armed:
+			ts = slices.Delete(ts, at, at+1)
+		}
+	}
+	return ts
+}
+
+func byKey(e liveTimer, key string) int { return strings.Compare(e.key, key) }
+
+// keepsTimers reports whether the node's timers after r are those before
+// (base), without building them: every timer r fired, armed or cancelled
+// ends as it was.
+func (r *liveResult[S, M]) keepsTimers() bool {
+	if r.fired < 0 && len(r.ops) == 0 {
+		return true
+	}
+	if len(r.ops) > 8 {
+		return sameTimers(r.timersAfter(), r.base)
+	}
+	firedKept := r.fired < 0
+	for k, op := range r.ops {
+		if slices.ContainsFunc(r.ops[k+1:], func(later liveOp) bool { return later.key == op.key }) {
+			continue // a later op decides
+		}
+		at, armed := slices.BinarySearchFunc(r.base, op.key, byKey)
+		if op.armed != armed || armed && !sameTimer(r.base[at], op.liveTimer) {
+			return false
+		}
+		firedKept = firedKept || at == r.fired && armed
+	}
+	return firedKept
 }
 
 // liveCand is an enabled timeout or action of a node, with the outcome of
@@ -128,8 +193,27 @@ type liveNode[S, M any] struct {
 	// waits: a Sync timer waits on some node, so a message sent to this
 	// node can disable it
 	waits bool
-	cands []liveCand[S, M]
+	// cutDep: whether a step of its candidates stutters depends on the
+	// timers of a node across a cut (see timersChanged)
+	cutDep bool
+	cands  []liveCand[S, M]
+	// known: outs holds the outcomes of its timeouts met so far (by timer
+	// index) and acts those of its actions (if acted), for its state and
+	// timers as they are. Handlers are pure, so a refresh for a change
+	// around the node (a message to it, a crash, a cut) reuses them.
+	known bool
+	outs  []liveOut[S, M]
+	acts  []liveResult[S, M]
+	acted bool
 }
+
+type liveOut[S, M any] struct {
+	r   liveResult[S, M]
+	ran bool
+}
+
+// forget drops the outcomes known: the node's state or timers changed.
+func (nd *liveNode[S, M]) forget() { nd.known = false }
 
 // liveMsg is a message in flight with its kind (an index into Kinds).
 // In an unordered channel, copies of one message are one event (count of
@@ -170,6 +254,7 @@ type walker[S, M any] struct {
 	mons     []any
 	crashes  int
 	recovers int
+	net      liveNet
 
 	fault  *Fault
 	label  uint16
@@ -183,6 +268,7 @@ type walker[S, M any] struct {
 	// rcvLabel: the label of receiving each kind
 	rcvLabel []uint16
 	tkeys    map[model.Timer]string
+	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
 	seed     maphash.Seed
@@ -200,7 +286,7 @@ type walker[S, M any] struct {
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
-		nodes: make([]liveNode[S, M], n), chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
+		nodes: make([]liveNode[S, M], n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		lblIdx: map[string]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
 	for i := range n {
@@ -236,6 +322,8 @@ func (w *walker[S, M]) Start() {
 	}
 	w.used = w.used[:0]
 	w.inFlight, w.crashes, w.recovers = 0, 0, 0
+	clear(w.net.groups)
+	w.net.split, w.net.parts, w.net.stale = false, 0, true
 	w.fpOn, w.fpNodes, w.fpChans = false, w.fpNodes[:0], w.fpChans[:0]
 	w.local.reset()
 	w.dirty = w.dirty[:0]
@@ -249,7 +337,7 @@ func (w *walker[S, M]) Start() {
 		}
 	}
 	for i := range w.n {
-		r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, nil)
+		r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1)
 		if !ok {
 			return
 		}
@@ -265,8 +353,8 @@ func (w *walker[S, M]) N() int                           { return w.n }
 func (w *walker[S, M]) Config() *model.Config            { return w.cfg }
 func (w *walker[S, M]) Alive(i model.NodeID) bool        { return !w.nodes[i].dead }
 func (w *walker[S, M]) Rank(i model.NodeID) int          { return w.cfg.Rank(i) }
-func (w *walker[S, M]) Connected(i, j model.NodeID) bool { return true }
-func (w *walker[S, M]) Split() bool                      { return false }
+func (w *walker[S, M]) Connected(i, j model.NodeID) bool { return w.connected(i, j) }
+func (w *walker[S, M]) Split() bool                      { return w.net.split }
 func (w *walker[S, M]) InFlight() int                    { return w.inFlight }
 
 // State boxes node i's state once per change of it.
@@ -301,6 +389,9 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 	w.dirty = w.dirty[:0]
 	protocol = w.chans.total + w.local.total
 	total = protocol
+	if w.cfg.Partitions > 0 {
+		total += w.partitionsOpen()
+	}
 	if w.faultsOpen() {
 		for i := range w.nodes {
 			dead := w.nodes[i].dead
@@ -330,6 +421,14 @@ func (w *walker[S, M]) Take(k int) {
 	} else {
 		k -= l
 	}
+	if w.cfg.Partitions > 0 {
+		if p := w.partitionsOpen(); k < p {
+			w.takeNetwork(k)
+			return
+		} else {
+			k -= p
+		}
+	}
 	for i := range w.nodes {
 		nd := &w.nodes[i]
 		if !nd.dead && w.crashes < w.cfg.Crashes || nd.dead && w.recovers < w.cfg.Recoveries {
@@ -358,7 +457,7 @@ func (w *walker[S, M]) deliver(c, j int) {
 	}
 	w.label = w.receiveLabel(lm.kind)
 	nd := &w.nodes[to]
-	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, nil)
+	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, -1)
 	if !ok {
 		return
 	}
@@ -409,6 +508,10 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, stamp int) {
 	if w.nodes[j].dead {
 		return
 	}
+	if !w.connected(i, j) {
+		w.lose(i, j)
+		return
+	}
 	clip(&w.t.clipM, &msg)
 	c := int(i)*w.n + int(j)
 	if !w.usedFlag[c] {
@@ -443,9 +546,14 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, stamp int) {
 // apply makes r node i's step: its state, timers, sends, observations.
 func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	nd := &w.nodes[i]
-	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, r.timers
+	timers := r.timersAfter()
+	if w.net.split && !sameTimers(nd.timers, timers) {
+		w.timersChanged()
+	}
+	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
+	nd.forget()
 	nd.waits = false
-	for _, tm := range r.timers {
+	for _, tm := range timers {
 		nd.waits = nd.waits || len(tm.wait) > 0
 	}
 	for _, s := range r.sends {
@@ -489,12 +597,14 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 	w.label = uint16(slices.Index(faultKinds, Crash))
 	nd := &w.nodes[i]
 	nd.dead, nd.timers, nd.waits = true, nil, false
+	nd.forget()
 	for from := range w.n {
 		c := from*w.n + int(i)
 		for w.chanLen[c] > 0 {
 			w.remove(c, 0)
 		}
 	}
+	w.obs = append(w.obs, NodeObs{i, model.Obs{Kind: model.ObsCrash}})
 	w.observe(i, model.Obs{Kind: model.ObsCrash})
 	w.touchAll()
 }
@@ -502,12 +612,13 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 func (w *walker[S, M]) recover(i model.NodeID) {
 	w.recovers++
 	nd := &w.nodes[i]
+	w.obs = append(w.obs, NodeObs{i, model.Obs{Kind: model.ObsRecover}})
 	w.observe(i, model.Obs{Kind: model.ObsRecover})
 	if w.fault != nil {
 		return
 	}
 	nd.timers = nil
-	r, ok := w.run(i, "Recover", func(c *model.Ctx[M]) S { return w.t.rec.Recover(c, nd.state) }, nil, nil)
+	r, ok := w.run(i, "Recover", func(c *model.Ctx[M]) S { return w.t.rec.Recover(c, nd.state) }, nil, -1)
 	if !ok {
 		return
 	}
@@ -543,29 +654,44 @@ func (w *walker[S, M]) setFault(f *Fault) {
 // whose step would change the world (see Stepper.stutters).
 func (w *walker[S, M]) refresh(i model.NodeID) {
 	nd := &w.nodes[i]
-	nd.dirty = false
+	nd.dirty, nd.cutDep = false, false
 	w.local.add(int(i), -len(nd.cands))
 	clear(nd.cands)
 	nd.cands = nd.cands[:0]
 	if nd.dead {
 		return
 	}
+	if !nd.known {
+		clear(nd.outs)
+		nd.outs = slices.Grow(nd.outs[:0], len(nd.timers))[:len(nd.timers)]
+		clear(nd.acts)
+		nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
+	}
 	for k := range nd.timers {
 		tm := nd.timers[k]
 		if w.cfg.Timing != model.Async && !w.waitOver(i, tm.wait) {
 			continue
 		}
-		timers := slices.Delete(slices.Clone(nd.timers), k, k+1)
-		r, ok := w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, timers)
-		if !ok {
-			return
+		out := &nd.outs[k]
+		if !out.ran {
+			r, ok := w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, k)
+			if !ok {
+				return
+			}
+			r.label = w.labelOf("timeout " + kindOfValue(tm.t))
+			out.r, out.ran = r, true
 		}
-		r.label = w.labelOf("timeout " + kindOfValue(tm.t))
-		if !w.stutters(nd, r) {
-			nd.cands = append(nd.cands, liveCand[S, M]{r})
+		if !w.stutters(i, out.r) {
+			nd.cands = append(nd.cands, liveCand[S, M]{out.r})
 		}
 	}
-	if w.t.actor != nil {
+	if nd.acted {
+		for _, r := range nd.acts {
+			if !w.stutters(i, r) {
+				nd.cands = append(nd.cands, liveCand[S, M]{r})
+			}
+		}
+	} else if w.t.actor != nil {
 		var acts []model.Action
 		if f := catch(func() {
 			acts = w.t.actor.Actions(&w.ctxs[i].Env, nd.state)
@@ -580,51 +706,88 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			return
 		}
 		for _, a := range acts {
-			r, ok := w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, nil)
+			r, ok := w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1)
 			if !ok {
 				return
 			}
 			r.label = w.labelOf("action " + kindOfValue(a))
-			if !w.stutters(nd, r) {
+			nd.acts = append(nd.acts, r)
+			if !w.stutters(i, r) {
 				nd.cands = append(nd.cands, liveCand[S, M]{r})
 			}
 		}
+		nd.acted = true
 	}
 	w.local.add(int(i), len(nd.cands))
 }
 
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
-// every node of ws down, and nothing from them to i in flight.
+// every node of ws down or cut off from i, and nothing from them to i in
+// flight.
 func (w *walker[S, M]) waitOver(i model.NodeID, ws []model.NodeID) bool {
 	for _, j := range ws {
-		if !w.nodes[j].dead || w.chanLen[int(j)*w.n+int(i)] > 0 {
+		if !w.nodes[j].dead && w.connected(i, j) || w.chanLen[int(j)*w.n+int(i)] > 0 {
 			return false
 		}
 	}
 	return true
 }
 
-// stutters reports whether step r of node nd leaves the world as it is:
-// no observation, every message sent to a node that is down, the same
-// timers and the same state.
-func (w *walker[S, M]) stutters(nd *liveNode[S, M], r liveResult[S, M]) bool {
+// stutters reports whether step r of node i leaves the world as it is
+// (see Stepper.stutters): no observation, every message sent lost (to a
+// node that is down, or to a cut that expires no timer of its receiver),
+// the same timers (after those lost messages expired them) and the same
+// state.
+func (w *walker[S, M]) stutters(i model.NodeID, r liveResult[S, M]) bool {
 	if len(r.obs) > 0 {
 		return false
 	}
+	nd := &w.nodes[i]
+	lost := false // to a cut
 	for _, s := range r.sends {
-		if !w.nodes[s.To].dead {
+		j := s.To
+		if w.nodes[j].dead {
+			continue
+		}
+		if w.connected(i, j) {
+			return false
+		}
+		lost, nd.cutDep = true, true
+		if _, changed := expiredOn(w.nodes[j].timers, i); changed {
 			return false
 		}
 	}
-	if !slices.EqualFunc(r.timers, nd.timers, func(a, b liveTimer) bool { return a.t == b.t && slices.Equal(a.wait, b.wait) }) {
+	if !lost && !r.keepsTimers() {
 		return false
 	}
 	if !nd.keyed {
 		nd.key, nd.keyed = appendKeyOf(nd.key[:0], &nd.state), true
 	}
-	w.buf = appendKeyOf(w.buf[:0], &r.state)
-	return string(w.buf) == string(nd.key)
+	if w.buf = appendKeyOf(w.buf[:0], &r.state); string(w.buf) != string(nd.key) {
+		return false
+	}
+	if lost { // the timers, once the messages lost expired them
+		w.lostTo = slices.Grow(w.lostTo[:0], w.n)[:w.n]
+		clear(w.lostTo)
+		for _, s := range r.sends {
+			w.lostTo[s.To] = !w.nodes[s.To].dead
+		}
+		return slices.EqualFunc(r.timersAfter(), nd.timers, func(a, b liveTimer) bool {
+			if a.t != b.t {
+				return false
+			}
+			if slices.ContainsFunc(a.wait, func(j model.NodeID) bool { return w.lostTo[j] }) {
+				return len(b.wait) == 0 // expired
+			}
+			return slices.Equal(a.wait, b.wait)
+		})
+	}
+	return true
 }
+
+func sameTimers(a, b []liveTimer) bool { return slices.EqualFunc(a, b, sameTimer) }
+
+func sameTimer(a, b liveTimer) bool { return a.t == b.t && slices.Equal(a.wait, b.wait) }
 
 // checkNow tells whether this handler or monitor call is one whose
 // inputs are checked for writes (see Walker).
@@ -635,10 +798,9 @@ func (w *walker[S, M]) checkNow() bool {
 
 // run calls handler h at node i, whose input state is the node's (nil msg
 // for a handler that receives none), checks it as a Stepper does, and
-// returns its outcome with timers, the node's timers before the call's
-// own timer operations (nil: the node's own, which the outcome shares
-// until the call changes them). ok is false after a fault.
-func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, timers []liveTimer) (r liveResult[S, M], ok bool) {
+// returns its outcome; a Timeout fires the node's timer fired (else -1).
+// ok is false after a fault.
+func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (r liveResult[S, M], ok bool) {
 	defer func() {
 		if p := recover(); p != nil {
 			f := panicFault(p)
@@ -656,10 +818,7 @@ func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M])
 	if check && msg != nil && w.t.writableM {
 		msgKey = string(appendKeyOf(w.buf[:0], msg))
 	}
-	own := timers != nil || handler == "Timeout" // timers is this call's to change
-	if !own {
-		timers = nd.timers
-	}
+	r.base, r.fired = nd.timers, fired
 	ctx := w.ctxs[i]
 	ctx.Reset()
 	r.state = h(ctx)
@@ -686,22 +845,16 @@ func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M])
 		if w.t.timed == nil && op.Armed {
 			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
 		}
-		key := w.timerKey(op.Timer)
-		if !own {
-			timers, own = slices.Clone(timers), true
-		}
-		timers = slices.DeleteFunc(timers, func(e liveTimer) bool { return e.t == op.Timer })
+		tm := liveTimer{t: op.Timer, key: w.timerKey(op.Timer)}
 		if op.Armed {
-			timers = append(timers, liveTimer{t: op.Timer, key: key, wait: slices.Compact(slices.Sorted(slices.Values(op.WaitOn)))})
+			tm.wait = slices.Compact(slices.Sorted(slices.Values(op.WaitOn)))
 		}
+		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}
 	// what a Stepper gets by cloning what it interns: a handler may build
 	// its result on its input's slices, which must not change under it
 	clip(&w.t.clipS, &r.state)
-	if own {
-		slices.SortFunc(timers, func(a, b liveTimer) int { return strings.Compare(a.key, b.key) })
-	}
-	r.timers, r.obs = timers, ctx.Observed()
+	r.obs = ctx.Observed()
 	if handler == "Recover" {
 		r.label = w.labelOf("recover")
 	}
@@ -814,7 +967,8 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		w.fpChan[c] = h
 	}
 	w.fpNodes, w.fpChans = w.fpNodes[:0], w.fpChans[:0]
-	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers))
+	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers), byte(w.net.parts))
+	b = append(b, w.net.groups...)
 	for _, st := range w.mons {
 		b = AppendKey(b, st)
 	}

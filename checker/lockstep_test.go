@@ -1,0 +1,82 @@
+package checker_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// TestWalkerInLockstep takes the same events on a sim.Walker and on a
+// Stepper, step by step, for every scenario that a Walker runs, at its own
+// N and at N = 7: after every step both must count the same events
+// enabled (the protocol's among them, and the cuts) and hold the same
+// node states, liveness and connectivity. TestLiveWalksAgainstStepper
+// compares whole walks; this one names the first step where they part.
+func TestWalkerInLockstep(t *testing.T) {
+	compared := 0
+	for _, p := range protocols.All() {
+		for _, sc := range p.Scenarios {
+			for _, n := range []int{sc.N, 7} {
+				sc := sc
+				sc.N = n
+				m, err := suite.Compile(p, &sc)
+				if err != nil || !sim.Supported(checker.ModelOf(m).Config()) {
+					continue
+				}
+				compared++
+				lockstep(t, fmt.Sprintf("%s/%s/n=%d", p.Name, sc.Name, n), checker.ModelOf(m))
+			}
+		}
+	}
+	require.Greater(t, compared, 100, "configurations walked in lockstep")
+}
+
+func lockstep(t *testing.T, name string, m *sim.Machine) {
+	n := m.Config().N
+	for seed := range uint64(8) {
+		st, lw := m.Fresh().NewStepper(), m.NewWalker()
+		rng := rand.New(rand.NewPCG(seed, 1))
+		w, _ := st.Init()
+		lw.Start()
+		view := st.View(nil)
+		keys := map[sim.Event]string{}
+		var evs []sim.Event
+		var next sim.World
+		var run []sim.Event
+		for step := 0; step < 300 && st.TakeFault() == nil && lw.Fault() == nil; step++ {
+			var nproto, cuts int
+			evs, nproto = st.Enabled(w, evs[:0])
+			for _, e := range evs {
+				if e.Kind == sim.Partition {
+					cuts++
+				}
+			}
+			total, nproto2 := lw.Enabled()
+			at := fmt.Sprintf("%s seed %d after %v", name, seed, run)
+			require.Equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s", at)
+			v := view.At(w)
+			for i := range model.NodeID(n) {
+				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s", i, at)
+				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s", i, at)
+				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s", i, at)
+			}
+			if total == 0 {
+				break
+			}
+			k := rng.IntN(total)
+			ev := checker.Canonical(st.Machine(), evs, evs[k], keys)
+			run = append(run, ev)
+			next, _ = st.Apply(w, ev, next)
+			w, next = next, w
+			lw.Take(k)
+		}
+		require.Equal(t, st.TakeFault() == nil, lw.Fault() == nil, "%s seed %d: a fault on one only", name, seed)
+	}
+}

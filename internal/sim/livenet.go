@@ -1,0 +1,179 @@
+package sim
+
+import (
+	"slices"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// A Walker's network: each node's group label, as a Stepper keeps it in a
+// World (see network.go), the cuts that may come next, and the
+// expiry of timers waiting across a cut.
+
+// liveNet is the network of a walk.
+type liveNet struct {
+	groups []uint8 // per node; all 0: whole
+	split  bool
+	parts  int // partitions so far
+	// arcs lists the cuts enabled (a..b, as Partition events name them),
+	// recomputed once the grouping changed (stale)
+	arcs  [][2]model.NodeID
+	stale bool
+}
+
+func (w *walker[S, M]) connected(i, j model.NodeID) bool {
+	return !w.net.split || w.net.groups[i] == w.net.groups[j]
+}
+
+// partitionsOpen counts the Partition and Heal events enabled.
+func (w *walker[S, M]) partitionsOpen() int {
+	k := 0
+	if w.net.parts < w.cfg.Partitions {
+		if w.net.stale {
+			w.net.arcs, w.net.stale = w.net.arcs[:0], false
+			for a := 1; a < w.n; a++ {
+				for b := a; b < w.n; b++ {
+					if w.cuts(a, b) {
+						w.net.arcs = append(w.net.arcs, [2]model.NodeID{model.NodeID(a), model.NodeID(b)})
+					}
+				}
+			}
+		}
+		k = len(w.net.arcs)
+	}
+	if w.net.split {
+		k++
+	}
+	return k
+}
+
+func (w *walker[S, M]) Cuts() int {
+	if w.cfg.Partitions == 0 || w.net.parts >= w.cfg.Partitions {
+		return 0
+	}
+	w.partitionsOpen() // the arcs up to date
+	return len(w.net.arcs)
+}
+
+// cuts reports whether separating the arc a..b splits some group.
+func (w *walker[S, M]) cuts(a, b int) bool {
+	if !w.net.split {
+		return true
+	}
+	var in, out [32]bool
+	for i, g := range w.net.groups {
+		if inArc(i, a, b) {
+			in[g] = true
+		} else {
+			out[g] = true
+		}
+		if in[g] && out[g] {
+			return true
+		}
+	}
+	return false
+}
+
+// takeNetwork takes Partition or Heal event k of those partitionsOpen
+// counts.
+func (w *walker[S, M]) takeNetwork(k int) {
+	if w.net.parts < w.cfg.Partitions {
+		if k < len(w.net.arcs) {
+			w.partition(int(w.net.arcs[k][0]), int(w.net.arcs[k][1]))
+			return
+		}
+		k -= len(w.net.arcs)
+	}
+	if k != 0 || !w.net.split {
+		panic("take: event out of range")
+	}
+	w.label = uint16(slices.Index(faultKinds, Heal))
+	clear(w.net.groups)
+	w.net.split, w.net.stale = false, true
+	w.touchAll()
+}
+
+// partition separates the arc a..b: within each group it splits, the
+// two sides become groups of their own, labelled in order of first
+// appearance by node id; messages in flight across the cut are lost.
+func (w *walker[S, M]) partition(a, b int) {
+	w.label = uint16(slices.Index(faultKinds, Partition))
+	w.net.parts++
+	var renum [64]int8
+	for k := range renum {
+		renum[k] = -1
+	}
+	next := int8(0)
+	for i, g := range w.net.groups {
+		k := int(g) * 2
+		if inArc(i, a, b) {
+			k++
+		}
+		if renum[k] < 0 {
+			renum[k] = next
+			next++
+		}
+		w.net.groups[i] = uint8(renum[k])
+	}
+	w.net.split, w.net.stale = true, true
+	for _, c := range w.used {
+		from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
+		if w.chanLen[c] > 0 && !w.connected(from, to) {
+			for w.chanLen[c] > 0 {
+				w.remove(c, 0)
+			}
+			w.lose(from, to)
+		}
+	}
+	w.touchAll()
+}
+
+// lose records that a message between i and j was lost to a cut: the
+// timers of each that wait on the other expire (see Stepper.lose).
+func (w *walker[S, M]) lose(i, j model.NodeID) {
+	w.expireOn(i, j)
+	w.expireOn(j, i)
+}
+
+// expireOn makes node a's timers that wait on b wait on no node.
+func (w *walker[S, M]) expireOn(a, b model.NodeID) {
+	nd := &w.nodes[a]
+	if nd.dead {
+		return
+	}
+	if ts, changed := expiredOn(nd.timers, b); changed {
+		nd.timers = ts
+		nd.forget()
+		w.touch(a)
+		w.timersChanged()
+	}
+}
+
+// expiredOn returns timers with those that wait on b waiting on no node,
+// and whether any did; timers itself is not changed.
+func expiredOn(timers []liveTimer, b model.NodeID) ([]liveTimer, bool) {
+	changed := false
+	for k, tm := range timers {
+		if slices.Contains(tm.wait, b) {
+			if !changed {
+				timers, changed = slices.Clone(timers), true
+			}
+			timers[k].wait = nil
+		}
+	}
+	return timers, changed
+}
+
+// timersChanged tells the nodes whose enabled steps depended on other
+// nodes' timers (a step whose sends are lost to a cut stutters only if no
+// timer of their receivers waits on its sender) that some changed.
+func (w *walker[S, M]) timersChanged() {
+	if !w.net.split {
+		return
+	}
+	for i := range w.nodes {
+		if w.nodes[i].cutDep {
+			w.touch(model.NodeID(i))
+		}
+	}
+}
