@@ -46,7 +46,16 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		rec = obj.NewRecorder()
 		record(rec, lw)
 	}
-	judge := func(atEnd bool) { r.judge(props, lw, atEnd, r.steps) }
+	// an invariant that reads only monitors and liveness is judged again
+	// only once they changed (see sim.Walker.Epoch)
+	judged := ^uint64(0)
+	judge := func(atEnd bool) {
+		e := lw.Epoch()
+		r.judge(props, lw, atEnd, r.steps, !atEnd && e == judged)
+		if !atEnd {
+			judged = e
+		}
+	}
 	judge(false)
 	if r.fault != nil {
 		return r

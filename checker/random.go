@@ -526,9 +526,9 @@ func (r *walkResult) named(names []string) []KindCount {
 
 // judge judges the world v of a walk after at steps: its invariants or,
 // where the run ends (atEnd), the other properties, those not yet broken.
-func (r *walkResult) judge(props []*properties.Property, v properties.View, atEnd bool, at int) {
+func (r *walkResult) judge(props []*properties.Property, v properties.View, atEnd bool, at int, sameMonitors bool) {
 	for p, prop := range props {
-		if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd {
+		if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd || sameMonitors && prop.MonitorOnly {
 			continue
 		}
 		d, f := judgeSafely(prop, v, atEnd)
@@ -619,7 +619,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	// judge judges the invariants after a step, or, where the run ends
 	// (atEnd), the other properties; the invariants were judged already.
 	view := st.View(nil)
-	judge := func(atEnd bool) { r.judge(props, view.At(w), atEnd, len(r.events)) }
+	judge := func(atEnd bool) { r.judge(props, view.At(w), atEnd, len(r.events), false) }
 	judge(false)
 	if r.fault != nil {
 		return r

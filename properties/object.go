@@ -45,10 +45,16 @@ type Object struct {
 	prop *Property
 }
 
-// History is a run's client history so far.
+// History is a run's client history so far. It is a value: Call, Return
+// and Abandon return a new history and leave theirs as it was, so that
+// worlds of a search may share a history's past.
 type History struct {
 	Ops   []HistoryOp // every call, in the order called
 	Clock int32       // the calls and returns so far: the next event's time
+	// owned: the history belongs to one Recorder, which keeps only the
+	// newest: Call, Return and Abandon change it in place rather than
+	// copy it, so that recording a run is linear in its length
+	owned bool
 }
 
 // HistoryOp is one client call: its operation, a value and when it was
@@ -72,7 +78,11 @@ func (h History) pending(i model.NodeID) int {
 
 // Call returns h with client i calling op on value v now.
 func (h History) Call(i model.NodeID, op uint8, v model.MsgID) History {
-	return History{Ops: append(slices.Clip(h.Ops), HistoryOp{Client: i, Op: op, Value: v, Call: h.Clock, Return: -1}), Clock: h.Clock + 1}
+	ops := h.Ops
+	if !h.owned {
+		ops = slices.Clip(ops)
+	}
+	return History{Ops: append(ops, HistoryOp{Client: i, Op: op, Value: v, Call: h.Clock, Return: -1}), Clock: h.Clock + 1, owned: h.owned}
 }
 
 // Return returns h with client i's pending call returning now, with value
@@ -83,12 +93,15 @@ func (h History) Return(i model.NodeID, match func(HistoryOp) bool, v model.MsgI
 	if k < 0 || !match(h.Ops[k]) {
 		return h
 	}
-	ops := slices.Clone(h.Ops)
+	ops := h.Ops
+	if !h.owned {
+		ops = slices.Clone(ops)
+	}
 	ops[k].Return = h.Clock
 	if !keep {
 		ops[k].Value = v
 	}
-	return History{Ops: ops, Clock: h.Clock + 1}
+	return History{Ops: ops, Clock: h.Clock + 1, owned: h.owned}
 }
 
 // Abandon returns h without client i's pending call, if it has one that
@@ -98,7 +111,11 @@ func (h History) Abandon(i model.NodeID, match func(HistoryOp) bool) History {
 	if k < 0 || !match(h.Ops[k]) {
 		return h
 	}
-	return History{Ops: slices.Delete(slices.Clone(h.Ops), k, k+1), Clock: h.Clock}
+	ops := h.Ops
+	if !h.owned {
+		ops = slices.Clone(ops)
+	}
+	return History{Ops: slices.Delete(ops, k, k+1), Clock: h.Clock, owned: h.owned}
 }
 
 // Operations returns h's operations for porcupine: those that returned,
@@ -126,7 +143,7 @@ type Recorder struct {
 }
 
 // NewRecorder returns a recorder of an empty history.
-func (o *Object) NewRecorder() *Recorder { return &Recorder{obj: o} }
+func (o *Object) NewRecorder() *Recorder { return &Recorder{obj: o, h: History{owned: true}} }
 
 // Observe records observation o of node i (model.Crashed(i) for a crash).
 func (r *Recorder) Observe(i model.NodeID, o model.Obs) { r.h = r.obj.Record(r.h, i, o) }

@@ -42,3 +42,39 @@ func TestLockHistories(t *testing.T) {
 		require.Equal(t, c.ok, porcupine.CheckOperations(Lock.Model, h), c.name)
 	}
 }
+
+// A history is a value: two calls after one history leave it, and each
+// other, as they were, as the worlds of a search that share a past need.
+func TestHistoriesAreValues(t *testing.T) {
+	h := History{Ops: make([]HistoryOp, 0, 4)}.Call(0, 0, model.MsgID{}) // room to grow in place
+	a, b := h.Call(1, 0, model.MsgID{}), h.Call(2, 0, model.MsgID{})
+	require.Equal(t, []model.NodeID{0, 1}, clients(a))
+	require.Equal(t, []model.NodeID{0, 2}, clients(b))
+	a.Return(1, func(HistoryOp) bool { return true }, model.MsgID{}, true)
+	require.Equal(t, int32(-1), a.Ops[1].Return, "Return left a as it was")
+	b.Abandon(2, func(HistoryOp) bool { return true })
+	require.Equal(t, []model.NodeID{0, 2}, clients(b), "Abandon left b as it was")
+	require.Len(t, h.Ops, 1)
+}
+
+// A Recorder keeps only its newest history, which grows in place: a run
+// of 2 000 lock calls and returns costs a few allocations, not one each.
+func TestRecordingIsLinear(t *testing.T) {
+	allocs := testing.AllocsPerRun(5, func() {
+		rec := Lock.NewRecorder()
+		for range 500 {
+			for _, o := range []model.Obs{{Kind: model.ObsRequest}, {Kind: model.ObsEnter}, {Kind: model.ObsExit}} {
+				rec.Observe(1, o)
+			}
+		}
+	})
+	require.Less(t, allocs, 50.0)
+}
+
+func clients(h History) []model.NodeID {
+	var out []model.NodeID
+	for _, op := range h.Ops {
+		out = append(out, op.Client)
+	}
+	return out
+}

@@ -138,8 +138,9 @@ func BenchmarkLiveness(b *testing.B) {
 }
 
 // BenchmarkRandom measures the random engine at N = 50 on one worker, a
-// search compiled afresh each time as a command does: steps per second,
-// and the heap it ends with, per walk.
+// search compiled afresh each time as a command does (with the client
+// histories of the protocols that have them): steps per second, and the
+// heap it ends with, per walk.
 //
 //	go test ./internal/regress -run '^$' -bench Random -count 5 | benchstat -
 func BenchmarkRandom(b *testing.B) {
@@ -174,7 +175,11 @@ func BenchmarkRandom(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1})
+				opt := checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1}
+				if p.Object != nil { // as a command checks it
+					opt.Object = p.Object(m.Config())
+				}
+				r := checker.Random(context.Background(), m, opt)
 				steps += r.Stats.Transitions
 				peak = max(peak, heapObjects())
 			}

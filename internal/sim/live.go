@@ -61,6 +61,11 @@ type Walker interface {
 	Kinds() []string
 	// Fingerprint is a hash of the world: equal worlds, equal hashes.
 	Fingerprint() uint64
+	// Epoch changes whenever a monitor observes something or a node
+	// crashes or recovers: while it stays, so does the verdict of a
+	// property that reads only monitors and liveness
+	// (properties.Property.MonitorOnly).
+	Epoch() uint64
 
 	// The world as properties see it (properties.View).
 	N() int
@@ -254,6 +259,7 @@ type walker[S, M any] struct {
 	mons     []any
 	crashes  int
 	recovers int
+	epoch    uint64
 	net      liveNet
 
 	fault  *Fault
@@ -322,6 +328,7 @@ func (w *walker[S, M]) Start() {
 	}
 	w.used = w.used[:0]
 	w.inFlight, w.crashes, w.recovers = 0, 0, 0
+	w.epoch++
 	clear(w.net.groups)
 	w.net.split, w.net.parts, w.net.stale = false, 0, true
 	w.fpOn, w.fpNodes, w.fpChans = false, w.fpNodes[:0], w.fpChans[:0]
@@ -346,6 +353,7 @@ func (w *walker[S, M]) Start() {
 }
 
 func (w *walker[S, M]) Fault() *Fault                    { return w.fault }
+func (w *walker[S, M]) Epoch() uint64                    { return w.epoch }
 func (w *walker[S, M]) Step() (uint16, []uint8)          { return w.label, w.sent }
 func (w *walker[S, M]) Labels() []string                 { return slices.Clone(w.labels) }
 func (w *walker[S, M]) Kinds() []string                  { return slices.Clone(w.kinds) }
@@ -567,6 +575,7 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 }
 
 func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
+	w.epoch++
 	for k, mon := range w.m.monitors {
 		in := w.mons[k]
 		check := w.checkNow() && writable(reflect.TypeOf(in))
@@ -594,6 +603,7 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 
 func (w *walker[S, M]) crash(i model.NodeID) {
 	w.crashes++
+	w.epoch++
 	w.label = uint16(slices.Index(faultKinds, Crash))
 	nd := &w.nodes[i]
 	nd.dead, nd.timers, nd.waits = true, nil, false
@@ -611,6 +621,7 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 
 func (w *walker[S, M]) recover(i model.NodeID) {
 	w.recovers++
+	w.epoch++
 	nd := &w.nodes[i]
 	w.obs = append(w.obs, NodeObs{i, model.Obs{Kind: model.ObsRecover}})
 	w.observe(i, model.Obs{Kind: model.ObsRecover})
