@@ -20,7 +20,8 @@ import (
 // the faults alone, then, in rounds until none is kept or the budget runs
 // out: every event of one node dropped, for each node; the faults dropped
 // one by one; each crash moved to another node or to the start (with its
-// recovery, if any); and runs
+// recovery, if any); each lost message exchanged for one sent earlier,
+// lost as soon as sent; and runs
 // of events, halving their length down to single events (delta
 // debugging).
 // The result is the run a candidate gave, so it always replays.
@@ -90,6 +91,16 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budge
 				}
 			}
 		}
+		// another message lost earlier may show the same bug sooner (a
+		// server's first grant rather than a client's last request)
+		for i := 0; i < len(best) && !r.late(); i++ {
+			if best[i].Kind != sim.Lose {
+				continue
+			}
+			if r.earlierLoss(best, i, try) {
+				progress = true
+			}
+		}
 		for size := max(1, len(best)/2); !r.late(); size = max(1, size/2) {
 			for at := 0; at+size <= len(best) && !r.late(); {
 				if try(slices.Concat(best[:at], best[at+size:])) {
@@ -104,6 +115,50 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budge
 		}
 	}
 	return best, detail
+}
+
+// earlierLoss tries runs that lose, instead of the message best[i]
+// loses, one sent before it, right after its send, the earliest first,
+// and reports whether try kept one. best replays as it is (it is a run
+// that shrink's replay gave).
+func (r *shrinker) earlierLoss(best []sim.Event, i int, try func([]sim.Event) bool) bool {
+	st := r.st
+	rest := slices.Delete(slices.Clone(best), i, i+1)
+	w, _ := st.Init()
+	var next sim.World
+	var evs []sim.Event
+	for k, ev := range best[:i] {
+		var step *sim.Step
+		next, step = st.Apply(w, ev, next)
+		w, next = next, w
+		if st.TakeFault() != nil || r.late() {
+			return false
+		}
+		if step == nil || len(step.Sends) == 0 {
+			continue
+		}
+		evs, _ = st.Enabled(w, evs[:0])
+		if st.TakeFault() != nil {
+			return false
+		}
+		for _, snd := range step.Sends {
+			// the message just sent: under FIFO the last of its channel
+			at := slices.IndexFunc(evs, func(e sim.Event) bool {
+				return e.Kind == sim.Lose && e.From == ev.Node && e.Node == sim.SendTo(snd) && st.LostMessage(w, e) == sim.SendMsg(snd)
+			})
+			if at < 0 {
+				continue // lost already: its receiver is down or cut off
+			}
+			for at+1 < len(evs) && evs[at+1].Kind == sim.Lose && evs[at+1].From == ev.Node && evs[at+1].Node == sim.SendTo(snd) &&
+				st.LostMessage(w, evs[at+1]) == sim.SendMsg(snd) {
+				at++
+			}
+			if try(slices.Concat(rest[:k+1], []sim.Event{evs[at]}, rest[k+1:])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func faultKind(k sim.EventKind) bool {
