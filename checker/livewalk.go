@@ -60,29 +60,19 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	if r.fault != nil {
 		return r
 	}
-	undecided := func() bool {
-		return len(props) == 0 || (len(r.viol) < len(props) && !(first && len(r.viol) > 0))
-	}
-	forced := map[uint64]bool{}
+	undecided := func() bool { return r.undecided(len(props), first) }
+	forced := forcedRun{}
 	for r.steps < maxDepth && undecided() {
 		total, nproto := lw.Enabled()
 		if r.fault = lw.Fault(); r.fault != nil {
 			break
 		}
-		if total == 1 && nproto == 1 {
-			fp := lw.Fingerprint()
-			if forced[fp] {
-				r.cycled = true
-				break
-			}
-			forced[fp] = true
-		} else if len(forced) > 0 {
-			clear(forced)
+		if forced.goesRound(total == 1 && nproto == 1, lw.Fingerprint) {
+			r.cycled = true
+			break
 		}
 		if nproto == 0 {
-			r.quiescent++
-			r.complete = true
-			judge(true)
+			r.quiesce(judge)
 			if r.fault != nil {
 				break
 			}
@@ -126,13 +116,7 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		if r.fault = lw.Fault(); r.fault != nil {
 			return r
 		}
-		if nproto == 0 {
-			r.quiescent++
-			r.complete = true
-			judge(true)
-		} else {
-			r.cut = true
-		}
+		r.atDepth(nproto, judge)
 	}
 	if clock != nil {
 		r.entry = clock.end(r.complete)

@@ -10,7 +10,6 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/protocols"
 )
 
 // TestWalkerInLockstep takes the same events on a sim.Walker and on a
@@ -21,20 +20,12 @@ import (
 // compares whole walks; this one names the first step where they part.
 func TestWalkerInLockstep(t *testing.T) {
 	compared := 0
-	for _, p := range protocols.All() {
-		for _, sc := range p.Scenarios {
-			for _, n := range []int{sc.N, 7} {
-				sc := sc
-				sc.N = n
-				m, err := suite.Compile(p, &sc)
-				if err != nil || !sim.Supported(checker.ModelOf(m).Config()) {
-					continue
-				}
-				compared++
-				lockstep(t, fmt.Sprintf("%s/%s/n=%d", p.Name, sc.Name, n), checker.ModelOf(m))
-			}
+	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
+		if sm := checker.ModelOf(m); sim.Supported(sm.Config()) {
+			compared++
+			lockstep(t, name, sm)
 		}
-	}
+	})
 	require.Greater(t, compared, 100, "configurations walked in lockstep")
 }
 

@@ -562,6 +562,54 @@ func onlyAtEnd(props []*properties.Property, failed map[int]bool) bool {
 	return true
 }
 
+// undecided reports whether a walk judging nprops properties goes on: it
+// stops once every one has failed, or with first once any has; one with
+// none to judge (for figures or histories) runs to its end.
+func (r *walkResult) undecided(nprops int, first bool) bool {
+	return nprops == 0 || (len(r.viol) < nprops && !(first && len(r.viol) > 0))
+}
+
+// quiesce judges the quiescent world a walk reached: a run ends there.
+func (r *walkResult) quiesce(judge func(atEnd bool)) {
+	r.quiescent++
+	r.complete = true
+	judge(true)
+}
+
+// atDepth ends a walk that the depth bound stopped, nproto protocol
+// events enabled where it stopped: judged there if the run ends there,
+// else cut.
+func (r *walkResult) atDepth(nproto int, judge func(atEnd bool)) {
+	if nproto == 0 {
+		r.quiesce(judge)
+	} else {
+		r.cut = true
+	}
+}
+
+// forcedRun holds the worlds a walk met since it last had a choice. A
+// run in which one event only is enabled at every step, back to a world
+// it met, goes round that cycle for ever: the walk ends there.
+type forcedRun map[uint64]bool
+
+// goesRound reports whether the walk, with one event only enabled
+// (only), is back at a world of its forced run; fingerprint hashes the
+// world it is at.
+func (f forcedRun) goesRound(only bool, fingerprint func() uint64) bool {
+	if !only {
+		if len(f) > 0 {
+			clear(f)
+		}
+		return false
+	}
+	fp := fingerprint()
+	if f[fp] {
+		return true
+	}
+	f[fp] = true
+	return false
+}
+
 type walkViolation struct {
 	at     int // number of events before the violating world
 	detail string
@@ -624,40 +672,24 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	if r.fault != nil {
 		return r
 	}
-	// A walk stops once every property has failed, or with first once any
-	// has; one with none to judge (for figures or histories) runs to its
-	// end.
-	undecided := func() bool {
-		return len(props) == 0 || (len(r.viol) < len(props) && !(first && len(r.viol) > 0))
-	}
+	undecided := func() bool { return r.undecided(len(props), first) }
 	var evs []sim.Event
 	var next sim.World
 	keys := map[sim.Event]string{}
-	// forced: the worlds met since the walk last had a choice. A run in
-	// which one event only is enabled at every step, back to a world it
-	// met, goes round that cycle for ever: the walk ends there.
-	forced := map[uint64]bool{}
+	forced := forcedRun{}
 	for len(r.events) < maxDepth && undecided() {
 		var nproto int
 		evs, nproto = st.Enabled(w, evs[:0])
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break // listing the events ran a faulting timeout or action
 		}
-		if len(evs) == 1 && nproto == 1 {
-			fp := st.Fingerprint(w)
-			if forced[fp] {
-				r.cycled = true
-				break
-			}
-			forced[fp] = true
-		} else if len(forced) > 0 {
-			clear(forced)
+		if forced.goesRound(len(evs) == 1 && nproto == 1, func() uint64 { return st.Fingerprint(w) }) {
+			r.cycled = true
+			break
 		}
 		var ev sim.Event
 		if nproto == 0 {
-			r.quiescent++
-			r.complete = true
-			judge(true)
+			r.quiesce(judge)
 			if r.fault != nil {
 				break
 			}
@@ -720,13 +752,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 			r.steps = len(r.events)
 			return r
 		}
-		if nproto == 0 {
-			r.quiescent++
-			r.complete = true
-			judge(true)
-		} else {
-			r.cut = true
-		}
+		r.atDepth(nproto, judge)
 	}
 	r.steps = len(r.events)
 	if r.complete {

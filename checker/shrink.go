@@ -142,18 +142,16 @@ func (r *shrinker) earlierLoss(best []sim.Event, i int, try func([]sim.Event) bo
 			return false
 		}
 		for _, snd := range step.Sends {
-			// the message just sent: under FIFO the last of its channel
-			at := slices.IndexFunc(evs, func(e sim.Event) bool {
-				return e.Kind == sim.Lose && e.From == ev.Node && e.Node == sim.SendTo(snd) && st.LostMessage(w, e) == sim.SendMsg(snd)
-			})
-			if at < 0 {
-				continue // lost already: its receiver is down or cut off
+			// the loss of the message just sent: under FIFO the last of
+			// its channel; none if it was lost already (its receiver is
+			// down or cut off)
+			at := -1
+			for j, e := range evs {
+				if e.Kind == sim.Lose && e.From == ev.Node && e.Node == sim.SendTo(snd) && st.LostMessage(w, e) == sim.SendMsg(snd) {
+					at = j
+				}
 			}
-			for at+1 < len(evs) && evs[at+1].Kind == sim.Lose && evs[at+1].From == ev.Node && evs[at+1].Node == sim.SendTo(snd) &&
-				st.LostMessage(w, evs[at+1]) == sim.SendMsg(snd) {
-				at++
-			}
-			if try(slices.Concat(rest[:k+1], []sim.Event{evs[at]}, rest[k+1:])) {
+			if at >= 0 && try(slices.Concat(rest[:k+1], []sim.Event{evs[at]}, rest[k+1:])) {
 				return true
 			}
 		}

@@ -67,7 +67,8 @@ type Walker interface {
 	// (properties.Property.MonitorOnly).
 	Epoch() uint64
 
-	// The world as properties see it (properties.View).
+	// The world as properties see it (properties.View, which this
+	// package cannot name: the properties' tests import it).
 	N() int
 	Config() *model.Config
 	Alive(i model.NodeID) bool

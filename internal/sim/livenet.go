@@ -57,21 +57,7 @@ func (w *walker[S, M]) Cuts() int {
 
 // cuts reports whether separating the arc a..b splits some group.
 func (w *walker[S, M]) cuts(a, b int) bool {
-	if !w.net.split {
-		return true
-	}
-	var in, out [32]bool
-	for i, g := range w.net.groups {
-		if inArc(i, a, b) {
-			in[g] = true
-		} else {
-			out[g] = true
-		}
-		if in[g] && out[g] {
-			return true
-		}
-	}
-	return false
+	return !w.net.split || splitsAGroup(w.n, a, b, func(i int) int { return int(w.net.groups[i]) })
 }
 
 // takeNetwork takes Partition or Heal event k of those partitionsOpen

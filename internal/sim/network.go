@@ -70,12 +70,16 @@ func inArc(i, a, b int) bool { return a <= i && i <= b }
 
 // cuts reports whether separating the arc a..b splits some group of w.
 func (s *Stepper) cuts(w World, a, b int) bool {
-	if !s.Split(w) {
-		return true // node 0 is outside the arc, node a inside
-	}
-	var in, out [16]bool
-	for i := range s.m.cfg.N {
-		g := s.Group(w, model.NodeID(i))
+	return !s.Split(w) || splitsAGroup(s.m.cfg.N, a, b, func(i int) int { return s.Group(w, model.NodeID(i)) })
+}
+
+// splitsAGroup reports whether separating the arc a..b of n nodes, whose
+// group labels group gives, splits some group. A whole network it always
+// splits: node 0 is outside the arc, node a inside.
+func splitsAGroup(n, a, b int, group func(i int) int) bool {
+	var in, out [32]bool
+	for i := range n {
+		g := group(i)
 		if inArc(i, a, b) {
 			in[g] = true
 		} else {
