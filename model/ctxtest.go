@@ -19,9 +19,12 @@ type Sent[M any] struct {
 
 // Sent returns the messages sent through c, in order (nil when none).
 func (c *Ctx[M]) Sent() []Sent[M] {
-	var out []Sent[M]
-	for _, s := range c.sends {
-		out = append(out, Sent[M]{s.to, s.msg})
+	if len(c.sends) == 0 {
+		return nil
+	}
+	out := make([]Sent[M], len(c.sends))
+	for k, s := range c.sends {
+		out[k] = Sent[M]{s.to, s.msg}
 	}
 	return out
 }
@@ -38,9 +41,22 @@ type TimerEffect struct {
 // Timers returns the timers armed and cancelled through c, in order (nil
 // when none).
 func (c *Ctx[M]) Timers() []TimerEffect {
-	var out []TimerEffect
+	if len(c.timers) == 0 {
+		return nil
+	}
+	out := make([]TimerEffect, len(c.timers))
+	waits := 0
 	for _, t := range c.timers {
-		out = append(out, TimerEffect{t.timer, t.arm, slices.Clone(t.waitOn), t.ticks})
+		waits += len(t.waitOn)
+	}
+	wait := make([]NodeID, 0, waits) // every WaitOn's, one after another
+	for k, t := range c.timers {
+		var on []NodeID
+		if len(t.waitOn) > 0 {
+			wait = append(wait, t.waitOn...)
+			on = slices.Clip(wait[len(wait)-len(t.waitOn):])
+		}
+		out[k] = TimerEffect{t.timer, t.arm, on, t.ticks}
 	}
 	return out
 }

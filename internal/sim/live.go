@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -92,7 +93,7 @@ func (m *Machine) NewWalker() Walker { return m.impl.newWalker(m) }
 
 const (
 	purityAll   = 1024 // handler and monitor calls checked in full at first
-	purityEvery = 32   // then one call in this many
+	purityEvery = 128  // then one call in this many
 )
 
 // NodeObs is an observation and the node that made it.
@@ -123,6 +124,9 @@ type liveResult[S, M any] struct {
 	sends []model.Sent[M]
 	obs   []model.Obs
 	label uint16
+	// same: whether state is the node's state before the call (1), is
+	// not (-1) or is yet to be compared (0)
+	same int8
 }
 
 // liveOp arms (armed) or cancels a timer.
@@ -159,26 +163,57 @@ func byKey(e liveTimer, key string) int { return strings.Compare(e.key, key) }
 
 // keepsTimers reports whether the node's timers after r are those before
 // (base), without building them: every timer r fired, armed or cancelled
-// ends as it was.
-func (r *liveResult[S, M]) keepsTimers() bool {
+// ends as it was. With lostTo (the nodes r's messages to are lost to a
+// cut, indexed by node; nil: none), a timer after r that waits on one of
+// them counts as expired, waiting on no node (see Walker.lose): it is
+// kept only if it waited on none before.
+func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
+	expires := func(t *liveTimer) bool {
+		return lostTo != nil && slices.ContainsFunc(t.wait, func(j model.NodeID) bool { return lostTo[j] })
+	}
+	touched := func(key string) bool {
+		return r.fired >= 0 && r.base[r.fired].key == key ||
+			slices.ContainsFunc(r.ops, func(op liveOp) bool { return op.key == key })
+	}
+	// a timer r leaves alone is kept unless it expires
+	for k := range r.base {
+		if expires(&r.base[k]) && !touched(r.base[k].key) {
+			return false
+		}
+	}
 	if r.fired < 0 && len(r.ops) == 0 {
 		return true
 	}
-	if len(r.ops) > 8 {
-		return sameTimers(r.timersAfter(), r.base)
+	if len(r.ops) > 8 { // the quadratic search below would cost more
+		after := r.timersAfter()
+		return slices.EqualFunc(after, r.base, func(a, b liveTimer) bool { return keptAs(&a, &b, expires) })
 	}
 	firedKept := r.fired < 0
-	for k, op := range r.ops {
+	for k := range r.ops {
+		op := &r.ops[k]
 		if slices.ContainsFunc(r.ops[k+1:], func(later liveOp) bool { return later.key == op.key }) {
 			continue // a later op decides
 		}
 		at, armed := slices.BinarySearchFunc(r.base, op.key, byKey)
-		if op.armed != armed || armed && !sameTimer(r.base[at], op.liveTimer) {
+		if op.armed != armed || armed && !keptAs(&op.liveTimer, &r.base[at], expires) {
 			return false
 		}
 		firedKept = firedKept || at == r.fired && armed
 	}
 	return firedKept
+}
+
+// keptAs reports whether timer a, after a step, is timer b as it was
+// before: a waiting on a node its step's messages to are lost to
+// expires, so b must wait on none.
+func keptAs(a, b *liveTimer, expires func(*liveTimer) bool) bool {
+	if a.t != b.t {
+		return false
+	}
+	if expires(a) {
+		return len(b.wait) == 0
+	}
+	return slices.Equal(a.wait, b.wait)
 }
 
 // liveCand is an enabled timeout or action of a node, with the outcome of
@@ -693,14 +728,14 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			r.label = w.labelOf("timeout " + kindOfValue(tm.t))
 			out.r, out.ran = r, true
 		}
-		if !w.stutters(i, out.r) {
+		if !w.stutters(i, &out.r) {
 			nd.cands = append(nd.cands, liveCand[S, M]{out.r})
 		}
 	}
 	if nd.acted {
-		for _, r := range nd.acts {
-			if !w.stutters(i, r) {
-				nd.cands = append(nd.cands, liveCand[S, M]{r})
+		for k := range nd.acts {
+			if r := &nd.acts[k]; !w.stutters(i, r) {
+				nd.cands = append(nd.cands, liveCand[S, M]{*r})
 			}
 		}
 	} else if w.t.actor != nil {
@@ -724,8 +759,8 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			}
 			r.label = w.labelOf("action " + kindOfValue(a))
 			nd.acts = append(nd.acts, r)
-			if !w.stutters(i, r) {
-				nd.cands = append(nd.cands, liveCand[S, M]{r})
+			if r := &nd.acts[len(nd.acts)-1]; !w.stutters(i, r) {
+				nd.cands = append(nd.cands, liveCand[S, M]{*r})
 			}
 		}
 		nd.acted = true
@@ -750,7 +785,7 @@ func (w *walker[S, M]) waitOver(i model.NodeID, ws []model.NodeID) bool {
 // node that is down, or to a cut that expires no timer of its receiver),
 // the same timers (after those lost messages expired them) and the same
 // state.
-func (w *walker[S, M]) stutters(i model.NodeID, r liveResult[S, M]) bool {
+func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 	if len(r.obs) > 0 {
 		return false
 	}
@@ -765,36 +800,44 @@ func (w *walker[S, M]) stutters(i model.NodeID, r liveResult[S, M]) bool {
 			return false
 		}
 		lost, nd.cutDep = true, true
-		if _, changed := expiredOn(w.nodes[j].timers, i); changed {
-			return false
+		if waitsOn(w.nodes[j].timers, i) {
+			return false // its receiver's timer expires
 		}
 	}
-	if !lost && !r.keepsTimers() {
-		return false
-	}
-	if !nd.keyed {
-		nd.key, nd.keyed = appendKeyOf(nd.key[:0], &nd.state), true
-	}
-	if w.buf = appendKeyOf(w.buf[:0], &r.state); string(w.buf) != string(nd.key) {
-		return false
-	}
-	if lost { // the timers, once the messages lost expired them
+	var lostTo []bool
+	if lost {
 		w.lostTo = slices.Grow(w.lostTo[:0], w.n)[:w.n]
 		clear(w.lostTo)
 		for _, s := range r.sends {
 			w.lostTo[s.To] = !w.nodes[s.To].dead
 		}
-		return slices.EqualFunc(r.timersAfter(), nd.timers, func(a, b liveTimer) bool {
-			if a.t != b.t {
-				return false
-			}
-			if slices.ContainsFunc(a.wait, func(j model.NodeID) bool { return w.lostTo[j] }) {
-				return len(b.wait) == 0 // expired
-			}
-			return slices.Equal(a.wait, b.wait)
-		})
+		lostTo = w.lostTo
 	}
-	return true
+	if !r.keepsTimers(lostTo) {
+		return false
+	}
+	if r.same == 0 && shallowEqual(&r.state, &nd.state) {
+		r.same = 1 // the handler returned its input, or a copy of it
+	}
+	if r.same == 0 {
+		if !nd.keyed {
+			nd.key, nd.keyed = appendKeyOf(nd.key[:0], &nd.state), true
+		}
+		w.buf = appendKeyOf(w.buf[:0], &r.state)
+		r.same = -1
+		if string(w.buf) == string(nd.key) {
+			r.same = 1
+		}
+	}
+	return r.same > 0
+}
+
+// shallowEqual reports whether a and b hold the same bytes: the same
+// values, sharing whatever they point to, so with the same key (an
+// unequal pair may still be equal in content).
+func shallowEqual[S any](a, b *S) bool {
+	n := unsafe.Sizeof(*a)
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(a)), n)) == string(unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
 }
 
 func sameTimers(a, b []liveTimer) bool { return slices.EqualFunc(a, b, sameTimer) }
@@ -859,7 +902,8 @@ func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M])
 		}
 		tm := liveTimer{t: op.Timer, key: w.timerKey(op.Timer)}
 		if op.Armed {
-			tm.wait = slices.Compact(slices.Sorted(slices.Values(op.WaitOn)))
+			slices.Sort(op.WaitOn) // Timers' own copy
+			tm.wait = slices.Compact(op.WaitOn)
 		}
 		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}

@@ -40,6 +40,39 @@ func TestWalkerFollowsTimersAcrossACut(t *testing.T) {
 	enablesAsAStepper(t, m, 6)
 }
 
+// senderCutProtocol: node 0 may always ping node 1, changing nothing
+// of its own, and may, once, arm a timer waiting on node 1.
+type senderCutProtocol struct{ script }
+
+func (senderCutProtocol) Actions(env *model.Env, s tstate) []model.Action {
+	if env.Self() != 0 {
+		return nil
+	}
+	if s.Count == 0 {
+		return []model.Action{"ping", "watch"}
+	}
+	return []model.Action{"ping"}
+}
+
+func (senderCutProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
+	if a == "ping" {
+		ctx.Send(1, tmsg{1})
+		return s
+	}
+	ctx.SetTimer("on1", 1)
+	s.Count++
+	return s
+}
+
+// A ping lost to a cut stutters until node 0 watches node 1: then it
+// would expire node 0's own timer, which the ping leaves alone, and it
+// is enabled.
+func TestWalkerExpiresTheSendersTimerAcrossACut(t *testing.T) {
+	m, err := sim.Compile("sender-cut", senderCutProtocol{}, model.Config{N: 2, Partitions: 1})
+	require.NoError(t, err)
+	enablesAsAStepper(t, m, 6)
+}
+
 // A timeout that only disarms its timer (and cancels one never armed)
 // changes the world; one that also arms its timer again as it was does
 // not.

@@ -138,16 +138,21 @@ func (w *walker[S, M]) expireOn(a, b model.NodeID) {
 // expiredOn returns timers with those that wait on b waiting on no node,
 // and whether any did; timers itself is not changed.
 func expiredOn(timers []liveTimer, b model.NodeID) ([]liveTimer, bool) {
-	changed := false
-	for k, tm := range timers {
-		if slices.Contains(tm.wait, b) {
-			if !changed {
-				timers, changed = slices.Clone(timers), true
-			}
+	if !waitsOn(timers, b) {
+		return timers, false
+	}
+	timers = slices.Clone(timers)
+	for k := range timers {
+		if slices.Contains(timers[k].wait, b) {
 			timers[k].wait = nil
 		}
 	}
-	return timers, changed
+	return timers, true
+}
+
+// waitsOn reports whether a timer of timers waits on node b.
+func waitsOn(timers []liveTimer, b model.NodeID) bool {
+	return slices.ContainsFunc(timers, func(t liveTimer) bool { return slices.Contains(t.wait, b) })
 }
 
 // timersChanged tells the nodes whose enabled steps depended on other

@@ -261,7 +261,8 @@ func Step[M any](ctx *model.Ctx[M], p Process[M]) Process[M] {
 	p.Work = nil
 	for i, it := range rest {
 		if it.To != model.None {
-			p.Work = slices.Clone(rest[i:])
+			// the input's tail, shared: whatever adds to work clips it first
+			p.Work = rest[i:]
 			break
 		}
 		p = p.Deliver(ctx, it.Value)
