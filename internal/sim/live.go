@@ -323,6 +323,11 @@ type walker[S, M any] struct {
 	fpChans              []int
 	fpTotal              uint64
 	fpOn                 bool // the parts are hashed in this walk
+	// monKey: the monitors' states encoded, at epoch monEpoch (if
+	// monKeyed)
+	monKey   []byte
+	monEpoch uint64
+	monKeyed bool
 }
 
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
@@ -1023,11 +1028,17 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		w.fpChan[c] = h
 	}
 	w.fpNodes, w.fpChans = w.fpNodes[:0], w.fpChans[:0]
+	// the monitors change only where the epoch does
+	if !w.monKeyed || w.monEpoch != w.epoch {
+		w.monKey = w.monKey[:0]
+		for _, st := range w.mons {
+			w.monKey = AppendKey(w.monKey, st)
+		}
+		w.monKeyed, w.monEpoch = true, w.epoch
+	}
 	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers), byte(w.net.parts))
 	b = append(b, w.net.groups...)
-	for _, st := range w.mons {
-		b = AppendKey(b, st)
-	}
+	b = append(b, w.monKey...)
 	w.buf = b
 	return w.fpTotal + maphash.Bytes(w.seed, b)
 }
