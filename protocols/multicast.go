@@ -151,6 +151,9 @@ func init() {
 				{Name: "local-reads", N: 3, Channels: model.Unordered, Initiators: "0,1", Params: map[string]int{properties.MsgsParam: 1, multicast.ReadsParam: int(multicast.LocalReads)}, Props: withLinearizable,
 					Expect: checker.Fail, Shows: "linearizable",
 					Why: "a register whose reads are answered from the local replica: the writes keep one order, yet a read misses a write another client saw complete"},
+				{Name: "one-client", N: 3, Channels: model.Unordered, Initiators: "0", Params: map[string]int{properties.MsgsParam: 2, multicast.ReadsParam: int(multicast.LocalReads)}, Props: withLinearizable,
+					Expect: checker.Pass, Messages: "msg 0..6, order 0..6",
+					Why: "local reads are linearizable when one client writes: a write returns once the client's own replica applied it, so its next read, answered there, sees it; two operations, each write N messages and N orders, each read none"},
 			},
 		}),
 		group(true, &suite.Protocol{

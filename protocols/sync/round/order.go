@@ -10,12 +10,17 @@ import (
 
 // Order is the state of the Pulses monitor: the pulse each node simulates
 // (0 until it begins pulse 1), the algorithm messages sent and not yet
-// handed to their receiver, and the first breach of the notes' rule, if
-// any ("" while none).
+// handed to their receiver, and the first breach of the notes' rule or of
+// Algorithm.Pulse's input order, if any ("" while none).
 type Order struct {
 	Pulse []int
 	Owed  []Owed
 	Bad   string
+	// Taker is the node whose next pulse's input is being handed over
+	// (its ObsTake observations come before its ObsPulse, in one step),
+	// TakenFrom the sender of the last message it was handed; Taker is
+	// model.None between pulses.
+	Taker, TakenFrom model.NodeID
 }
 
 // Owed counts the messages From sent To in pulse Pulse that the
@@ -31,7 +36,7 @@ type Owed struct {
 // that keeps neighbours within a pulse of each other, the messages of at most
 // two pulses, so it stays small.
 var Pulses = properties.NewMonitor("pulses",
-	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N)} },
+	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N), Taker: model.None} },
 	observe)
 
 func observe(cfg *model.Config, st Order, node model.NodeID, o model.Obs) Order {
@@ -65,8 +70,14 @@ func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order
 			}
 			return st
 		}
+		if st.Taker == node && from < st.TakenFrom {
+			st.Bad = fmt.Sprintf("%v is handed the message %v sent it in pulse %d after one from %v: a pulse's input is ordered by sender", node, from, p, st.TakenFrom)
+			return st
+		}
 		st.Owed = owe(st.Owed, Owed{To: node, From: from, Pulse: p}, -1)
+		st.Taker, st.TakenFrom = node, from
 	case ObsPulse:
+		st.Taker, st.TakenFrom = model.None, 0
 		if o.Arg != st.Pulse[node]+1 {
 			st.Bad = fmt.Sprintf("%v begins pulse %d after pulse %d", node, o.Arg, st.Pulse[node])
 			return st
@@ -110,7 +121,9 @@ func owe(ws []Owed, w Owed, d int) []Owed {
 // PulseOrder (pulse-order) is the notes' rule of a synchronizer: no node
 // simulates pulse i+1 before it has received and acted on every algorithm
 // message sent to it in pulse i, and each such message is acted on in
-// pulse i+1, not later. It is judged in every world, over Pulses.
+// pulse i+1, not later; and, as Algorithm.Pulse promises, the messages of
+// a pulse are handed over ordered by sender. It is judged in every world,
+// over Pulses.
 var PulseOrder = &properties.Property{
 	Name: "pulse-order", Family: "sync", When: properties.Always, Monitor: Pulses, MonitorOnly: true,
 	Doc: "no node simulates pulse i+1 before it has received and acted on every message sent to it in pulse i",
@@ -121,17 +134,21 @@ var PulseOrder = &properties.Property{
 
 // AllPulses (all-pulses) is the liveness half of a synchronizer, judged
 // where runs end: every node has simulated every pulse alg asks for, so
-// no run stops short, deadlocked. It reads Pulses.
+// no run stops short, deadlocked, and none beyond: the algorithm's last
+// pulse ends it. It reads Pulses.
 func AllPulses[S, M any](alg Algorithm[S, M]) *properties.Property {
 	return &properties.Property{
 		Name: "all-pulses", Family: "sync", When: properties.AtQuiescence, Monitor: Pulses, MonitorOnly: true,
-		Doc: "where a run ends every node has simulated every pulse of the algorithm",
+		Doc: "where a run ends every node has simulated every pulse of the algorithm, and no more",
 		Check: func(v properties.View) string {
 			o := properties.MonitorState[Order](v, Pulses)
 			for i := range model.NodeID(v.N()) {
 				ctx := model.NewCtx[M](*v.Config(), i)
-				if want := alg.Pulses(&ctx.Env); o.Pulse[i] < want {
+				switch want := alg.Pulses(&ctx.Env); {
+				case o.Pulse[i] < want:
 					return fmt.Sprintf("the run is over and %v has simulated %d of %d pulses", i, o.Pulse[i], want)
+				case o.Pulse[i] > want:
+					return fmt.Sprintf("%v has simulated pulse %d of an algorithm of %d", i, o.Pulse[i], want)
 				}
 			}
 			return ""

@@ -87,6 +87,9 @@ func TestPulseOrder(t *testing.T) {
 		{"a message taken in the pulse it was sent", []step{pulse(0, 1), send(0, 1), take(1, 0)},
 			"n1 acts in pulse 1 on the message n0 sent it in pulse 1"},
 		{"a pulse skipped", []step{pulse(2, 2)}, "n2 begins pulse 2 after pulse 0"},
+		{"a pulse's input by sender", []step{send(0, 1), send(2, 1), send(2, 1), take(1, 0), take(1, 2), take(1, 2), pulse(1, 1), send(1, 0), pulse(0, 1), take(0, 1), pulse(0, 2)}, ""},
+		{"a pulse's input out of sender order", []step{send(0, 1), send(2, 1), take(1, 2), take(1, 0)},
+			"n1 is handed the message n0 sent it in pulse 0 after one from n2: a pulse's input is ordered by sender"},
 	}
 	for _, c := range cases {
 		st := Pulses.Start(cfg)
