@@ -374,11 +374,13 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 		return elected(ctx, s, elect.Timeout(ctx, s.Election, t))
 	case WorkerTimer:
 		// the worker has crashed: its tasks are pending again
-		if !s.Coordinating {
-			// unreachable: a node that stops coordinating cancels its timers (elected)
-			return s
-		}
 		w := model.NodeID(t)
+		if !s.Coordinating || !busy(s.Out, w) {
+			// unreachable: a node that stops coordinating cancels its
+			// timers (elected), and a coordinator its timer on a worker
+			// once it has no task of its out (Done)
+			panic(fmt.Sprintf("timer %v fired, but %v computes no task of this node's", t, w))
+		}
 		s.Dead = insert(s.Dead, w)
 		s.Out = slices.Clone(s.Out)
 		for i, x := range s.Out {
@@ -392,7 +394,7 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 		// another
 		if !s.Coordinating {
 			// unreachable: a node that stops coordinating cancels its timers (elected)
-			return s
+			panic("the analyser timer fired at a node that does not coordinate")
 		}
 		s.Dead = insert(s.Dead, s.Analyser)
 		return appoint(ctx, s)
