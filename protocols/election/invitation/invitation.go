@@ -407,13 +407,23 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case pollTimer:
 		return pollOne(ctx, s, model.NodeID(t)) // no answer yet: ask again
 	case memberTimer:
+		if j := model.NodeID(t); !slices.Contains(s.Members, j) && !slices.Contains(s.Invited, j) {
+			// unreachable: a node cancels its timer on a member once it is
+			// none (dropMember), and on all of them when it joins another
+			// group (join)
+			panic(fmt.Sprintf("timer %v fired, but %v is neither a member nor invited", t, j))
+		}
 		return dropMember(ctx, s, model.NodeID(t)) // a member is lost
 	}
 	switch t {
 	case MergeTimer:
-		if len(s.Found) > 0 {
-			return merge(ctx, s)
+		if len(s.Found) == 0 {
+			// unreachable: the merge that empties the coordinators found
+			// cancels the timer (merge), and so does joining another
+			// group (join)
+			panic("the merge timer fired with no coordinator found to merge")
 		}
+		return merge(ctx, s)
 	case CoordinatorTimer:
 		return formGroup(ctx, s)
 	}
