@@ -102,6 +102,12 @@ const (
 
 func (t Timer) String() string { return [...]string{"", "answer", "coordinator", "leader-check"}[t] }
 
+// status is the one status t is armed in: T in wait_reply, set as the node
+// starts an election; T' in wait_leader, set as an answer comes; the leader
+// check in idle, following another node. Every step that leaves the status
+// cancels the timer.
+func (t Timer) status() Status { return [...]Status{Idle, WaitReply, WaitLeader, Idle}[t] }
+
 // Protocol implements model.Protocol: the bully election on its own, an
 // Elector whose messages are its own.
 type Protocol struct{}
@@ -203,8 +209,14 @@ func (e Elector[M]) Receive(ctx *model.Ctx[M], s State, from model.NodeID, m Msg
 	return s
 }
 
-// Timeout handles the firing of the election's timer t.
+// Timeout handles the firing of the election's timer t. Each timer is
+// armed in one status only, and every step that leaves it cancels the
+// timer: one that fires elsewhere is a bug of this program's, and panics.
 func (e Elector[M]) Timeout(ctx *model.Ctx[M], s State, t Timer) State {
+	if want := t.status(); s.Status != want || t == LeaderCheck && s.Leader == ctx.Self() {
+		// unreachable: see Timer.status
+		panic(fmt.Sprintf("timer %v fired in state %v (leader %v): it is armed only in %v", t, s.Status, s.Leader, want))
+	}
 	switch t {
 	case AnswerTimer: // command 4: no reply, so no live higher node
 		return e.becomeLeader(ctx)
