@@ -292,6 +292,11 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 		return startElection(ctx, s)
 	case LeaderCheck:
 		// the coordinator has died: forget it and elect
+		if s.Leader == model.None || s.Leader == ctx.Self() {
+			// unreachable: the check is armed on another coordinator, and
+			// cancelled when the node adopts itself (adopt)
+			panic(fmt.Sprintf("the leader check fired at a node that follows %v", s.Leader))
+		}
 		ctx.Observe(model.Leader(model.None))
 		s.Leader = model.None
 		return startElection(ctx, s)
