@@ -125,4 +125,26 @@ var Termination = &Property{
 	},
 }
 
-func init() { register(UniqueLeader, Agreement, HighestLeader, Termination) }
+// LiveLeader: in every quiescent world every live node believes in a live
+// leader: the election has run again after every crash of a leader. Where
+// HighestLeader says which node leads, LiveLeader only says that one does,
+// for elections whose winner need not be the highest node.
+var LiveLeader = &Property{
+	Name: "live-leader", Family: "election", When: AtQuiescence, Monitor: Leaders, MonitorOnly: true,
+	Doc: "in every quiescent world every live node believes in a live leader",
+	Check: func(v View) string {
+		b := beliefs(v)
+		for i := range model.NodeID(v.N()) {
+			switch {
+			case !v.Alive(i):
+			case b[i] == model.None:
+				return fmt.Sprintf("the run is over but %v has not decided", i)
+			case !v.Alive(b[i]):
+				return fmt.Sprintf("the run is over but %v believes %v leads, which has crashed", i, b[i])
+			}
+		}
+		return ""
+	},
+}
+
+func init() { register(UniqueLeader, Agreement, HighestLeader, Termination, LiveLeader) }

@@ -51,8 +51,10 @@ type situation struct {
 	// crashed in the World by hand, their beliefs kept, to exercise the
 	// properties' own liveness tests.
 	crash, recover, down []model.NodeID
-	// want: the detail each property reports, "" when it holds.
-	unique, agreement, highest, termination string
+	// want: the detail each property reports, "" when it holds; live-leader
+	// reports what termination does (it implies it), unless a live node
+	// believes in a crashed leader before any is undecided: live says so.
+	unique, agreement, highest, termination, live string
 }
 
 var situations = []situation{
@@ -72,10 +74,12 @@ var situations = []situation{
 	{name: "every node follows n2", beliefs: []model.NodeID{2, 2, 2}},
 	{name: "stale belief in a crashed leader", beliefs: []model.NodeID{2, 1, 2}, crash: []model.NodeID{2},
 		// stale beliefs are no disagreement, but a run that ends with one
-		// has not elected the highest live node
-		highest: "n0 believes n2 leads, but the live node of highest rank is n1"},
+		// has not elected the highest live node, nor a live one
+		highest: "n0 believes n2 leads, but the live node of highest rank is n1",
+		live:    "the run is over but n0 believes n2 leads, which has crashed"},
 	{name: "stale belief in a leader down with its belief kept", beliefs: []model.NodeID{2, 1, 2}, down: []model.NodeID{2},
-		highest: "n0 believes n2 leads, but the live node of highest rank is n1"},
+		highest: "n0 believes n2 leads, but the live node of highest rank is n1",
+		live:    "the run is over but n0 believes n2 leads, which has crashed"},
 	{name: "the same beliefs with the leader live", beliefs: []model.NodeID{2, 1, 2},
 		unique:    "n1 and n2 both believe they are the leader",
 		agreement: "n0 believes n2 leads, n1 believes n1",
@@ -94,7 +98,8 @@ var situations = []situation{
 		crash: []model.NodeID{0}},
 	{name: "highest crashed, a survivor still follows it", ranks: []int{2, 0, 1}, beliefs: []model.NodeID{0, 0, 2},
 		crash:   []model.NodeID{0},
-		highest: "n1 believes n0 leads, but the live node of highest rank is n2"},
+		highest: "n1 believes n0 leads, but the live node of highest rank is n2",
+		live:    "the run is over but n1 believes n0 leads, which has crashed"},
 	{name: "a recovered node believes nothing until it says so", beliefs: []model.NodeID{2, 2, 2},
 		crash: []model.NodeID{0}, recover: []model.NodeID{0},
 		termination: "the run is over but n0 has not decided"},
@@ -148,6 +153,11 @@ func TestElectionProperties(t *testing.T) {
 			require.Equal(t, s.agreement, properties.Agreement.Check(v), "agreement")
 			require.Equal(t, s.highest, properties.HighestLeader.Check(v), "highest-leader")
 			require.Equal(t, s.termination, properties.Termination.Check(v), "termination")
+			live := s.live
+			if live == "" {
+				live = s.termination
+			}
+			require.Equal(t, live, properties.LiveLeader.Check(v), "live-leader")
 		})
 	}
 }
@@ -182,7 +192,7 @@ func TestElectionFamily(t *testing.T) {
 		require.Same(t, p, got)
 	}
 	for _, p := range []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader,
-		properties.Termination, properties.GroupLeader, properties.HealedLeader} {
+		properties.Termination, properties.LiveLeader, properties.GroupLeader, properties.HealedLeader} {
 		require.Contains(t, names, p.Name)
 		require.Equal(t, properties.Leaders, p.Monitor, p.Name)
 	}
@@ -192,6 +202,7 @@ func TestElectionFamily(t *testing.T) {
 	require.Equal(t, properties.Always, properties.Agreement.When)
 	require.Equal(t, properties.AtQuiescence, properties.HighestLeader.When)
 	require.Equal(t, properties.AtQuiescence, properties.Termination.When)
+	require.Equal(t, properties.AtQuiescence, properties.LiveLeader.When)
 	four := []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader, properties.Termination}
 	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(four), "one monitor for the four")
 

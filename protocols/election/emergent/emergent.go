@@ -551,6 +551,12 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 	case Timer:
 		return timeout(ctx, s, t)
 	case SlaveTimer:
+		if !slices.Contains(s.Pool, model.NodeID(t)) {
+			// unreachable: a node cancels its timer on a slave as the
+			// slave leaves its pool (leave), and on all of them as it
+			// becomes master (decide)
+			panic(fmt.Sprintf("timer %v fired, but %v is not in the pool", t, model.NodeID(t)))
+		}
 		return settle(ctx, leave(ctx, s, model.NodeID(t)))
 	}
 	return s // unreachable: the protocol arms a Timer or a SlaveTimer only
@@ -559,17 +565,24 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {
 	switch t {
 	case MasterTimer:
-		if s.Role == Slave && len(s.Joining) == 0 && s.Master != model.None {
-			return stand(ctx, s, s.Master)
+		if s.Role != Slave || len(s.Joining) > 0 || s.Master == model.None {
+			// unreachable: only a slave that has joined watches a master,
+			// and every step that ends that cancels the timer (stand,
+			// demote)
+			panic(fmt.Sprintf("the master timer fired at a %v (master %v, joining %v)", s.Role, s.Master, s.Joining))
 		}
+		return stand(ctx, s, s.Master)
 	case PromoteTimer:
 		if s.Role == Idle {
 			return promote(ctx, s)
 		}
 	case JoinTimer:
-		if len(s.Joining) > 0 {
-			return settle(ctx, joined(ctx, s))
+		if len(s.Joining) == 0 {
+			// unreachable: the step that empties Joining cancels the timer
+			// (acked, demote) or is its firing (joined)
+			panic("the join timer fired with no node left to acknowledge")
 		}
+		return settle(ctx, joined(ctx, s))
 	}
 	return s
 }
