@@ -175,6 +175,9 @@ func (c *Ctx[M]) SendAll(to []NodeID, m M) {
 // SetTimer arms timer t, replacing an armed timer of the same name. Under
 // Sync timing it fires only once every node of waitOn has crashed and nothing
 // from them to this node is in flight; with no waitOn it may fire any time.
+// Re-arming starts the timer afresh: a lost message that had expired it is
+// forgotten. A wait that narrows as answers come in should keep one timer
+// per awaited node, so that a lost answer keeps its own timer expired.
 func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) {
 	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: waitOn})
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/election/ringbased"
 )
 
-var electionClaims = []string{"unique-leader", "agreement", "highest-leader", "termination"}
+var electionClaims = []string{"unique-leader", "agreement", "highest-leader", "termination", "live-leader"}
 
 // election describes what the election protocols share: their properties.
 func election(p *suite.Protocol) *suite.Protocol {
@@ -137,7 +137,7 @@ func init() {
 					Why:      "concurrent elections on unordered links: still safe, but stale election messages can start extra rounds",
 					Messages: "election 11..35, elected 5..25"},
 				{Name: "crash", N: 4, Topology: "ring", Initiators: "0", Crashes: 1, Expect: checker.Fail,
-					Shows: "termination", Violates: []string{"highest-leader"},
+					Shows: "termination", Violates: []string{"highest-leader", "live-leader"},
 					Why: "a crashed node breaks the ring and the election never ends (Vlassov and Montelius: \"there are no failures\")"},
 			},
 		}),

@@ -36,7 +36,7 @@ func init() {
 				Why:      "the master and then its successor crash: the slaves vote again, the highest live slave wins, and a late announcement of a replaced master is ignored",
 				Messages: "slave-hello 3..9, slave-ack 1..8, master 0..6, candidate 0..5"},
 			{Name: "loss", N: 3, Crashes: 1, Losses: 1, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 3}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement", "pool-size"},
-				Why: "a lost acknowledgement: a slave takes its peer for crashed, and when the master crashes each slave, alone in its pool, becomes master (the detector assumes reliable links)"},
+				Why: "a lost message between two slaves: one takes the other for crashed, and when the master crashes each slave, alone in its pool as it sees it, becomes master (the detector assumes reliable links)"},
 			{Name: "alone", N: 1, Crashes: 1, Recoveries: 1, Expect: checker.Pass,
 				Why: "a lone node that crashes and restarts has no one to wait for: it joins the pool and leads again at once"},
 		},

@@ -244,10 +244,21 @@ type Timer uint8
 const (
 	MasterTimer  Timer = iota + 1 // the master's heartbeat
 	PromoteTimer                  // an idle node's staggered promotion
-	JoinTimer                     // the nodes yet to acknowledge a hello
 )
 
-func (t Timer) String() string { return [...]string{"", "master", "promote", "join"}[t] }
+func (t Timer) String() string { return [...]string{"", "master", "promote"}[t] }
+
+// JoinTimer is a joining slave's timer on node j's acknowledgement of its
+// hello. One timer per node rather than one on the nodes still to answer:
+// a timer re-armed on fewer nodes would forget that a lost acknowledgement
+// had expired it, and the slave would wait forever for an answer that
+// never comes.
+type JoinTimer model.NodeID
+
+func (t JoinTimer) String() string { return "join-" + model.NodeID(t).String() }
+
+// Kind: the timers on every acknowledgement are one kind.
+func (JoinTimer) Kind() string { return "join" }
 
 // SlaveTimer is the master's timer watching slave j's heartbeat.
 type SlaveTimer model.NodeID
@@ -363,6 +374,7 @@ func settle(ctx *model.Ctx[Msg], s State) State {
 // promote: too few slaves, so become one and tell everyone.
 func promote(ctx *model.Ctx[Msg], s State) State {
 	ctx.Observe(model.InPool(true))
+	ctx.CancelTimer(PromoteTimer)
 	s.Role, s.Votes = Slave, nil
 	all := others(ctx)
 	ctx.SendAll(all, Msg{K: Hello})
@@ -370,7 +382,9 @@ func promote(ctx *model.Ctx[Msg], s State) State {
 		return joined(ctx, s)
 	}
 	s.Joining = all
-	ctx.SetTimer(JoinTimer, all...)
+	for _, j := range all {
+		ctx.SetTimer(JoinTimer(j), j)
+	}
 	return s
 }
 
@@ -391,18 +405,23 @@ func joined(ctx *model.Ctx[Msg], s State) State {
 
 // acked: node j has answered a joining slave's hello.
 func acked(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
+	ctx.CancelTimer(JoinTimer(j))
+	return heard(ctx, s, j)
+}
+
+// heard: node j answered or is gone; the slave has joined once no node is
+// left to hear from.
+func heard(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
 	if s.Joining = without(s.Joining, j); len(s.Joining) > 0 {
-		ctx.SetTimer(JoinTimer, s.Joining...)
 		return s
 	}
-	ctx.CancelTimer(JoinTimer)
 	return joined(ctx, s)
 }
 
 // demote: too many slaves, so drop back to idle, still tracking the pool.
 func demote(ctx *model.Ctx[Msg], s State) State {
-	if len(s.Joining) > 0 {
-		ctx.CancelTimer(JoinTimer)
+	for _, j := range s.Joining {
+		ctx.CancelTimer(JoinTimer(j))
 	}
 	ctx.CancelTimer(MasterTimer)
 	ctx.Observe(model.InPool(false))
@@ -558,8 +577,16 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 			panic(fmt.Sprintf("timer %v fired, but %v is not in the pool", t, model.NodeID(t)))
 		}
 		return settle(ctx, leave(ctx, s, model.NodeID(t)))
+	case JoinTimer:
+		if !slices.Contains(s.Joining, model.NodeID(t)) {
+			// unreachable: a node cancels its timer on an acknowledgement
+			// as it arrives (acked) and on all of them as it demotes
+			panic(fmt.Sprintf("timer %v fired, but %v owes no acknowledgement", t, model.NodeID(t)))
+		}
+		// no answer: the node crashed (or its answer was lost)
+		return settle(ctx, heard(ctx, s, model.NodeID(t)))
 	}
-	return s // unreachable: the protocol arms a Timer or a SlaveTimer only
+	return s // unreachable: the protocol arms a Timer, a SlaveTimer or a JoinTimer only
 }
 
 func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {
@@ -573,18 +600,14 @@ func timeout(ctx *model.Ctx[Msg], s State, t Timer) State {
 		}
 		return stand(ctx, s, s.Master)
 	case PromoteTimer:
-		if s.Role == Idle {
-			return promote(ctx, s)
+		if s.Role != Idle {
+			// unreachable: only an idle node waits to promote, and it
+			// cancels the wait as it promotes
+			panic(fmt.Sprintf("the promote timer fired at a %v", s.Role))
 		}
-	case JoinTimer:
-		if len(s.Joining) == 0 {
-			// unreachable: the step that empties Joining cancels the timer
-			// (acked, demote) or is its firing (joined)
-			panic("the join timer fired with no node left to acknowledge")
-		}
-		return settle(ctx, joined(ctx, s))
+		return promote(ctx, s)
 	}
-	return s
+	return s // unreachable: the protocol arms these two Timers only
 }
 
 // Recover: a restarted node remembers nothing and comes back idle, so it

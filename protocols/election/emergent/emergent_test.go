@@ -27,6 +27,14 @@ func TestHandlers(t *testing.T) {
 	arm := func(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
 		return model.TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
 	}
+	// promoting: the wait to promote ends, a join timer on each node
+	promoting := func(js ...model.NodeID) []model.TimerEffect {
+		out := []model.TimerEffect{cancel(PromoteTimer)}
+		for _, j := range js {
+			out = append(out, arm(JoinTimer(j), j))
+		}
+		return out
+	}
 	hello, bye := Msg{K: Hello}, Msg{K: Bye}
 	ack := func(r Role) Msg { return Msg{K: Ack, Role: r} }
 	cand := func(lost model.NodeID) Msg { return Msg{K: Candidacy, Lost: lost} }
@@ -49,7 +57,7 @@ func TestHandlers(t *testing.T) {
 			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) },
 			State{Role: Slave, Master: 4, Lost: none, Joining: ids(0, 1, 2, 4)},
 			sendAll(hello, 0, 1, 2, 4),
-			[]model.TimerEffect{arm(JoinTimer, 0, 1, 2, 4)},
+			promoting(0, 1, 2, 4),
 			[]model.Obs{model.Leader(4), model.InPool(true)}},
 		{"a lower idle node waits on the idle nodes above it", 1,
 			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) },
@@ -69,20 +77,31 @@ func TestHandlers(t *testing.T) {
 			},
 			State{Role: Slave, Master: 4, Lost: none, Joining: ids(0, 2, 3, 4)},
 			sendAll(hello, 0, 2, 3, 4),
-			[]model.TimerEffect{arm(JoinTimer, 0, 2, 3, 4)},
+			promoting(0, 2, 3, 4),
 			[]model.Obs{model.InPool(true)}},
 		{"an acknowledgement from a slave: it joins the pool, the wait shrinks", 2,
 			func(ctx *model.Ctx[Msg]) State {
 				return p.Receive(ctx, State{Role: Slave, Master: 4, Lost: none, Joining: ids(0, 3, 4)}, 3, ack(Slave))
 			},
 			State{Role: Slave, Master: 4, Lost: none, Pool: ids(3), Joining: ids(0, 4)}, nil,
-			[]model.TimerEffect{arm(SlaveTimer(3), 3), arm(JoinTimer, 0, 4)}, nil},
+			[]model.TimerEffect{arm(SlaveTimer(3), 3), cancel(JoinTimer(3))}, nil},
 		{"the last acknowledgement: joined, watch the master", 2,
 			func(ctx *model.Ctx[Msg]) State {
 				return p.Receive(ctx, State{Role: Slave, Master: 4, Lost: none, Joining: ids(4)}, 4, ack(Master))
 			},
 			State{Role: Slave, Master: 4, Lost: none}, nil,
-			[]model.TimerEffect{cancel(JoinTimer), arm(MasterTimer, 4)}, nil},
+			[]model.TimerEffect{cancel(JoinTimer(4)), arm(MasterTimer, 4)}, nil},
+		{"no answer from a node: the wait shrinks, the other timers run on", 2,
+			func(ctx *model.Ctx[Msg]) State {
+				return p.Timeout(ctx, State{Role: Slave, Master: 4, Lost: none, Joining: ids(0, 4)}, JoinTimer(0))
+			},
+			State{Role: Slave, Master: 4, Lost: none, Joining: ids(4)}, nil, nil, nil},
+		{"no answer from the last node: joined, watch the master", 2,
+			func(ctx *model.Ctx[Msg]) State {
+				return p.Timeout(ctx, State{Role: Slave, Master: 4, Lost: none, Joining: ids(0)}, JoinTimer(0))
+			},
+			State{Role: Slave, Master: 4, Lost: none}, nil,
+			[]model.TimerEffect{arm(MasterTimer, 4)}, nil},
 		{"demote: a slave that knows pool-max slaves above it", 1,
 			func(ctx *model.Ctx[Msg]) State {
 				return p.Receive(ctx, State{Role: Slave, Master: 4, Lost: none, Pool: ids(3)}, 2, hello)
@@ -157,7 +176,7 @@ func TestHandlers(t *testing.T) {
 			},
 			State{Role: Slave, Master: 3, Lost: none, Joining: ids(0, 1, 3, 4), Gone: ids(4)},
 			sendAll(hello, 0, 1, 3, 4),
-			[]model.TimerEffect{cancel(SlaveTimer(3)), arm(JoinTimer, 0, 1, 3, 4)},
+			append([]model.TimerEffect{cancel(SlaveTimer(3))}, promoting(0, 1, 3, 4)...),
 			[]model.Obs{model.Leader(3), model.InPool(true)}},
 		{"a late announcement of a replaced master is ignored", 0,
 			func(ctx *model.Ctx[Msg]) State {
@@ -182,7 +201,7 @@ func TestHandlers(t *testing.T) {
 			},
 			State{Role: Slave, Master: none, Lost: none, Joining: ids(0, 2, 3, 4)},
 			sendAll(hello, 0, 2, 3, 4),
-			[]model.TimerEffect{arm(JoinTimer, 0, 2, 3, 4)},
+			promoting(0, 2, 3, 4),
 			[]model.Obs{model.InPool(true)}},
 		{"a hello from the master: it restarted, so a slave stands", 2,
 			func(ctx *model.Ctx[Msg]) State {
