@@ -37,6 +37,7 @@ type RandomOptions struct {
 	Object *properties.Object
 	// ShrinkTime bounds the time spent shortening each counterexample
 	// (default 2s); the shortened run is replayed, so it is always valid.
+	// A counterexample whose shrinking it cut says so (Trace.ShrinkCut).
 	ShrinkTime time.Duration
 	// First stops at the first violation: a walk ends at its first
 	// violating world, and no batch of walks starts once one has failed
@@ -339,9 +340,9 @@ type walkArtifacts struct {
 
 func (a *walkArtifacts) counterexample(p int) *Trace {
 	o := a.o
-	events, detail := shrink(o.m, a.props[p], o.events[:o.viol[p].at], a.opt.ShrinkTime)
+	events, detail, cut := shrink(o.m, a.props[p], o.events[:o.viol[p].at], a.opt.ShrinkTime)
 	t := buildTrace(o.m, events)
-	t.Property, t.Detail = a.props[p].Name, detail
+	t.Property, t.Detail, t.ShrinkCut = a.props[p].Name, detail, cut
 	t.Seed = &a.seed
 	return t
 }

@@ -24,12 +24,14 @@ import (
 // lost as soon as sent; and runs
 // of events, halving their length down to single events (delta
 // debugging).
-// The result is the run a candidate gave, so it always replays.
-func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budget time.Duration) ([]sim.Event, string) {
+// The result is the run a candidate gave, so it always replays; cut
+// reports that the budget ran out before a round kept nothing, so that
+// a shorter run may exist.
+func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budget time.Duration) (best []sim.Event, detail string, cut bool) {
 	r := &shrinker{st: m.NewStepper(), prop: prop, keys: map[sim.Event]string{}, deadline: time.Now().Add(budget)}
-	best, detail := r.run(events)
+	best, detail = r.run(events)
 	if best == nil {
-		return events, "" // not a counterexample: leave it alone
+		return events, "", false // not a counterexample: leave it alone
 	}
 	try := func(cand []sim.Event) bool {
 		got, d := r.run(cand)
@@ -114,7 +116,7 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budge
 			}
 		}
 	}
-	return best, detail
+	return best, detail, r.late()
 }
 
 // earlierLoss tries runs that lose, instead of the message best[i]

@@ -36,6 +36,9 @@ type Trace struct {
 	Events        []TraceStep `json:"events"`
 	// Seed of the random walk that found it (random mode only).
 	Seed *uint64 `json:"seed,omitempty"`
+	// ShrinkCut: shrinking stopped at its time budget
+	// (RandomOptions.ShrinkTime), so a shorter run may exist.
+	ShrinkCut bool `json:"shrink_cut,omitempty"`
 	// Fault, instead of Property and Detail, says how a handler or monitor
 	// failed at the end of the run (see checker.Fault); FaultInStep: in the
 	// last event's step, which changed nothing, rather than while listing
@@ -438,6 +441,9 @@ func Render(out io.Writer, t *Trace) {
 	}
 	if t.Seed != nil {
 		fmt.Fprintf(out, "found by the random walk of seed %d\n", *t.Seed)
+	}
+	if t.ShrinkCut {
+		fmt.Fprintf(out, "shrinking stopped at its time budget (-shrink-time): a shorter run may show it too\n")
 	}
 	if t.Fault != "" && len(t.Initial) == 0 {
 		fmt.Fprintf(out, "  (at start-up: a node's Init or a monitor's Start)\n")

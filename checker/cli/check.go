@@ -47,7 +47,7 @@ type checkFlags struct {
 	mode                               string
 	depth                              int
 	maxStates                          int64
-	timeLimit                          time.Duration
+	timeLimit, shrinkTime              time.Duration
 	memoryMB                           uint64
 	walks, workers                     int
 	seed                               uint64
@@ -110,6 +110,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound)")
 	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop an exhaustive search when the heap exceeds this many MiB (0: half the machine)")
 	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
+	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
 	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
@@ -241,6 +242,12 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 	if f.window < 0 {
 		return nil, badInput("-window must be at least 1, not %d", f.window)
 	}
+	if f.shrinkTime < 0 {
+		return nil, badInput("-shrink-time must not be negative, not %v", f.shrinkTime)
+	}
+	if f.shrinkTime != 0 && mode != "random" {
+		return nil, badInput("-shrink-time shortens the counterexamples of random walks; it does not apply to -mode %s", mode)
+	}
 	if f.scheduler != "uniform" && mode != "random" {
 		return nil, badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}
@@ -294,7 +301,7 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 		}
 	case "random":
 		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
-			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard}
+			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard, ShrinkTime: f.shrinkTime}
 		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
 			return nil, badInput("%v", err)
 		}
