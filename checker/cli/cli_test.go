@@ -602,3 +602,25 @@ func TestScheduler(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "-scheduler chooses the events of random walks")
 }
+
+// -shrink-time: a counterexample whose shrinking ran out of time says so,
+// in text and JSON; the flag is for random mode only.
+func TestShrinkTime(t *testing.T) {
+	args := []string{"check", "central", "-scenario", "loss", "-n", "30", "-mode", "random", "-walks", "50", "-first"}
+	code, out, _ := vigil(args...)
+	require.Equal(t, 1, code, out)
+	require.NotContains(t, out, "shrinking stopped")
+	code, out, _ = vigil(append(args, "-shrink-time", "1ns")...)
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, "shrinking stopped at its time budget (-shrink-time)")
+	code, out, _ = vigil(append(args, "-shrink-time", "1ns", "-json")...)
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, `"shrink_cut": true`)
+
+	code, _, errOut := vigil("check", "central", "-mode", "exhaustive", "-shrink-time", "1s")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "-shrink-time shortens the counterexamples of random walks")
+	code, _, errOut = vigil("check", "central", "-mode", "random", "-shrink-time", "-1s")
+	require.Equal(t, 2, code)
+	require.Contains(t, errOut, "-shrink-time must not be negative")
+}
