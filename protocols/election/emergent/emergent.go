@@ -289,6 +289,17 @@ func highest(ctx *model.Ctx[Msg]) model.NodeID {
 	return best
 }
 
+// with is the sorted set xs with x added, xs itself if it holds x: the
+// sets of a state are shared with the states before it, never changed in
+// place.
+func with(xs []model.NodeID, x model.NodeID) []model.NodeID {
+	at, found := slices.BinarySearch(xs, x)
+	if found {
+		return xs
+	}
+	return slices.Insert(slices.Clip(xs), at, x)
+}
+
 func without(xs []model.NodeID, x model.NodeID) []model.NodeID {
 	var out []model.NodeID
 	for _, y := range xs {
@@ -319,9 +330,7 @@ func join(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
 	if slices.Contains(s.Pool, j) {
 		return s
 	}
-	pool := append(slices.Clone(s.Pool), j)
-	slices.Sort(pool)
-	s.Pool = pool
+	s.Pool = with(s.Pool, j)
 	ctx.SetTimer(SlaveTimer(j), j)
 	return s
 }
@@ -455,9 +464,8 @@ func decide(ctx *model.Ctx[Msg], s State) State {
 	ctx.Observe(model.InPool(false))
 	ctx.Observe(model.Leader(ctx.Self()))
 	gone := s.Gone
-	if s.Lost != model.None && !slices.Contains(gone, s.Lost) {
-		gone = append(slices.Clone(gone), s.Lost)
-		slices.Sort(gone)
+	if s.Lost != model.None {
+		gone = with(gone, s.Lost)
 	}
 	ctx.SendAll(others(ctx), Msg{K: Announce, Gone: gone})
 	return State{Role: Master, Master: ctx.Self(), Lost: model.None}
@@ -540,11 +548,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 			return s // under Sync timing, only a late announcement of a replaced master
 		}
 		for _, g := range m.Gone {
-			if !slices.Contains(s.Gone, g) {
-				gone := append(slices.Clone(s.Gone), g)
-				slices.Sort(gone)
-				s.Gone = gone
-			}
+			s.Gone = with(s.Gone, g)
 			s = leave(ctx, s, g)
 		}
 		s = leave(ctx, s, from)
