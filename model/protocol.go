@@ -1,6 +1,9 @@
 package model
 
-import "errors"
+import (
+	"errors"
+	"slices"
+)
 
 // Protocol is the contract a protocol author implements: pure handlers over
 // one node's state S, exchanging messages M. S and M are plain Go values
@@ -102,13 +105,17 @@ func (e *Env) Param(name string, def int) int { return e.cfg.Param(name, def) }
 // whatever the topology: a node may know of nodes it cannot send to (see
 // Neighbors).
 func (e *Env) Nodes(keep func(j NodeID) bool) []NodeID {
-	var out []NodeID
+	var buf [64]NodeID // one allocation, of the right size, up to 64 nodes
+	out := buf[:0]
 	for j := NodeID(0); int(j) < e.cfg.N; j++ {
 		if j != e.self && keep(j) {
 			out = append(out, j)
 		}
 	}
-	return out
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
 }
 
 // Neighbors returns the nodes this node is linked to on the run's topology,

@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"runtime/metrics"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/cli"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
@@ -159,6 +161,8 @@ func BenchmarkRandom(b *testing.B) {
 		{"reliable-n30-crash", "reliable", suite.Scenario{N: 30, Crashes: 1}, 20},
 		{"invitation-n50-partition", "invitation", suite.Scenario{N: 50, Partitions: 1}, 20},
 	}
+	// the collector as the command sets it for random walks
+	defer debug.SetGCPercent(debug.SetGCPercent(cli.WalkGCPercent))
 	for _, c := range cases {
 		p, err := protocols.Lookup(c.protocol)
 		if err != nil {

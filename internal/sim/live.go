@@ -305,6 +305,8 @@ type walker[S, M any] struct {
 	now    []int
 	labels []string
 	lblIdx map[string]uint16
+	// evLbl: the label of each timer's timeout and each action, by value
+	evLbl  map[evKey]uint16
 	kinds  []string
 	kndIdx map[string]uint8
 	// rcvLabel: the label of receiving each kind
@@ -335,7 +337,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
 		nodes: make([]liveNode[S, M], n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
-		lblIdx: map[string]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
+		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 	}
@@ -730,7 +732,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			if !ok {
 				return
 			}
-			r.label = w.labelOf("timeout " + kindOfValue(tm.t))
+			r.label = w.eventLabel(evKey{v: tm.t})
 			out.r, out.ran = r, true
 		}
 		if !w.stutters(i, &out.r) {
@@ -762,7 +764,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			if !ok {
 				return
 			}
-			r.label = w.labelOf("action " + kindOfValue(a))
+			r.label = w.eventLabel(evKey{action: true, v: a})
 			nd.acts = append(nd.acts, r)
 			if r := &nd.acts[len(nd.acts)-1]; !w.stutters(i, r) {
 				nd.cands = append(nd.cands, liveCand[S, M]{*r})
@@ -944,6 +946,28 @@ func (w *walker[S, M]) labelOf(l string) uint16 {
 	w.labels = append(w.labels, l)
 	w.lblIdx[l] = i
 	return i
+}
+
+// evKey is a timer that fires or an action taken (both plain comparable
+// values: see checkPlainComparable).
+type evKey struct {
+	action bool
+	v      any
+}
+
+// eventLabel is the label of a timeout or action ("timeout " or "action "
+// and its kind), worked out once per value.
+func (w *walker[S, M]) eventLabel(k evKey) uint16 {
+	if l, ok := w.evLbl[k]; ok {
+		return l
+	}
+	prefix := "timeout "
+	if k.action {
+		prefix = "action "
+	}
+	l := w.labelOf(prefix + kindOfValue(k.v))
+	w.evLbl[k] = l
+	return l
 }
 
 func (w *walker[S, M]) kindOf(k string) uint8 {
