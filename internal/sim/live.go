@@ -175,10 +175,13 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 		return r.fired >= 0 && r.base[r.fired].key == key ||
 			slices.ContainsFunc(r.ops, func(op liveOp) bool { return op.key == key })
 	}
-	// a timer r leaves alone is kept unless it expires
-	for k := range r.base {
-		if expires(&r.base[k]) && !touched(r.base[k].key) {
-			return false
+	// a timer r leaves alone is kept unless it expires; none does when no
+	// message is lost, the common case, which skips the scan
+	if lostTo != nil {
+		for k := range r.base {
+			if expires(&r.base[k]) && !touched(r.base[k].key) {
+				return false
+			}
 		}
 	}
 	if r.fired < 0 && len(r.ops) == 0 {

@@ -1,6 +1,7 @@
 package sim_test
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -9,17 +10,21 @@ import (
 )
 
 // cutProtocol: node 0 may always ping node 1, changing nothing of its
-// own; node 1 may, once, arm a timer waiting on node 0.
-type cutProtocol struct{ script }
+// own; the watcher may, once, arm a timer waiting on the other node.
+type cutProtocol struct {
+	script
+	watcher model.NodeID
+}
 
-func (cutProtocol) Actions(env *model.Env, s tstate) []model.Action {
+func (p cutProtocol) Actions(env *model.Env, s tstate) []model.Action {
+	var acts []model.Action
 	if env.Self() == 0 {
-		return []model.Action{"ping"}
+		acts = append(acts, "ping")
 	}
-	if s.Count == 0 {
-		return []model.Action{"watch"}
+	if env.Self() == p.watcher && s.Count == 0 {
+		acts = append(acts, "watch")
 	}
-	return nil
+	return acts
 }
 
 func (cutProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
@@ -27,7 +32,8 @@ func (cutProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
 		ctx.Send(1, tmsg{1})
 		return s
 	}
-	ctx.SetTimer("on0", 0)
+	other := 1 - ctx.Self()
+	ctx.SetTimer(fmt.Sprintf("on%d", other), other)
 	s.Count++
 	return s
 }
@@ -35,40 +41,16 @@ func (cutProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
 // A ping lost to a cut stutters until node 1 watches node 0: then it
 // would expire node 1's timer, and it is enabled.
 func TestWalkerFollowsTimersAcrossACut(t *testing.T) {
-	m, err := sim.Compile("cut", cutProtocol{}, model.Config{N: 2, Partitions: 1})
+	m, err := sim.Compile("cut", cutProtocol{watcher: 1}, model.Config{N: 2, Partitions: 1})
 	require.NoError(t, err)
 	enablesAsAStepper(t, m, 6)
-}
-
-// senderCutProtocol: node 0 may always ping node 1, changing nothing
-// of its own, and may, once, arm a timer waiting on node 1.
-type senderCutProtocol struct{ script }
-
-func (senderCutProtocol) Actions(env *model.Env, s tstate) []model.Action {
-	if env.Self() != 0 {
-		return nil
-	}
-	if s.Count == 0 {
-		return []model.Action{"ping", "watch"}
-	}
-	return []model.Action{"ping"}
-}
-
-func (senderCutProtocol) Do(ctx *model.Ctx[tmsg], s tstate, a model.Action) tstate {
-	if a == "ping" {
-		ctx.Send(1, tmsg{1})
-		return s
-	}
-	ctx.SetTimer("on1", 1)
-	s.Count++
-	return s
 }
 
 // A ping lost to a cut stutters until node 0 watches node 1: then it
 // would expire node 0's own timer, which the ping leaves alone, and it
 // is enabled.
 func TestWalkerExpiresTheSendersTimerAcrossACut(t *testing.T) {
-	m, err := sim.Compile("sender-cut", senderCutProtocol{}, model.Config{N: 2, Partitions: 1})
+	m, err := sim.Compile("sender-cut", cutProtocol{watcher: 0}, model.Config{N: 2, Partitions: 1})
 	require.NoError(t, err)
 	enablesAsAStepper(t, m, 6)
 }
