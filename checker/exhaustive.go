@@ -51,9 +51,14 @@ type Options struct {
 	// after merging the wave in which the first one appeared (see
 	// Exhaustive); properties without one are then Unknown.
 	First bool
-	// traced: a sweep keeps each state's parent, for counterexamples
-	// (Exhaustive sweeps again with it when it found any).
+	// traced: a sweep or a lean search keeps each state's parent, for
+	// counterexamples (Exhaustive searches again with them when it found
+	// any).
 	traced bool
+	// lean: the search is lean (see search.lean), chosen by Exhaustive;
+	// graph: a lean search met an edge that is not level to level, and
+	// the search keeps the state graph instead.
+	lean, graph bool
 	// clocked: the search over worlds with causal clocks that measures
 	// rounds (see Rounds)
 	clocked bool
@@ -94,7 +99,7 @@ type chunk struct {
 	faultPos int
 }
 
-// candidate is 24 bytes: a level can have many more candidates than new
+// candidate is 32 bytes: a level can have many more candidates than new
 // states. After the merge fp holds the candidate's number (graph only).
 type candidate struct {
 	fp   uint64
@@ -102,7 +107,7 @@ type candidate struct {
 	src  int32  // its source, as number - chunk.lo
 	pos  int32  // the event's position in the source's Enabled order
 	wlen int32
-	dst  int32 // after the merge: offset of its world in the next frontier, or -1
+	dst  int32 // after the merge: its index in the next frontier if new, or -1
 }
 
 // packEvent packs an event in 64 bits: node ids fit in 15 bits
@@ -146,7 +151,7 @@ const revisit = math.MinInt64
 // waveChunks is how many chunks are expanded before they are merged: about
 // a quarter of a million states, whose candidates take tens of MB. A
 // variable so that tests can make waves small.
-var waveChunks = 1024
+var waveChunks = 256
 
 type search struct {
 	m       *sim.Machine
@@ -169,7 +174,15 @@ type search struct {
 	// Sweep mode: the visited set holds the next level only; paths carries
 	// message figures from level to level; peakVisited is the largest the
 	// visited set grew.
-	sweep       bool
+	sweep bool
+	// lean: a search whose figures and liveness would need the state graph
+	// goes as a sweep whose window holds every earlier level, merged into
+	// one set, and keeps no parents (see Exhaustive). As long as every edge
+	// goes from one level to the next the graph has no cycle, runs end
+	// where quiescence is judged, and figures carry from level to level;
+	// the first edge that does not makes Exhaustive search again with the
+	// graph.
+	lean        bool
 	paths       *pathMessages
 	peakVisited int64
 	levelLo     int // number of the frontier's first state
@@ -223,13 +236,14 @@ func (e *search) inWindow(fp uint64) bool {
 func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	workers := workerCount(opt.Workers)
+	outer := ctx
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
 	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
-		skip: make([]bool, len(props)), sweep: opt.Sweep, windowSize: opt.Window, parents: !opt.Sweep || opt.traced,
+		skip: make([]bool, len(props)), windowSize: opt.Window,
 		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
@@ -237,6 +251,12 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			e.live = append(e.live, p)
 		}
 	}
+	// (rounds need to know whether some runs never end)
+	needsGraph := !opt.Sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked)
+	opt.lean = opt.lean || needsGraph && !opt.graph
+	e.lean = opt.lean
+	e.sweep = opt.Sweep || e.lean
+	e.parents = !e.sweep || opt.traced
 	res.Sweep = opt.Sweep
 	if len(e.live) > 0 && !opt.Sweep {
 		res.Fairness = opt.Fairness.String()
@@ -244,8 +264,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	switch {
 	case e.sweep && opt.Messages:
 		e.paths = newPathMessages()
-	case !e.sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked):
-		// (rounds need to know whether some runs never end)
+	case needsGraph && !e.lean:
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
 	e.vis = newVisited(e.keepsEdges())
@@ -280,8 +299,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 		}
 	}
-	cur := level{words: append([]uint64(nil), w0...), off: []int32{0, int32(len(w0))}, fps: []uint64{fp0}}
-	var next level
+	blocks := &blockPool{}
+	cur, next := newLevel(blocks), newLevel(blocks)
+	copy(cur.world(cur.add(fp0, len(w0))), w0)
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	progress := newReporter(opt.Progress)
@@ -296,7 +316,12 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			e.skip[p] = e.failed(p)
 		}
 		if e.sweep {
-			if e.windowSize > 1 {
+			if e.lean {
+				if e.window == nil {
+					e.window = []*visited{newVisited(false)}
+				}
+				e.window[0].insertAll(cur.fps)
+			} else if e.windowSize > 1 {
 				e.window = append(e.window, e.vis)
 				if len(e.window) > e.windowSize-1 {
 					e.window = slices.Delete(e.window, 0, 1)
@@ -304,7 +329,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 			e.vis = newVisited(e.paths != nil)
 		}
-		next = level{words: next.words[:0], off: append(next.off[:0], 0), fps: next.fps[:0]}
+		next.reset()
 		if e.paths != nil {
 			e.paths.startLevel()
 		}
@@ -319,7 +344,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				pool = append(pool, &chunk{})
 			}
 			chunks := pool[:k]
-			complete = e.expandWave(ctx, xs, chunks, cur, lo, c0, depth, judgeOnly)
+			complete = e.expandWave(ctx, xs, chunks, &cur, lo, c0, depth, judgeOnly)
 			// A fault ends the search before the wave is merged. Each
 			// chunk stops at its first faulting state, and chunks are
 			// handed out in order, so the first faulting chunk does not
@@ -332,16 +357,17 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				break
 			}
 			e.merge(chunks, &next, res)
-			words := int(next.off[len(next.off)-1])
-			next.words = slices.Grow(next.words, words-len(next.words))[:words]
-			e.rebuild(xs, chunks, cur, lo, next.words)
+			e.rebuild(xs, chunks, &cur, lo, &next)
 			e.peakVisited = max(e.peakVisited, e.windowBytes())
+			if e.lean && e.revisits > 0 {
+				break
+			}
 			if opt.First && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
 				stoppedFirst = true
 				break
 			}
 		}
-		if e.fault != nil {
+		if e.fault != nil || e.lean && e.revisits > 0 {
 			break
 		}
 		if !complete {
@@ -352,7 +378,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 			break
 		}
-		if e.sweep {
+		if e.sweep && !e.lean {
 			l, w := float64(next.len()), 0.0
 			for _, v := range e.window {
 				w += float64(v.len())
@@ -392,6 +418,20 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
 		})
 	}
+	if e.lean && e.revisits > 0 && e.fault == nil && e.stopped == "" {
+		// an edge back to an earlier level, or within one: search again,
+		// with the state graph, in the time left
+		opt.lean, opt.graph = false, true
+		if opt.Time > 0 {
+			if opt.Time -= time.Since(start); opt.Time <= 0 {
+				res.Cut = "time"
+				res.finish(start)
+				return res
+			}
+		}
+		stopWatch()
+		return exhaustive(outer, m, props, opt)
+	}
 	res.Cut = e.stopped
 	res.StoppedFirst = stoppedFirst && e.fault == nil
 	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst && e.fault == nil
@@ -399,7 +439,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
 	res.Stats.Collision = min(1, s*s/(1<<65))
-	if e.sweep {
+	if e.sweep && !e.lean {
 		res.Stats.Collision = min(1, e.pairs/(1<<64))
 	}
 	if e.sweep {
@@ -441,7 +481,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	if opt.Messages && res.Cut == "" && !stoppedFirst && e.fault == nil && e.revisits == 0 {
 		switch {
-		case e.paths != nil:
+		case e.paths != nil && cur.len() == 0: // (every state was expanded)
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
 		case e.g != nil && e.g.n() == e.vis.len():
 			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
@@ -460,7 +500,8 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	case opt.Rounds && !opt.clocked && e.fault == nil:
 		// the runs are explored again whatever this search found: an
 		// early stop at counterexamples leaves the rounds to measure
-		measureRounds(ctx, m, res, opt, time.Since(start))
+		stopWatch() // (the search of rounds watches memory itself)
+		measureRounds(outer, m, res, opt, time.Since(start))
 	}
 	res.finish(start)
 	return res
@@ -568,14 +609,12 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 			num, fresh := e.vis.insert(cd.fp)
 			cd.dst = -1
 			if fresh {
-				next.fps = append(next.fps, cd.fp)
+				cd.dst = int32(next.add(cd.fp, int(cd.wlen)))
 				e.count++
 				if e.parents {
 					e.parent = append(e.parent, uint32(c.lo)+uint32(cd.src))
 					e.via = append(e.via, uint32(cd.pos))
 				}
-				cd.dst = next.off[len(next.off)-1]
-				next.off = append(next.off, cd.dst+cd.wlen)
 				if e.paths != nil {
 					e.paths.add()
 				}
@@ -710,18 +749,6 @@ func (e *search) failed(p int) bool { _, ok := e.first[p]; return ok }
 
 func (e *search) allFailed() bool { return len(e.props) > 0 && len(e.first) == len(e.props) }
 
-// level is a BFS frontier: state i's world is words[off[i]:off[i+1]] and
-// its fingerprint fps[i].
-type level struct {
-	words []uint64
-	off   []int32
-	fps   []uint64
-}
-
-func (l level) world(i int) sim.World { return l.words[l.off[i]:l.off[i+1]] }
-
-func (l level) len() int { return len(l.off) - 1 }
-
 // eachChunk runs do(x, i) for every chunk i, the chunks shared out among
 // the expanders, each on its own goroutine. It stops handing out chunks
 // once ctx is done and reports whether every chunk was handled.
@@ -751,7 +778,7 @@ func eachChunk(ctx context.Context, xs []*expander, nchunks int, do func(x *expa
 // expandWave expands chunks, numbered from c0 in the level, in parallel.
 // The visited set is only read meanwhile. It returns false when ctx ran
 // out.
-func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk, lv level, lo, c0, depth int, judgeOnly bool) bool {
+func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk, lv *level, lo, c0, depth int, judgeOnly bool) bool {
 	n := lv.len()
 	return eachChunk(ctx, xs, len(chunks), func(x *expander, ci int) {
 		a, b := (c0+ci)*chunkSize, min(n, (c0+ci+1)*chunkSize)
@@ -817,7 +844,7 @@ func (x *expander) check(p int, prop *properties.Property, w sim.World) (d strin
 	return d
 }
 
-func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
+func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 	e := x.e
 	for i := 0; i < c.hi-c.lo; i++ {
 		w := lv.world(a + i)
@@ -936,14 +963,14 @@ func (x *expander) expand(c *chunk, lv level, a, depth int, judgeOnly bool) {
 }
 
 // rebuild writes the world of every new state into next, in parallel.
-func (e *search) rebuild(xs []*expander, chunks []*chunk, lv level, lo int, next []uint64) {
+func (e *search) rebuild(xs []*expander, chunks []*chunk, lv *level, lo int, next *level) {
 	eachChunk(context.Background(), xs, len(chunks), func(x *expander, ci int) {
 		c := chunks[ci]
 		for _, cd := range c.cand {
 			if cd.dst >= 0 {
 				w := lv.world(c.lo - lo + int(cd.src))
 				x.buf, _ = x.st.Apply(w, unpackEvent(cd.ev), x.buf)
-				copy(next[cd.dst:cd.dst+cd.wlen], x.buf)
+				copy(next.world(int(cd.dst)), x.buf)
 			}
 		}
 	})

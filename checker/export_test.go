@@ -34,3 +34,10 @@ func WalksLive(m *Machine, opt RandomOptions) bool { return walksLive(m.m, opt) 
 func Canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event]string) sim.Event {
 	return canonical(m, evs, ev, keys)
 }
+
+// KeepGraph is opt for a search that keeps the state graph from the start
+// rather than trying a lean search first.
+func KeepGraph(opt Options) Options {
+	opt.graph = true
+	return opt
+}

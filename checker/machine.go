@@ -106,6 +106,18 @@ func (m *Machine) WithProperties(props ...*properties.Property) (*Machine, error
 // and quiescence properties keep their verdicts; an Eventually property
 // that did not fail is unknown once a revisit happened, and message
 // figures are not given.
+//
+// Message figures (Options.Messages) and Eventually properties need the
+// state graph only where some edge goes back to a level already reached,
+// or within one: that is where cycles, and paths of different lengths to
+// one state, can be. So the search first goes lean, keeping the visited
+// set and two levels of figures, and no graph and no parents (a run with
+// counterexamples searches again to their depth for their runs, as a
+// sweep does). As long as every edge goes one level down the graph has no
+// cycle, every run ends where quiescence is judged, and the figures carry
+// from level to level exactly. The first edge that does not makes the
+// search start again, keeping the graph; verdicts, counts and figures are
+// the same either way.
 func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
 	return exhaustive(ctx, m.m, m.props, opt)
 }

@@ -93,6 +93,13 @@ func (v *visited) insert(fp uint64) (int, bool) {
 	}
 }
 
+// insertAll adds every fingerprint of fps.
+func (v *visited) insertAll(fps []uint64) {
+	for _, fp := range fps {
+		v.insert(fp)
+	}
+}
+
 func (v *visited) grow() {
 	old, oldNums := v.table, v.nums
 	v.alloc(len(old) * 3 / 2)

@@ -1,0 +1,50 @@
+package checker_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/protocols"
+)
+
+// TestLeanIsTheGraphSearch checks every shipped scenario that a lean search
+// completes (without falling back to the state graph) against the search
+// that keeps the graph: the same verdicts, counterexamples, counts, message
+// figures.
+func TestLeanIsTheGraphSearch(t *testing.T) {
+	ctx := context.Background()
+	compared := 0
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			if s.Sweep {
+				continue
+			}
+			opt := checker.Options{Messages: true, Workers: 2}
+			lean, err := suite.Exhaustive(ctx, p, &s, opt)
+			require.NoError(t, err)
+			if lean.Stats.GraphBytes > 0 {
+				continue // it fell back: this is the graph search
+			}
+			graph, err := suite.Exhaustive(ctx, p, &s, checker.KeepGraph(opt))
+			require.NoError(t, err)
+			require.NotZero(t, graph.Stats.GraphBytes)
+			require.Equal(t, outcome(t, graph), outcome(t, lean), "%s %s", p.Path(), s.Name)
+			compared++
+		}
+	}
+	require.Greater(t, compared, 40)
+	t.Logf("%d scenarios compared", compared)
+}
+
+// outcome is what a search found, without its timing and memory.
+func outcome(t *testing.T, r *checker.Result) string {
+	c := *r
+	c.Stats.Seconds, c.Stats.StatesPerS, c.Stats.VisitedBytes, c.Stats.GraphBytes = 0, 0, 0, 0
+	b, err := json.Marshal(c)
+	require.NoError(t, err)
+	return string(b)
+}
