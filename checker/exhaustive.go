@@ -97,6 +97,9 @@ type chunk struct {
 	fault    *sim.Fault
 	faultSrc int
 	faultPos int
+	// in: the chunk's worlds, decompressed, for its expansion and then
+	// for rebuilding its new successors
+	in unitReader
 }
 
 // candidate is 32 bytes: a level can have many more candidates than new
@@ -106,8 +109,8 @@ type candidate struct {
 	ev   uint64 // the event, packed (see packEvent)
 	src  int32  // its source, as number - chunk.lo
 	pos  int32  // the event's position in the source's Enabled order
-	wlen int32
-	dst  int32 // after the merge: its index in the next frontier if new, or -1
+	wlen int32  // the length of its world
+	dst  int32  // after the merge: its index in the next level if new, or -1
 }
 
 // packEvent packs an event in 64 bits: node ids fit in 15 bits
@@ -125,7 +128,7 @@ func unpackEvent(p uint64) sim.Event {
 }
 
 func (c *chunk) reset(lo, hi int) {
-	*c = chunk{lo: lo, hi: hi, cand: c.cand[:0], viol: c.viol[:0],
+	*c = chunk{lo: lo, hi: hi, in: c.in, cand: c.cand[:0], viol: c.viol[:0],
 		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0],
 		roundsLo: math.MaxInt, roundsHi: -1}
 }
@@ -151,7 +154,7 @@ const revisit = math.MinInt64
 // waveChunks is how many chunks are expanded before they are merged: about
 // a quarter of a million states, whose candidates take tens of MB. A
 // variable so that tests can make waves small.
-var waveChunks = 256
+var waveChunks = 64
 
 type search struct {
 	m       *sim.Machine
@@ -299,9 +302,12 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 		}
 	}
-	blocks := &blockPool{}
-	cur, next := newLevel(blocks), newLevel(blocks)
-	copy(cur.world(cur.add(fp0, len(w0))), w0)
+	var cur, next level
+	cur.reset()
+	cur.add(fp0, len(w0))
+	cur.grow()
+	copy(cur.world(0), w0)
+	cur.pack(xs, true)
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	progress := newReporter(opt.Progress)
@@ -316,6 +322,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			e.skip[p] = e.failed(p)
 		}
 		if e.sweep {
+			// the visited set of the level to expand goes into the
+			// window, or is emptied for the next level
+			spare := e.vis
 			if e.lean {
 				if e.window == nil {
 					e.window = []*visited{newVisited(false)}
@@ -323,11 +332,17 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				e.window[0].insertAll(cur.fps)
 			} else if e.windowSize > 1 {
 				e.window = append(e.window, e.vis)
+				spare = nil
 				if len(e.window) > e.windowSize-1 {
+					spare = e.window[0]
 					e.window = slices.Delete(e.window, 0, 1)
 				}
 			}
-			e.vis = newVisited(e.paths != nil)
+			if spare != nil {
+				e.vis = spare.empty()
+			} else {
+				e.vis = newVisited(e.paths != nil)
+			}
 		}
 		next.reset()
 		if e.paths != nil {
@@ -357,7 +372,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				break
 			}
 			e.merge(chunks, &next, res)
-			e.rebuild(xs, chunks, &cur, lo, &next)
+			next.grow()
+			e.rebuild(xs, chunks, &next)
+			next.pack(xs, false)
 			e.peakVisited = max(e.peakVisited, e.windowBytes())
 			if e.lean && e.revisits > 0 {
 				break
@@ -397,6 +414,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 			break
 		}
+		next.pack(xs, true)
 		lo += n
 		cur, next = next, cur
 		if e.paths != nil {
@@ -784,6 +802,7 @@ func (e *search) expandWave(ctx context.Context, xs []*expander, chunks []*chunk
 		a, b := (c0+ci)*chunkSize, min(n, (c0+ci+1)*chunkSize)
 		c := chunks[ci]
 		c.reset(lo+a, lo+b)
+		c.in.load(lv, c0+ci)
 		x.expand(c, lv, a, depth, judgeOnly)
 	})
 }
@@ -796,6 +815,7 @@ type expander struct {
 	pfault *sim.Fault
 	evs    []sim.Event
 	buf    sim.World
+	out    unitWriter // packs units of the next level
 	fps    []uint64
 	succs  []sim.Successor
 	sink   uint64 // see visited.touch
@@ -847,7 +867,7 @@ func (x *expander) check(p int, prop *properties.Property, w sim.World) (d strin
 func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 	e := x.e
 	for i := 0; i < c.hi-c.lo; i++ {
-		w := lv.world(a + i)
+		w := c.in.world(i)
 		var nproto int
 		x.evs, nproto = x.st.Enabled(w, x.evs[:0])
 		// Listing the events runs the handlers of timeouts and actions;
@@ -907,6 +927,9 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 			x.cover.add(sim.Label(ev, succ.Step), 1)
 		}
 		x.sink ^= e.vis.touch(x.fps)
+		for _, v := range e.window {
+			x.sink ^= v.touch(x.fps)
+		}
 		for pos := range x.evs {
 			num, seen := e.vis.lookup(x.fps[pos])
 			if !seen && e.inWindow(x.fps[pos]) {
@@ -962,14 +985,14 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 	}
 }
 
-// rebuild writes the world of every new state into next, in parallel.
-func (e *search) rebuild(xs []*expander, chunks []*chunk, lv *level, lo int, next *level) {
+// rebuild writes the world of every new state of a wave's chunks into
+// next, in parallel.
+func (e *search) rebuild(xs []*expander, chunks []*chunk, next *level) {
 	eachChunk(context.Background(), xs, len(chunks), func(x *expander, ci int) {
 		c := chunks[ci]
 		for _, cd := range c.cand {
 			if cd.dst >= 0 {
-				w := lv.world(c.lo - lo + int(cd.src))
-				x.buf, _ = x.st.Apply(w, unpackEvent(cd.ev), x.buf)
+				x.buf, _ = x.st.Apply(c.in.world(int(cd.src)), unpackEvent(cd.ev), x.buf)
 				copy(next.world(int(cd.dst)), x.buf)
 			}
 		}

@@ -93,6 +93,14 @@ func (v *visited) insert(fp uint64) (int, bool) {
 	}
 }
 
+// empty removes every fingerprint, keeping the memory for new ones.
+func (v *visited) empty() *visited {
+	clear(v.table)
+	clear(v.nums)
+	v.n = 0
+	return v
+}
+
 // insertAll adds every fingerprint of fps.
 func (v *visited) insertAll(fps []uint64) {
 	for _, fp := range fps {

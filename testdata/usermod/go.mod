@@ -6,6 +6,7 @@ require github.com/vigil-check/vigil v0.0.0
 
 require (
 	github.com/anishathalye/porcupine v1.3.1 // indirect
+	github.com/klauspost/compress v1.20.4 // indirect
 	pgregory.net/rapid v1.3.0 // indirect
 )
 
