@@ -329,7 +329,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				if e.window == nil {
 					e.window = []*visited{newVisited(false)}
 				}
-				e.window[0].insertAll(cur.fps)
+				e.window[0].insertAll(xs, cur.fps)
 			} else if e.windowSize > 1 {
 				e.window = append(e.window, e.vis)
 				spare = nil

@@ -1,6 +1,10 @@
 package checker
 
-import "math/bits"
+import (
+	"context"
+	"math/bits"
+	"sync/atomic"
+)
 
 // key maps a world's fingerprint (sim.Stepper.Fingerprint) to the
 // visited set's key space, where 0 marks an empty slot.
@@ -101,16 +105,56 @@ func (v *visited) empty() *visited {
 	return v
 }
 
-// insertAll adds every fingerprint of fps.
-func (v *visited) insertAll(fps []uint64) {
-	for _, fp := range fps {
-		v.insert(fp)
+// insertAll adds every fingerprint of fps, fps split among the expanders
+// (the set is not numbered): the table grows first, to hold them all, and
+// each slot is claimed by compare-and-swap, so that the inserts need no
+// lock. Fingerprints are only ever added, so a slot once claimed keeps its
+// fingerprint, and the probe sequences stay those of a sequential insert.
+func (v *visited) insertAll(xs []*expander, fps []uint64) {
+	if v.numbered {
+		panic("insertAll: a numbered set")
 	}
+	size := len(v.table)
+	for 4*(v.n+len(fps)) > 3*size {
+		size = size * 3 / 2
+	}
+	if size > len(v.table) {
+		v.rehash(size)
+	}
+	const part = 1 << 14
+	var added atomic.Int64
+	eachChunk(context.Background(), xs, (len(fps)+part-1)/part, func(_ *expander, i int) {
+		n := 0
+		for _, fp := range fps[i*part : min(len(fps), (i+1)*part)] {
+			fp = key(fp)
+			for s := v.slot(fp); ; {
+				old := atomic.LoadUint64(&v.table[s])
+				if old == 0 {
+					if !atomic.CompareAndSwapUint64(&v.table[s], 0, fp) {
+						continue // another took the slot: look at it again
+					}
+					n++
+					break
+				}
+				if old == fp {
+					break
+				}
+				if s++; s == len(v.table) {
+					s = 0
+				}
+			}
+		}
+		added.Add(int64(n))
+	})
+	v.n += int(added.Load())
 }
 
-func (v *visited) grow() {
+func (v *visited) grow() { v.rehash(len(v.table) * 3 / 2) }
+
+// rehash moves the set into a table of size slots.
+func (v *visited) rehash(size int) {
 	old, oldNums := v.table, v.nums
-	v.alloc(len(old) * 3 / 2)
+	v.alloc(size)
 	for i, fp := range old {
 		if fp == 0 {
 			continue
