@@ -8,6 +8,7 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
+
 	"github.com/vigil-check/vigil/model"
 )
 

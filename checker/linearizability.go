@@ -8,6 +8,7 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/anishathalye/porcupine"
+
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"

@@ -9,6 +9,7 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
+
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"

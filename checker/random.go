@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/anishathalye/porcupine"
+
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/vigil-check/vigil/model"

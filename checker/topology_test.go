@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
 )

@@ -27,6 +27,8 @@ func BenchmarkExhaustive(b *testing.B) {
 	}{
 		{"changroberts-n7", "changroberts", suite.Scenario{N: 7, Ranks: "reverse"}},
 		{"changroberts-n13", "changroberts", suite.Scenario{N: 13, Ranks: "reverse"}},
+		{"changroberts-n14", "changroberts", suite.Scenario{N: 14, Ranks: "reverse"}},
+		{"lelann-n11", "lelann", suite.Scenario{N: 11}},
 		{"lelann-n6", "lelann", suite.Scenario{N: 6}},
 		{"bully-n4-crash", "bully", suite.Scenario{N: 4, Crashes: 1}},
 		{"bully-n5", "bully", suite.Scenario{N: 5, Initiators: "0"}},

@@ -1,0 +1,84 @@
+package checker
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Searches run again after the first: for the runs to counterexamples and
+// faults a search kept no parents for, and for the time in rounds.
+
+// measureRounds gives res the time of complete runs in asynchronous
+// rounds, measured by a second search over worlds with causal clocks
+// (Options.Rounds), bounded by what is left of opt's bounds.
+func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options, spent time.Duration) {
+	clocked, err := m.Clocked()
+	if err != nil {
+		panic(fmt.Sprintf("checker: %s compiled, but not with causal clocks: %v", m.Name, err))
+	}
+	if opt.Time > 0 {
+		if opt.Time <= spent {
+			res.RoundsCut = "time"
+			return
+		}
+		opt.Time -= spent
+	}
+	opt.clocked, opt.Messages, opt.First = true, false, false
+	r := exhaustive(ctx, clocked, nil, opt)
+	switch {
+	case r.Cut != "":
+		res.RoundsCut = r.Cut
+	case r.Fault != nil: // the same handlers ran without fault: not expected
+		res.RoundsCut = "fault"
+	default:
+		res.Rounds = r.Rounds
+	}
+}
+
+// faultResult locates the fault met expanding state e.faultSrc and gives
+// the run to it. A sweep's first pass keeps no parents: it sweeps again,
+// with them, to the fault's level, where the same fault comes back (the
+// search is deterministic, and faulting calls are not memoised).
+func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
+	if e.parents {
+		events := e.events(e.pathTo(e.faultSrc))
+		if e.faultPos >= 0 { // a property judging a successor: the run goes there
+			st := m.NewStepper()
+			w, _ := st.Init()
+			for _, ev := range events {
+				w, _ = st.Apply(w, ev, nil)
+			}
+			evs, _ := st.Enabled(w, nil)
+			events = append(events, evs[e.faultPos])
+		}
+		return newFault(m, events, e.fault, nil)
+	}
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
+	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
+		return again.Fault
+	}
+	return faultOf(e.fault, &Trace{Fault: e.fault.Error()}) // not met again: no run to show
+}
+
+// sweepForTraces sweeps again, keeping parents this time, down to the
+// deepest of the first violations: a sweep does not keep them on its first
+// pass, which in a passing run would cost 8 bytes a state for nothing. The
+// search is deterministic, so it meets the same first violations.
+func (e *search) sweepForTraces(m *sim.Machine, props []*properties.Property, opt Options) *Result {
+	deepest := 0
+	for _, v := range e.first {
+		deepest = max(deepest, v.depth)
+	}
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, deepest, false, nil, 0
+	again := exhaustive(context.Background(), m, props, opt)
+	for p, v := range e.first {
+		if pr := again.Properties[p]; pr.Counterexample == nil || pr.Detail != v.detail {
+			panic(fmt.Sprintf("checker: the sweep for traces did not meet the violation of %s again", props[p].Name))
+		}
+	}
+	return again
+}

@@ -1,0 +1,70 @@
+package checker
+
+import (
+	"context"
+	"runtime"
+	"runtime/debug"
+	"runtime/metrics"
+	"sync/atomic"
+	"time"
+)
+
+// The bounds of a search: workers, time and memory.
+
+// workerCount is n, or one worker per core when n <= 0.
+func workerCount(n int) int {
+	if n <= 0 {
+		return runtime.GOMAXPROCS(0)
+	}
+	return n
+}
+
+// withTime bounds ctx by d, when d > 0.
+func withTime(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
+	if d > 0 {
+		return context.WithTimeout(ctx, d)
+	}
+	return context.WithCancel(ctx)
+}
+
+// watchMemory samples the heap ten times a second and cancels the returned
+// context, setting the flag, once it holds more than limit bytes (default:
+// half the machine's memory as the Go runtime sees it, at most 16 GiB).
+// Meanwhile the limit is the runtime's soft memory limit too, unless one
+// is set lower: the collector then works harder as the heap nears the
+// limit, rather than letting garbage double it, so that what trips the
+// watch is live data.
+func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bool, context.CancelFunc) {
+	if limit == 0 {
+		limit = 16 << 30
+		if total := systemMemory(); total > 0 {
+			limit = min(limit, total/2)
+		}
+	}
+	restore := func() {}
+	if prev := debug.SetMemoryLimit(-1); uint64(prev) > limit {
+		debug.SetMemoryLimit(int64(limit))
+		restore = func() { debug.SetMemoryLimit(prev) }
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	var over atomic.Bool
+	go func() {
+		sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-ctx.Done():
+				return
+			case <-tick.C:
+				metrics.Read(sample)
+				if sample[0].Value.Uint64() > limit {
+					over.Store(true)
+					cancel()
+					return
+				}
+			}
+		}
+	}()
+	return ctx, &over, func() { cancel(); restore() }
+}
