@@ -70,51 +70,38 @@ type violation struct {
 }
 
 type search struct {
-	m       *sim.Machine
-	props   []*properties.Property
-	vis     *visited
-	parent  []uint32 // parent[s]: the state s was discovered from
-	via     []uint32 // via[s]: position of the event, in parent's Enabled order
-	g       *graph
-	first   map[int]violation
-	quiet   int64
-	stopped string
-	sink    uint64 // see visited.touch
-	monIdx  []int  // per property: its monitor's slot, or -1
-	live    []int  // the Eventually properties
-	fair    Fairness
+	m      *sim.Machine
+	props  []*properties.Property
+	seen   *seen    // the visited sets (keep.go)
+	parent []uint32 // parent[s]: the state s was discovered from
+	via    []uint32 // via[s]: position of the event, in parent's Enabled order
+	// parents: parent and via are kept (not by a sweep's or a lean
+	// search's first pass); count is the number of states.
+	parents bool
+	count   int64
+	g       *graph        // the state graph, if kept
+	paths   *pathMessages // or the figures, carried level to level
+	// lean: a search whose figures and liveness would need the state graph
+	// goes with a visited set per level and one of every earlier level,
+	// and keeps no parents (see Exhaustive). As long as every edge goes
+	// from one level to the next the graph has no cycle, runs end where
+	// quiescence is judged, and figures carry from level to level; the
+	// first edge that does not (a revisit) makes Exhaustive search again
+	// with the graph.
+	lean     bool
+	revisits int64 // edges into the earlier levels kept
+	levelLo  int   // number of the frontier's first state
+	first    map[int]violation
+	quiet    int64
+	stopped  string
+	sink     uint64 // see visited.touch
+	monIdx   []int  // per property: its monitor's slot, or -1
+	live     []int  // the Eventually properties
+	fair     Fairness
 	// skip[p]: p had a counterexample when the level began. Expansion
 	// reads this, not first, so that a level's violations do not depend on
 	// how its waves fall.
 	skip []bool
-	// Sweep mode: the visited set holds the next level only; paths carries
-	// message figures from level to level; peakVisited is the largest the
-	// visited set grew.
-	sweep bool
-	// lean: a search whose figures and liveness would need the state graph
-	// goes as a sweep whose window holds every earlier level, merged into
-	// one set, and keeps no parents (see Exhaustive). As long as every edge
-	// goes from one level to the next the graph has no cycle, runs end
-	// where quiescence is judged, and figures carry from level to level;
-	// the first edge that does not makes Exhaustive search again with the
-	// graph.
-	lean        bool
-	paths       *pathMessages
-	peakVisited int64
-	levelLo     int // number of the frontier's first state
-	// window: the visited sets of the levels before the next one that a
-	// sweep keeps (Options.Window), oldest first; revisits: the edges into
-	// them.
-	window     []*visited
-	windowSize int
-	revisits   int64
-	// parents: parent and via are kept (not in a sweep's first pass);
-	// count is the number of states.
-	parents bool
-	count   int64
-	// pairs: a sweep's pairs of states that shared a visited set, the
-	// only ones whose fingerprints could be confused
-	pairs float64
 	// fault: a handler or monitor failed expanding state faultSrc (the
 	// first such state in the merge order of the wave that met it), or a
 	// property judging it or its successor at faultPos (see chunk)
@@ -165,7 +152,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		return res
 	}
 	fp0 := xs[0].st.Fingerprint(w0)
-	e.vis.insert(fp0)
+	e.seen.next.insert(fp0)
 	e.count = 1
 	if e.parents {
 		e.parent, e.via = append(e.parent, 0), append(e.via, 0)
@@ -202,7 +189,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		for p := range e.skip {
 			e.skip[p] = e.failed(p)
 		}
-		e.startLevel(xs, &cur)
+		e.seen.startLevel(xs, &cur)
 		next.reset()
 		if e.paths != nil {
 			e.paths.startLevel()
@@ -234,7 +221,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			next.grow()
 			e.rebuild(xs, chunks, &next)
 			next.pack(xs, false)
-			e.peakVisited = max(e.peakVisited, e.windowBytes())
+			e.seen.endWave()
 			if e.lean && e.revisits > 0 {
 				break
 			}
@@ -254,13 +241,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 			break
 		}
-		if e.sweep && !e.lean {
-			l, w := float64(next.len()), 0.0
-			for _, v := range e.window {
-				w += float64(v.len())
-			}
-			e.pairs += l*l/2 + l*w
-		}
+		e.seen.endLevel(next.len())
 		if stoppedFirst {
 			if next.len() > 0 {
 				res.Stats.Depth = depth + 1
@@ -315,17 +296,10 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	res.Stats.States = e.count
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
-	res.Stats.Collision = min(1, s*s/(1<<65))
-	if e.sweep && !e.lean {
-		res.Stats.Collision = min(1, e.pairs/(1<<64))
-	}
-	if e.sweep {
-		res.Stats.VisitedBytes = float64(e.peakVisited) / max(1, s)
-	} else {
-		res.Stats.VisitedBytes = float64(e.vis.bytes()) / max(1, s)
-	}
+	res.Stats.Collision = e.seen.collision(res.Stats.States)
+	res.Stats.VisitedBytes = e.seen.visitedBytes(res.Stats.States)
 	if e.g != nil {
-		res.Stats.GraphBytes = float64(e.vis.numberBytes()+e.g.bytes()) / max(1, s)
+		res.Stats.GraphBytes = float64(e.seen.next.numberBytes()+e.g.bytes()) / max(1, s)
 		if !stoppedFirst && e.fault == nil {
 			e.judgeCycles()
 		}
@@ -360,7 +334,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		switch {
 		case e.paths != nil && cur.len() == 0: // (every state was expanded)
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
-		case e.g != nil && e.g.n() == e.vis.len():
+		case e.g != nil && e.g.n() == e.seen.next.len():
 			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
 		}
 	}
@@ -370,7 +344,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		res.Rounds = &Rounds{Min: e.roundsLo, Max: e.roundsHi, States: e.count}
 	case opt.Rounds && !opt.clocked && res.Cut != "":
 		res.RoundsCut = res.Cut
-	case opt.Rounds && !opt.clocked && e.fault == nil && e.g != nil && e.g.n() == e.vis.len() && !e.g.acyclic():
+	case opt.Rounds && !opt.clocked && e.fault == nil && e.g != nil && e.g.n() == e.seen.next.len() && !e.g.acyclic():
 		// a run round a cycle of deliveries never ends, and its clocks
 		// grow without bound: the clocked search would never end either
 		res.RoundsCut = "cycle"

@@ -253,13 +253,10 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 			x.succs = append(x.succs, succ)
 			x.cover.add(sim.Label(ev, succ.Step), 1)
 		}
-		x.sink ^= e.vis.touch(x.fps)
-		for _, v := range e.window {
-			x.sink ^= v.touch(x.fps)
-		}
+		x.sink ^= e.seen.touch(x.fps)
 		for pos := range x.evs {
-			num, seen := e.vis.lookup(x.fps[pos])
-			if !seen && e.inWindow(x.fps[pos]) {
+			num, seen, earlier := e.seen.find(x.fps[pos])
+			if earlier {
 				// a state of an earlier level, expanded there already
 				c.revisits++
 				if edges {

@@ -22,63 +22,128 @@ func (e *search) choose(opt Options) Options {
 	needsGraph := !opt.Sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked)
 	opt.lean = opt.lean || needsGraph && !opt.graph
 	e.lean = opt.lean
-	e.sweep = opt.Sweep || e.lean
-	e.windowSize = opt.Window
-	e.parents = !e.sweep || opt.traced
+	e.parents = !(opt.Sweep || e.lean) || opt.traced
 	switch {
-	case e.sweep && opt.Messages:
+	case (opt.Sweep || e.lean) && opt.Messages:
 		e.paths = newPathMessages()
 	case needsGraph && !e.lean:
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
-	e.vis = newVisited(e.keepsEdges())
+	e.seen = &seen{perLevel: opt.Sweep || e.lean, lean: e.lean, size: opt.Window, numbered: e.keepsEdges()}
+	e.seen.next = newVisited(e.seen.numbered)
 	return opt
 }
 
-// startLevel readies the visited sets for the expansion of cur: in a
-// sweep or a lean search, cur's own set goes into the window, or is emptied
-// for the next level.
-func (e *search) startLevel(xs []*expander, cur *level) {
-	if !e.sweep {
+// seen is the visited sets of a search.
+type seen struct {
+	// next: every state met, or, with sets per level (a sweep or a lean
+	// search), the next level's
+	next     *visited
+	perLevel bool
+	lean     bool
+	numbered bool // next numbers its states, for the edges of the graph or figures
+	// window: the sets of the earlier levels kept: a sweep's last size-1
+	// (Options.Window), oldest first, or a lean search's every one, in one
+	window []*visited
+	size   int
+	// peak: the most memory the sets held at once; pairs: the pairs of
+	// states of a sweep that shared a set, the only ones whose
+	// fingerprints could be confused
+	peak  int64
+	pairs float64
+}
+
+// startLevel readies the sets for the expansion of cur: with sets per
+// level, cur's own goes into the window, or is emptied for the next level.
+func (v *seen) startLevel(xs []*expander, cur *level) {
+	if !v.perLevel {
 		return
 	}
-	spare := e.vis
-	if e.lean {
-		if e.window == nil {
-			e.window = []*visited{newVisited(false)}
+	spare := v.next
+	if v.lean {
+		if v.window == nil {
+			v.window = []*visited{newVisited(false)}
 		}
-		e.window[0].insertAll(xs, cur.fps)
-	} else if e.windowSize > 1 {
-		e.window = append(e.window, e.vis)
+		v.window[0].insertAll(xs, cur.fps)
+	} else if v.size > 1 {
+		v.window = append(v.window, v.next)
 		spare = nil
-		if len(e.window) > e.windowSize-1 {
-			spare = e.window[0]
-			e.window = slices.Delete(e.window, 0, 1)
+		if len(v.window) > v.size-1 {
+			spare = v.window[0]
+			v.window = slices.Delete(v.window, 0, 1)
 		}
 	}
 	if spare != nil {
-		e.vis = spare.empty()
+		v.next = spare.empty()
 	} else {
-		e.vis = newVisited(e.paths != nil)
+		v.next = newVisited(v.numbered)
 	}
 }
 
-// windowBytes is the memory of a sweep's visited sets.
-func (e *search) windowBytes() int64 {
-	b := e.vis.bytes() + e.vis.numberBytes()
-	for _, v := range e.window {
-		b += v.bytes() + v.numberBytes()
+// endWave notes the memory the sets hold.
+func (v *seen) endWave() { v.peak = max(v.peak, v.bytes()) }
+
+// endLevel takes in the next level's size, n states, for the collision
+// bound of a sweep.
+func (v *seen) endLevel(n int) {
+	if !v.perLevel || v.lean {
+		return
+	}
+	l, w := float64(n), 0.0
+	for _, s := range v.window {
+		w += float64(s.len())
+	}
+	v.pairs += l*l/2 + l*w
+}
+
+// find looks fp up: in next (with its number, when numbered), or in the
+// window (earlier: an edge back to a level already expanded).
+func (v *seen) find(fp uint64) (num int, found, earlier bool) {
+	if num, found = v.next.lookup(fp); found {
+		return num, true, false
+	}
+	for _, s := range v.window {
+		if _, ok := s.lookup(fp); ok {
+			return -1, false, true
+		}
+	}
+	return -1, false, false
+}
+
+// touch reads the home slots of fps in every set (see visited.touch).
+func (v *seen) touch(fps []uint64) uint64 {
+	x := v.next.touch(fps)
+	for _, s := range v.window {
+		x ^= s.touch(fps)
+	}
+	return x
+}
+
+// bytes is the memory of the sets' fingerprints and numbers.
+func (v *seen) bytes() int64 {
+	b := v.next.bytes() + v.next.numberBytes()
+	for _, s := range v.window {
+		b += s.bytes() + s.numberBytes()
 	}
 	return b
 }
 
-// inWindow reports whether fp is a state of one of the earlier levels a
-// sweep keeps.
-func (e *search) inWindow(fp uint64) bool {
-	for _, v := range e.window {
-		if _, ok := v.lookup(fp); ok {
-			return true
-		}
+// visitedBytes is the memory of the fingerprints a state, among states:
+// with sets per level, the most they held; else the one set's (its
+// numbering counts as the graph's).
+func (v *seen) visitedBytes(states int64) float64 {
+	if v.perLevel {
+		return float64(v.peak) / float64(max(1, states))
 	}
-	return false
+	return float64(v.next.bytes()) / float64(max(1, states))
+}
+
+// collision bounds the probability that two of the states shared a
+// fingerprint: any two of them, or a sweep's pairs that shared a set.
+func (v *seen) collision(states int64) float64 {
+	if v.perLevel && !v.lean {
+		return min(1, v.pairs/(1<<64))
+	}
+	s := float64(states)
+	return min(1, s*s/(1<<65))
 }

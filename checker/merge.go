@@ -15,10 +15,10 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 		e.revisits += c.revisits
 		for k := range c.cand {
 			if k%16 == 0 {
-				e.sink ^= e.vis.touchCands(c.cand[k:min(k+16, len(c.cand))])
+				e.sink ^= e.seen.next.touchCands(c.cand[k:min(k+16, len(c.cand))])
 			}
 			cd := &c.cand[k]
-			num, fresh := e.vis.insert(cd.fp)
+			num, fresh := e.seen.next.insert(cd.fp)
 			cd.dst = -1
 			if fresh {
 				cd.dst = int32(next.add(cd.fp, int(cd.wlen)))
@@ -31,7 +31,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 					e.paths.add()
 				}
 			}
-			if e.vis.numbered {
+			if e.seen.numbered {
 				cd.fp = uint64(num)
 			}
 		}
