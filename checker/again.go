@@ -20,12 +20,10 @@ func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options
 	if err != nil {
 		panic(fmt.Sprintf("checker: %s compiled, but not with causal clocks: %v", m.Name, err))
 	}
-	if opt.Time > 0 {
-		if opt.Time <= spent {
-			res.RoundsCut = "time"
-			return
-		}
-		opt.Time -= spent
+	var ok bool
+	if opt.Time, ok = timeLeft(opt.Time, spent); !ok {
+		res.RoundsCut = "time"
+		return
 	}
 	opt.clocked, opt.Messages, opt.First = true, false, false
 	r := exhaustive(ctx, clocked, nil, opt)

@@ -19,6 +19,15 @@ func workerCount(n int) int {
 	return n
 }
 
+// timeLeft is what is left of a time bound d (0: none) once spent is
+// gone, and whether anything is.
+func timeLeft(d, spent time.Duration) (time.Duration, bool) {
+	if d <= 0 {
+		return 0, true
+	}
+	return d - spent, d > spent
+}
+
 // withTime bounds ctx by d, when d > 0.
 func withTime(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d > 0 {

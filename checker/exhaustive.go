@@ -48,7 +48,7 @@ type Options struct {
 	// counterexamples (Exhaustive searches again with them when it found
 	// any).
 	traced bool
-	// lean: the search is lean (see search.lean), chosen by Exhaustive;
+	// lean: the search is lean (see seen.lean), chosen by Exhaustive;
 	// graph: a lean search met an edge that is not level to level, and
 	// the search keeps the state graph instead.
 	lean, graph bool
@@ -77,20 +77,12 @@ type search struct {
 	via    []uint32 // via[s]: position of the event, in parent's Enabled order
 	// parents: parent and via are kept (not by a sweep's or a lean
 	// search's first pass); count is the number of states.
-	parents bool
-	count   int64
-	g       *graph        // the state graph, if kept
-	paths   *pathMessages // or the figures, carried level to level
-	// lean: a search whose figures and liveness would need the state graph
-	// goes with a visited set per level and one of every earlier level,
-	// and keeps no parents (see Exhaustive). As long as every edge goes
-	// from one level to the next the graph has no cycle, runs end where
-	// quiescence is judged, and figures carry from level to level; the
-	// first edge that does not (a revisit) makes Exhaustive search again
-	// with the graph.
-	lean     bool
-	revisits int64 // edges into the earlier levels kept
-	levelLo  int   // number of the frontier's first state
+	parents  bool
+	count    int64
+	g        *graph        // the state graph, if kept
+	paths    *pathMessages // or the figures, carried level to level
+	revisits int64         // edges into the earlier levels kept (see fellBack)
+	levelLo  int           // number of the frontier's first state
 	first    map[int]violation
 	quiet    int64
 	stopped  string
@@ -171,11 +163,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 	}
 	var cur, next level
-	cur.reset()
-	cur.add(fp0, len(w0))
-	cur.grow()
-	copy(cur.world(0), w0)
-	cur.pack(xs, true)
+	cur.first(xs, fp0, w0)
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	progress := newReporter(opt.Progress)
@@ -222,7 +210,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			e.rebuild(xs, chunks, &next)
 			next.pack(xs, false)
 			e.seen.endWave()
-			if e.lean && e.revisits > 0 {
+			if e.fellBack() {
 				break
 			}
 			if opt.First && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
@@ -230,7 +218,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 				break
 			}
 		}
-		if e.fault != nil || e.lean && e.revisits > 0 {
+		if e.fault != nil || e.fellBack() {
 			break
 		}
 		if !complete {
@@ -276,16 +264,14 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
 		})
 	}
-	if e.lean && e.revisits > 0 && e.fault == nil && e.stopped == "" {
-		// an edge back to an earlier level, or within one: search again,
-		// with the state graph, in the time left
+	if e.fellBack() && e.fault == nil && e.stopped == "" {
+		// search again, with the state graph, in the time left
 		opt.lean, opt.graph = false, true
-		if opt.Time > 0 {
-			if opt.Time -= time.Since(start); opt.Time <= 0 {
-				res.Cut = "time"
-				res.finish(start)
-				return res
-			}
+		var ok bool
+		if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
+			res.Cut = "time"
+			res.finish(start)
+			return res
 		}
 		stopWatch()
 		return exhaustive(outer, m, props, opt)

@@ -21,18 +21,21 @@ func (e *search) choose(opt Options) Options {
 	// (rounds need to know whether some runs never end)
 	needsGraph := !opt.Sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked)
 	opt.lean = opt.lean || needsGraph && !opt.graph
-	e.lean = opt.lean
-	e.parents = !(opt.Sweep || e.lean) || opt.traced
+	e.parents = !(opt.Sweep || opt.lean) || opt.traced
 	switch {
-	case (opt.Sweep || e.lean) && opt.Messages:
+	case (opt.Sweep || opt.lean) && opt.Messages:
 		e.paths = newPathMessages()
-	case needsGraph && !e.lean:
+	case needsGraph && !opt.lean:
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
-	e.seen = &seen{perLevel: opt.Sweep || e.lean, lean: e.lean, size: opt.Window, numbered: e.keepsEdges()}
+	e.seen = &seen{perLevel: opt.Sweep || opt.lean, lean: opt.lean, size: opt.Window, numbered: e.keepsEdges()}
 	e.seen.next = newVisited(e.seen.numbered)
 	return opt
 }
+
+// fellBack reports whether a lean search met an edge that does not go from
+// one level to the next: Exhaustive then searches again with the graph.
+func (e *search) fellBack() bool { return e.seen.lean && e.revisits > 0 }
 
 // seen is the visited sets of a search.
 type seen struct {
@@ -40,6 +43,11 @@ type seen struct {
 	// search), the next level's
 	next     *visited
 	perLevel bool
+	// lean: a search whose figures and liveness would need the state
+	// graph goes with a visited set per level and one of every earlier
+	// level, and keeps no parents (see Exhaustive). As long as every edge
+	// goes from one level to the next the graph has no cycle, runs end
+	// where quiescence is judged, and figures carry from level to level.
 	lean     bool
 	numbered bool // next numbers its states, for the edges of the graph or figures
 	// window: the sets of the earlier levels kept: a sweep's last size-1

@@ -38,6 +38,15 @@ func (l *level) reset() {
 
 func (l *level) len() int { return len(l.fps) }
 
+// first makes l the first level: the initial world w, of fingerprint fp.
+func (l *level) first(xs []*expander, fp uint64, w sim.World) {
+	l.reset()
+	l.add(fp, len(w))
+	l.grow()
+	copy(l.world(0), w)
+	l.pack(xs, true)
+}
+
 // add appends a state whose world, n words long, is to be written at
 // l.world(i) for the index i it returns, once the merge is over (see grow).
 func (l *level) add(fp uint64, n int) int {
