@@ -27,7 +27,7 @@ import (
 
 var (
 	mutation   = flag.Bool("mutate", false, "run the mutation check of the protocols' handler code (minutes)")
-	mutateOnly = flag.String("mutate-only", "", "with -mutate, only the mutants of files whose path contains this (the golden is not compared)")
+	mutateOnly = flag.String("mutate-only", "", "with -mutate, only the mutants of files whose path contains this, or of the one line FILE:LINE names (the golden is not compared)")
 )
 
 const module = "github.com/vigil-check/vigil"
@@ -95,7 +95,12 @@ func TestMutation(t *testing.T) {
 	schema, err := mutate.Build(module, dirs)
 	require.NoError(t, err)
 	if *mutateOnly != "" {
-		schema.Mutants = slices.DeleteFunc(schema.Mutants, func(m mutate.Mutant) bool { return !strings.Contains(m.File, *mutateOnly) })
+		schema.Mutants = slices.DeleteFunc(schema.Mutants, func(m mutate.Mutant) bool {
+			if strings.Contains(*mutateOnly, ":") {
+				return !strings.HasSuffix(fmt.Sprintf("%s:%d", m.File, m.Line), *mutateOnly)
+			}
+			return !strings.Contains(m.File, *mutateOnly)
+		})
 	}
 	tmp := t.TempDir()
 
@@ -195,6 +200,11 @@ func TestMutation(t *testing.T) {
 		}
 	}
 	t.Log(tally.String())
+	for _, o := range outcomes {
+		if o.kind == "survived" {
+			t.Logf("survivor %s:%d %s: %s", o.mutant.File, o.mutant.Line, o.mutant.Op, o.because)
+		}
+	}
 	if *mutateOnly == "" {
 		// a new survivor, or a survivor killed, changes the golden
 		require.NoError(t, os.Chdir(wd))
