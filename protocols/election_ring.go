@@ -27,7 +27,7 @@ func init() {
 				Why:      "a node crashes at any point: its predecessor skips it and elects again, and a dead coordinator is replaced (Kesden: skipping failed nodes as necessary)",
 				Messages: "election 4..19, ack 8..29, coordinator 3..11"},
 			{Name: "duplicate-crash", N: 3, Initiators: "0,1", Crashes: 1, Duplicates: 1, Expect: checker.Pass,
-				Why: "a duplicated message is acknowledged twice, and the stray second ack can reach a node that holds the COORDINATOR concluding that very ELECTION, with the same list: only the kind tells the two apart, and a COORDINATOR released by the wrong ack is not re-sent when its receiver crashes (Kesden: skipping failed nodes)",
+				Why:      "a duplicated message is acknowledged twice, and the stray second ack can reach a node that holds the COORDINATOR concluding that very ELECTION, with the same list: only the kind tells the two apart, and a COORDINATOR released by the wrong ack is not re-sent when its receiver crashes (Kesden: skipping failed nodes)",
 				Messages: "total 16..70, election 6..22, ack 8..35, coordinator 2..13"},
 			{Name: "async", N: 3, Timing: model.Async, MaxDepth: 10,
 				Props: []string{"unique-leader", "agreement"}, Expect: checker.Fail, Shows: "unique-leader", Violates: []string{"agreement"},
