@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
 	"time"
@@ -75,8 +76,8 @@ type search struct {
 	seen   *seen    // the visited sets (keep.go)
 	parent []uint32 // parent[s]: the state s was discovered from
 	via    []uint32 // via[s]: position of the event, in parent's Enabled order
-	// parents: parent and via are kept (not by a sweep's or a lean
-	// search's first pass); count is the number of states.
+	// parents: parent and via are kept (by a search that keeps the graph,
+	// or one run again for traces); count is the number of states.
 	parents  bool
 	count    int64
 	g        *graph        // the state graph, if kept
@@ -294,7 +295,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	res.Coverage = exhaustiveCoverage(m, xs)
 	var traced *Result
 	if !e.parents && len(e.first) > 0 {
-		traced = e.sweepForTraces(m, props, opt)
+		traced = e.searchForTraces(m, props, opt)
 	}
 	for p := range props {
 		if v, ok := e.first[p]; ok {
@@ -302,6 +303,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			res.Properties[p].Detail = v.detail
 			if traced != nil {
 				res.Properties[p].Counterexample = traced.Properties[p].Counterexample
+				if res.Properties[p].Counterexample == nil {
+					res.Properties[p].Detail += fmt.Sprintf(" (its run is not shown: the search for it was cut by %s)", traced.Cut)
+				}
 			} else {
 				res.Properties[p].Counterexample = e.trace(v, props[p])
 			}

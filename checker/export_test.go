@@ -41,3 +41,10 @@ func KeepGraph(opt Options) Options {
 	opt.graph = true
 	return opt
 }
+
+// KeepParents is opt for a search that keeps every state's parent from
+// the start rather than searching again for its counterexamples.
+func KeepParents(opt Options) Options {
+	opt.traced = true
+	return opt
+}

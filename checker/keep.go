@@ -4,8 +4,8 @@ import "slices"
 
 // What a search keeps of the states it has met, by strategy:
 //
-//   - full: one visited set of every state, and each state's parent and
-//     event, for counterexamples;
+//   - full: one visited set of every state; the parents of states, for
+//     counterexamples, only in the search run again to find them;
 //   - graph: the same, numbered, with the edges between states, where
 //     message figures or liveness need the state graph (graph.go);
 //   - lean: where they would need it, first a visited set per level, the
@@ -21,7 +21,10 @@ func (e *search) choose(opt Options) Options {
 	// (rounds need to know whether some runs never end)
 	needsGraph := !opt.Sweep && (opt.Messages || len(e.live) > 0 || opt.Rounds && !opt.clocked)
 	opt.lean = opt.lean || needsGraph && !opt.graph
-	e.parents = !(opt.Sweep || opt.lean) || opt.traced
+	// Parents serve counterexamples alone, and most searches find none:
+	// only the graph, which judges cycles on them, keeps them from the
+	// start; the others search again for their traces (searchForTraces).
+	e.parents = opt.traced || needsGraph && !opt.lean
 	switch {
 	case (opt.Sweep || opt.lean) && opt.Messages:
 		e.paths = newPathMessages()

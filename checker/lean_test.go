@@ -49,3 +49,32 @@ func outcome(t *testing.T, r *checker.Result) string {
 	require.NoError(t, err)
 	return string(b)
 }
+
+// TestTracesSearchedAgain checks every shipped scenario expected to fail,
+// searched for its safety properties alone, against the search that keeps
+// every state's parent: a search without parents finds its counterexamples
+// by searching again, and must give the same ones.
+func TestTracesSearchedAgain(t *testing.T) {
+	ctx := context.Background()
+	compared := 0
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			if s.Sweep || s.Expect != checker.Fail || s.Messages != "" {
+				continue
+			}
+			opt := checker.Options{Workers: 2}
+			again, err := suite.Exhaustive(ctx, p, &s, opt)
+			require.NoError(t, err)
+			if again.Stats.GraphBytes > 0 {
+				continue // liveness: the graph, and its parents, kept from the start
+			}
+			kept, err := suite.Exhaustive(ctx, p, &s, checker.KeepParents(opt))
+			require.NoError(t, err)
+			require.Equal(t, outcome(t, kept), outcome(t, again), "%s %s", p.Path(), s.Name)
+			require.Equal(t, checker.Fail, again.Verdict, "%s %s", p.Path(), s.Name)
+			compared++
+		}
+	}
+	require.Greater(t, compared, 30)
+	t.Logf("%d scenarios compared", compared)
+}
