@@ -114,7 +114,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
-	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims)")
+	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims), or none: explore the protocol's states alone, with no monitor in them")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violation of any property; the others are then unknown")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON (as -format json)")
 	fs.StringVar(&f.format, "format", "text", "how to print the result: text, json, or mermaid (the first counterexample as a Mermaid sequence diagram)")
@@ -438,7 +438,10 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 	if changed {
 		sc.Name += " with flags"
 	}
-	if f.set["props"] {
+	switch {
+	case f.set["props"] && f.props == "none":
+		sc.Props = []string{} // the protocol's own state space, no monitor in its worlds
+	case f.set["props"]:
 		sc.Props = strings.Split(f.props, ",")
 	}
 	if sc.N < 1 || sc.N > model.MaxNodes {

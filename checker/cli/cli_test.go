@@ -624,3 +624,33 @@ func TestShrinkTime(t *testing.T) {
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "-shrink-time must not be negative")
 }
+
+// -props none explores the protocol's own states: no property, so no
+// monitor tells apart worlds the protocol does not, and the message
+// figures, which the monitors do not enter, are the same.
+func TestPropsNone(t *testing.T) {
+	type doc struct {
+		Verdict    string
+		Properties []struct{ Name string }
+		Stats      struct{ States int }
+		Messages   []struct {
+			Kind     string
+			Min, Max int
+		}
+	}
+	search := func(args ...string) doc {
+		code, out, _ := vigil(append([]string{"check", "bully", "-scenario", "sync-crash", "-json"}, args...)...)
+		require.Equal(t, 0, code, out)
+		var d doc
+		require.NoError(t, json.Unmarshal([]byte(out), &d), out)
+		return d
+	}
+	claims, none := search(), search("-props", "none")
+	require.Equal(t, "pass", none.Verdict)
+	require.Empty(t, none.Properties)
+	require.NotEmpty(t, claims.Properties)
+	require.Positive(t, none.Stats.States)
+	require.LessOrEqual(t, none.Stats.States, claims.Stats.States)
+	require.NotEmpty(t, none.Messages)
+	require.Equal(t, claims.Messages, none.Messages)
+}

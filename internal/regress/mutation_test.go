@@ -130,7 +130,7 @@ func TestMutation(t *testing.T) {
 
 	type outcome struct {
 		mutant  mutate.Mutant
-		kind    string // "verdict", "figure", "equivalent", "survived", "unexecuted"
+		kind    string // "verdict", "figure", "equivalent", "observation", "survived", "unexecuted"
 		because string
 	}
 	outcomes := make([]outcome, len(schema.Mutants))
@@ -173,6 +173,31 @@ func TestMutation(t *testing.T) {
 	close(next)
 	wg.Wait()
 
+	// A survivor whose protocol runs as the original's in every scenario,
+	// explored with no monitor in the worlds, changed only what the nodes
+	// report to the monitors: no rule of the protocol, and no verdict.
+	own := map[string][]stateGraph{}
+	for i, o := range outcomes {
+		if o.kind != "survived" {
+			continue
+		}
+		same := true
+		for _, p := range executes[fmt.Sprintf("%s:%d", o.mutant.File, o.mutant.Line)] {
+			if own[p] == nil {
+				g, ok := protocolGraphs(bin, 0, p)
+				require.True(t, ok, "%s without a mutant, with no property", p)
+				own[p] = g
+			}
+			if g, ok := protocolGraphs(bin, o.mutant.ID, p); !ok || !reflect.DeepEqual(g, own[p]) {
+				same = false
+				break
+			}
+		}
+		if same {
+			outcomes[i].kind = "observation"
+		}
+	}
+
 	count := map[string]int{}
 	var tally bytes.Buffer
 	var survivors []string
@@ -184,14 +209,20 @@ func TestMutation(t *testing.T) {
 			survivors = append(survivors, fmt.Sprintf("%s %s: %s (%s)", o.mutant.File, o.mutant.Op, o.mutant.Code, o.kind))
 		}
 	}
-	live := len(outcomes) - count["equivalent"]
-	fmt.Fprintf(&tally, "%d mutants of the handler code: %d killed by a verdict, %d by an asserted figure alone, %d equivalent under the scenarios, %d survived\n",
-		len(outcomes), count["verdict"], count["figure"], count["equivalent"], count["survived"]+count["unexecuted"])
+	live := len(outcomes) - count["equivalent"] - count["observation"]
+	fmt.Fprintf(&tally, "%d mutants of the handler code: %d killed by a verdict, %d by an asserted figure alone, %d equivalent under the scenarios, %d change only the observations, %d survived\n",
+		len(outcomes), count["verdict"], count["figure"], count["equivalent"], count["observation"], count["survived"]+count["unexecuted"])
 	fmt.Fprintf(&tally, "kill rate of the non-equivalent: %.1f%% by a verdict alone, %.1f%% with the figures\n",
 		pct(count["verdict"], live), pct(count["verdict"]+count["figure"], live))
 	fmt.Fprintln(&tally, "\nsurvivors (a state graph changes, and no verdict or asserted figure):")
 	for _, s := range survivors {
 		fmt.Fprintf(&tally, "  %s\n", s)
+	}
+	fmt.Fprintln(&tally, "\nchange only the observations (the protocol's own state graph is the original's in every scenario; no verdict moves):")
+	for _, o := range outcomes {
+		if o.kind == "observation" {
+			fmt.Fprintf(&tally, "  %s %s: %s\n", o.mutant.File, o.mutant.Op, o.mutant.Code)
+		}
 	}
 	fmt.Fprintln(&tally, "\nequivalent under the scenarios (no scenario's state graph changes):")
 	for _, o := range outcomes {
@@ -268,6 +299,30 @@ func runMutant(bin string, id int, p string) ([]scenarioResult, string) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(s, "\n")
 	return line
+}
+
+// protocolGraphs explores every scenario of protocol p with mutant id
+// switched on and no property (-props none), so that no monitor is in the
+// worlds, and returns each one's state graph: the protocol's own. It
+// reports false if a search faulted or was cut other than by the
+// scenario's depth bound.
+func protocolGraphs(bin string, id int, p string) ([]stateGraph, bool) {
+	proto, err := protocols.Lookup(p)
+	if err != nil {
+		return nil, false
+	}
+	var graphs []stateGraph
+	for _, sc := range proto.Scenarios {
+		cmd := exec.Command(bin, "check", p, "-scenario", sc.Name, "-props", "none", "-json", "-time", "60s")
+		cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
+		out, _ := cmd.Output() // exit 2 at the depth bound
+		var r scenarioResult
+		if json.Unmarshal(out, &r) != nil || r.Verdict != checker.Pass || r.Cut != "" && r.Cut != "depth" {
+			return nil, false
+		}
+		graphs = append(graphs, r.graph())
+	}
+	return graphs, true
 }
 
 // linesByProtocol maps "file:line" of the protocols' code to the
