@@ -36,7 +36,7 @@ func TestInvitationScenarios(t *testing.T) {
 		}
 		t.Logf("%s: %s", s.Name, suite.Describe(r))
 	}
-	require.Equal(t, []string{"partition-heal", "crash", "one-leader", "recovery", "volatile-seq", "duplicate"}, names)
+	require.Equal(t, []string{"partition-heal", "crash", "one-leader", "recovery", "lost-invitation", "three-crashes", "volatile-seq", "duplicate"}, names)
 }
 
 // Beyond the scenarios, at N = 3: two partitions (so three groups, or a

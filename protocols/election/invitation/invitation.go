@@ -249,9 +249,12 @@ func topRank(ctx *model.Ctx[Msg]) bool {
 	return len(ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) > ctx.MyRank() })) == 0
 }
 
-// found notes lower coordinator j, to merge after the delay.
+// found notes lower coordinator j, to merge after the delay. Found
+// twice before the merge (its query and its answer), it is noted once. It
+// is never among the coordinators invited: coordinatorSeen invites those
+// again instead.
 func found(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
-	if !slices.Contains(s.Found, j) && !slices.Contains(s.Invited, j) {
+	if !slices.Contains(s.Found, j) {
 		s.Found = insert(s.Found, j)
 	}
 	if topRank(ctx) {
