@@ -70,6 +70,9 @@ func init() {
 				{Name: "recovery", N: 3, Crashes: 1, Recoveries: 1, Params: tasks(2), Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"all-results"},
 					Why: "a crashed coordinator that restarts bullies its way back while its successor coordinates, as in bully's sync-recovery: two coordinators, and a job handed over twice may end without all results"},
+				{Name: "deposed-coordinator", N: 3, Crashes: 2, Recoveries: 1, Params: tasks(1), Expect: checker.Fail,
+					Shows: "unique-leader", Violates: []string{"all-results"},
+					Why: "the successor of a crashed coordinator hands the task out, and is deposed when the first one restarts: it lets the job go and stops watching its worker, whose crash is then the restarted coordinator's concern alone; a worker that crashes and restarts before its coordinator notices has lost its job for good, so the task may never be computed"},
 			},
 		}, properties.UniqueLeader, properties.Agreement, properties.Termination),
 	)
