@@ -41,6 +41,8 @@ func init() {
 				Why: "a lost hello makes a second slave join a pool of one: it demotes, stops watching the master and says bye, so when the master crashes the other slave elects itself alone, one master that every node learns; where the loss takes the new master's announcement instead, an idle node follows the crashed master and waits to promote on the slave that replaced it (the detector assumes reliable links)"},
 			{Name: "restart-pool", N: 3, Crashes: 1, Recoveries: 1, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 2}, Expect: checker.Fail, Shows: "agreement",
 				Why: "the master restarts where pool-min 2 makes every other node a slave: a slave that hears the restarted master's hello stands to replace it, an idle node only forgets it (only slaves elect) and promotes in its turn, so the pool fills again; as in recovery only agreement fails"},
+			{Name: "restart-twice", N: 2, Crashes: 2, Recoveries: 1, Expect: checker.Pass,
+				Why: "two nodes: the master crashes and restarts, and either node may crash again: the slave that hears the restarted master's hello stands to replace it and stops watching it, the restarted node wins the election it joins, and after a second crash the survivor leads; with no third node to learn late, every claim holds"},
 			{Name: "alone", N: 1, Crashes: 1, Recoveries: 1, Expect: checker.Pass,
 				Why: "a lone node that crashes and restarts has no one to wait for: it joins the pool and leads again at once"},
 		},
