@@ -537,9 +537,11 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		vs = append(vs, Vote{From: from, Lost: m.Lost})
 		slices.SortFunc(vs, func(a, b Vote) int { return int(a.From) - int(b.From) })
 		s.Votes = vs
-		if s.Role == Slave && len(s.Joining) == 0 && s.Master == model.None ||
-			s.Role == Candidate && s.Lost == model.None && m.Lost != model.None {
-			// no master known: join this election
+		// A slave without a master is still joining: joined makes it
+		// stand at once, for the lost master these votes name. A
+		// candidate of an election of its own (lost none: it knew no
+		// master) joins one that names the lost master.
+		if s.Role == Candidate && s.Lost == model.None && m.Lost != model.None {
 			return stand(ctx, s, m.Lost)
 		}
 		return settle(ctx, s)
