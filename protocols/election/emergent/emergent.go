@@ -43,7 +43,11 @@
 // rank: an idle node with too few slaves first waits (timer "promote") on
 // the nodes of higher rank that it knows neither as slaves nor as the
 // master nor as replaced masters, that is on the idle nodes above it, and promotes once they have
-// all crashed (under Sync timing) or at once if there are none. A slave's
+// all crashed (under Sync timing) or at once if there are none. Nor does it
+// wait on a slave whose heartbeat it saw disappear, until it hears from it
+// again: that slave is no idle node about to promote, and when only a lost
+// message made it seem crashed (it may have become the master, its
+// announcement lost), waiting on it would be waiting for ever. A slave's
 // hello ends the wait if it fills the pool. The promoting node sends slave-hello to every node and
 // is joining until every node has acknowledged it ("slave-ack", carrying
 // the acknowledging node's role, so that a node that knew nothing, as after
@@ -174,6 +178,9 @@ type State struct {
 	// Gone: masters it knows were replaced, whose late announcements it
 	// ignores.
 	Gone []model.NodeID
+	// Down: slaves whose heartbeat it saw disappear, and has not heard
+	// from since: it does not wait on them to promote.
+	Down []model.NodeID
 }
 
 func (s State) String() string {
@@ -197,6 +204,9 @@ func (s State) String() string {
 	}
 	if len(s.Gone) > 0 {
 		fmt.Fprintf(&b, " gone%v", s.Gone)
+	}
+	if len(s.Down) > 0 {
+		fmt.Fprintf(&b, " down%v", s.Down)
 	}
 	return b.String()
 }
@@ -358,7 +368,7 @@ func settle(ctx *model.Ctx[Msg], s State) State {
 		}
 		// too few slaves: promote, after the idle nodes of higher rank
 		wait := ctx.Nodes(func(j model.NodeID) bool {
-			return ctx.Rank(j) > ctx.MyRank() && j != s.Master && !slices.Contains(s.Pool, j) && !slices.Contains(s.Gone, j)
+			return ctx.Rank(j) > ctx.MyRank() && j != s.Master && !slices.Contains(s.Pool, j) && !slices.Contains(s.Gone, j) && !slices.Contains(s.Down, j)
 		})
 		if len(wait) == 0 {
 			return promote(ctx, s)
@@ -481,6 +491,9 @@ func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 }
 
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
+	if slices.Contains(s.Down, from) { // it lives: its heartbeat was only lost
+		s.Down = without(s.Down, from)
+	}
 	switch m.K {
 	case Hello:
 		ctx.Send(from, Msg{K: Ack, Role: s.Role})
@@ -582,6 +595,9 @@ func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, t model.Timer) State {
 			// becomes master (decide)
 			panic(fmt.Sprintf("timer %v fired, but %v is not in the pool", t, model.NodeID(t)))
 		}
+		// the slave's heartbeat disappeared: it crashed, or (a message
+		// lost) seems to have; either way it will not promote
+		s.Down = with(s.Down, model.NodeID(t))
 		return settle(ctx, leave(ctx, s, model.NodeID(t)))
 	case JoinTimer:
 		if !slices.Contains(s.Joining, model.NodeID(t)) {

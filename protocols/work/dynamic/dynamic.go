@@ -358,8 +358,10 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		// a node appointed analyser says what it holds
 		ctx.Send(from, Msg{K: Holding, Results: s.Results})
 	case Holding:
-		// the analyser's results are done; the rest are handed out
-		if s.Coordinating && s.Appointing && from == s.Analyser {
+		// the analyser's results are done; the rest are handed out (only
+		// a coordinator appoints, and it stops appointing as it stops
+		// coordinating)
+		if s.Appointing && from == s.Analyser {
 			s.Appointing = false
 			s.Done |= m.Results & work.All(len(s.Out))
 			return dispatch(ctx, s)
