@@ -184,11 +184,11 @@ func TestMutation(t *testing.T) {
 		same := true
 		for _, p := range executes[fmt.Sprintf("%s:%d", o.mutant.File, o.mutant.Line)] {
 			if own[p] == nil {
-				g, ok := protocolGraphs(bin, 0, p)
+				g, ok := protocolGraphs(bin, 0, p, base[p])
 				require.True(t, ok, "%s without a mutant, with no property", p)
 				own[p] = g
 			}
-			if g, ok := protocolGraphs(bin, o.mutant.ID, p); !ok || !reflect.DeepEqual(g, own[p]) {
+			if g, ok := protocolGraphs(bin, o.mutant.ID, p, base[p]); !ok || !reflect.DeepEqual(g, own[p]) {
 				same = false
 				break
 			}
@@ -303,17 +303,23 @@ func firstLine(s string) string {
 
 // protocolGraphs explores every scenario of protocol p with mutant id
 // switched on and no property (-props none), so that no monitor is in the
-// worlds, and returns each one's state graph: the protocol's own. It
-// reports false if a search faulted or was cut other than by the
-// scenario's depth bound.
-func protocolGraphs(bin string, id int, p string) ([]stateGraph, bool) {
+// worlds, and returns each one's state graph: the protocol's own. A
+// scenario whose search with its properties (base, the original's) fails
+// them may stop early: its graph is compared to the depth that search
+// reached. It reports false if a search faulted or was cut other than by
+// a depth bound.
+func protocolGraphs(bin string, id int, p string, base []scenarioResult) ([]stateGraph, bool) {
 	proto, err := protocols.Lookup(p)
-	if err != nil {
+	if err != nil || len(base) != len(proto.Scenarios) {
 		return nil, false
 	}
 	var graphs []stateGraph
-	for _, sc := range proto.Scenarios {
-		cmd := exec.Command(bin, "check", p, "-scenario", sc.Name, "-props", "none", "-json", "-time", "60s")
+	for i, sc := range proto.Scenarios {
+		args := []string{"check", p, "-scenario", sc.Name, "-props", "none", "-json", "-time", "60s"}
+		if base[i].Verdict == checker.Fail {
+			args = append(args, "-depth", strconv.Itoa(base[i].Stats.Depth))
+		}
+		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
 		out, _ := cmd.Output() // exit 2 at the depth bound
 		var r scenarioResult
