@@ -117,12 +117,18 @@ func TestHandlers(t *testing.T) {
 			State{Role: Slave, Master: 4, Lost: none, Pool: ids(1, 2)},
 			[]model.Sent[Msg]{send(1, ack(Slave))},
 			[]model.TimerEffect{arm(SlaveTimer(1), 1)}, nil},
-		{"slave failure seen by an idle node: too few slaves, promote", 0,
+		{"slave failure seen by an idle node: too few slaves, promote after the idle nodes above, not the failed slave", 0,
 			func(ctx *model.Ctx[Msg]) State {
 				return p.Timeout(ctx, State{Role: Idle, Master: 4, Lost: none, Pool: ids(3)}, SlaveTimer(3))
 			},
+			State{Role: Idle, Master: 4, Lost: none, Down: ids(3)}, nil,
+			[]model.TimerEffect{cancel(SlaveTimer(3)), arm(PromoteTimer, 1, 2)}, nil},
+		{"a message from a node taken for failed: it is waited on again", 0,
+			func(ctx *model.Ctx[Msg]) State {
+				return p.Receive(ctx, State{Role: Idle, Master: 4, Lost: none, Down: ids(3)}, 3, bye)
+			},
 			State{Role: Idle, Master: 4, Lost: none}, nil,
-			[]model.TimerEffect{cancel(SlaveTimer(3)), arm(PromoteTimer, 1, 2, 3)}, nil},
+			[]model.TimerEffect{arm(PromoteTimer, 1, 2, 3)}, nil},
 		{"a slave leaves: an idle node with slaves to spare stays idle", 0,
 			func(ctx *model.Ctx[Msg]) State {
 				return p.Receive(ctx, State{Role: Idle, Master: 4, Lost: none, Pool: ids(2, 3)}, 2, bye)
