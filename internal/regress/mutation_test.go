@@ -279,8 +279,7 @@ func judgeMutant(base, res []scenarioResult) (kind, because string) {
 // and returns the results, or why there are none (a failure to run is a
 // kill: a handler that panics, a search out of memory).
 func runMutant(bin string, id int, p string) ([]scenarioResult, string) {
-	cmd := exec.Command(bin, "check", "--all", p, "-json", "-time", "60s")
-	cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
+	cmd := mutantCommand(bin, id, "check", "--all", p, "-json", "-time", "60s")
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
@@ -294,6 +293,14 @@ func runMutant(bin string, id int, p string) ([]scenarioResult, string) {
 		}
 	}
 	return res, ""
+}
+
+// mutantCommand is vigil (bin) run with args and mutant id switched on
+// (0: none).
+func mutantCommand(bin string, id int, args ...string) *exec.Cmd {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
+	return cmd
 }
 
 func firstLine(s string) string {
@@ -319,9 +326,7 @@ func protocolGraphs(bin string, id int, p string, base []scenarioResult) ([]stat
 		if base[i].Verdict == checker.Fail {
 			args = append(args, "-depth", strconv.Itoa(base[i].Stats.Depth))
 		}
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), mutate.Env+"="+strconv.Itoa(id))
-		out, _ := cmd.Output() // exit 2 at the depth bound
+		out, _ := mutantCommand(bin, id, args...).Output() // exit 2 at the depth bound
 		var r scenarioResult
 		if json.Unmarshal(out, &r) != nil || r.Verdict != checker.Pass || r.Cut != "" && r.Cut != "depth" {
 			return nil, false
