@@ -149,7 +149,8 @@ func (p *Protocol) PropertyNames() []string {
 	return names
 }
 
-// Props resolves property names, in order; nil means the claims under cfg.
+// Props resolves property names, in order; nil means the claims under cfg,
+// and an empty list no property.
 func (p *Protocol) Props(cfg model.Config, names []string) ([]*properties.Property, error) {
 	if names == nil {
 		names = p.ClaimsFor(cfg)
@@ -247,7 +248,7 @@ type Scenario struct {
 	Ranks      string
 	Initiators string
 	Params     map[string]int // run parameters (see Protocol.Params)
-	Props      []string       // the properties to check; nil: the protocol's claims
+	Props      []string       // the properties to check; nil: the protocol's claims; empty: none, the protocol's own states (vigil check -props none)
 	// MaxDepth bounds the search (0: none); needed where runs go on for
 	// ever and the state space is not finite.
 	MaxDepth int
