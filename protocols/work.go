@@ -73,6 +73,10 @@ func init() {
 				{Name: "deposed-coordinator", N: 3, Crashes: 2, Recoveries: 1, Params: tasks(1), Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"all-results"},
 					Why: "the successor of a crashed coordinator hands the task out, and is deposed when the first one restarts: it lets the job go and stops watching its worker, whose crash is then the restarted coordinator's concern alone; a worker that crashes and restarts before its coordinator notices has lost its job for good, so the task may never be computed"},
+				{Name: "stale-holding", N: 3, Crashes: 3, Recoveries: 1, Params: tasks(1), Expect: checker.Fail,
+					Shows: "unique-leader", Violates: []string{"all-results"},
+					Why:      "the coordinator appoints a second analyser when the first crashes, and crashes itself before the answer comes; restarted, it appoints the lowest node again, and the answer to its old appointment, still in flight, is not the new analyser's: it waits for the one it appointed, or for its crash, before it hands anything out, so no run hands out more than 8 tasks (10 if it took the stale answer); as in recovery the restarted coordinator bullies its way back, and three crashes can leave no node alive",
+					Messages: "total 1..41, task 1..8, result 0..5, done 0..5, appoint 0..9, election 0..9, coordinator 0..6, holding 0..5, answer 0..4"},
 			},
 		}, properties.UniqueLeader, properties.Agreement, properties.Termination),
 	)

@@ -543,7 +543,11 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		}
 		return settle(ctx, leave(ctx, s, from))
 	case Candidacy:
-		if s.Role == Master || s.Role == Idle {
+		// "Only the slaves enter the candidate state in which the election
+		// occurs" (Anthony): slaves and candidates record candidacies; the
+		// master and idle nodes take no part, and would never read a vote
+		// (promote and demote clear them).
+		if s.Role != Slave && s.Role != Candidate {
 			return s
 		}
 		vs := withoutVote(s.Votes, func(v Vote) bool { return v.From != from })
