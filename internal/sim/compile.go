@@ -69,6 +69,8 @@ type typed[S, M any] struct {
 	writableS, writableM bool
 	// clipS, clipM clip states and messages for a Walker
 	clipS, clipM clipper
+	// diffS tells states apart for a Walker without encoding them
+	diffS differ
 	// the inputs of the handler call under way (-1: none)
 	curIn, curMsg int64
 	// clocks: every message carries its depth, the round by which it is
@@ -97,7 +99,8 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 	}
 	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
 		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1, clocks: clocks,
-		clipS: newClipper(reflect.TypeOf(&s).Elem()), clipM: newClipper(reflect.TypeOf(&m).Elem())}
+		clipS: newClipper(reflect.TypeOf(&s).Elem()), clipM: newClipper(reflect.TypeOf(&m).Elem()),
+		diffS: newDiffer(reflect.TypeOf(&s).Elem())}
 	t.actor, _ = p.(model.Actor[S, M])
 	t.timed, _ = p.(model.Timed[S, M])
 	t.rec, _ = p.(model.Recoverer[S, M])

@@ -220,7 +220,8 @@ func TestAppendKeyInjectiveAndCanonical(t *testing.T) {
 			b = copyProbe(a)
 		case 2:
 			// a near miss: one part redrawn
-			b, c := copyProbe(a), probeGen().Draw(t, "c")
+			c := probeGen().Draw(t, "c")
+			b = copyProbe(a)
 			switch rapid.IntRange(0, 6).Draw(t, "part") {
 			case 0:
 				b.Name = c.Name
@@ -489,4 +490,21 @@ func TestAppendKeyFlatInPlace(t *testing.T) {
 		arr := [3]flatSample{v, v, {}}
 		require.Equal(t, buildValueEncoder(reflect.TypeFor[[3]flatSample]())(nil, reflect.ValueOf(arr)), appendKeyOf(nil, &arr))
 	})
+}
+
+// A differ is sound: two values it tells apart have different keys. It
+// must tell some apart (numbers, lengths), never a value and its copy.
+func TestDifferImpliesDifferentKeys(t *testing.T) {
+	d := newDiffer(reflect.TypeFor[keyProbe]())
+	var told int
+	rapid.Check(t, func(t *rapid.T) {
+		a, b := probeGen().Draw(t, "a"), probeGen().Draw(t, "b")
+		if differs(&d, &a, &b) {
+			told++
+			require.NotEqual(t, key(a), key(b), "a=%+v b=%+v", a, b)
+		}
+		c := copyProbe(a)
+		require.False(t, differs(&d, &a, &c), "a value and its copy told apart: %+v", a)
+	})
+	require.Positive(t, told, "no pair told apart")
 }

@@ -93,7 +93,7 @@ func (m *Machine) NewWalker() Walker { return m.impl.newWalker(m) }
 
 const (
 	purityAll   = 1024 // handler and monitor calls checked in full at first
-	purityEvery = 128  // then one call in this many
+	purityEvery = 1024 // then one call in this many
 )
 
 // NodeObs is an observation and the node that made it.
@@ -828,6 +828,9 @@ func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 	}
 	if r.same == 0 && shallowEqual(&r.state, &nd.state) {
 		r.same = 1 // the handler returned its input, or a copy of it
+	}
+	if r.same == 0 && differs(&w.t.diffS, &r.state, &nd.state) {
+		r.same = -1 // a number or a length changed
 	}
 	if r.same == 0 {
 		if !nd.keyed {

@@ -156,7 +156,7 @@ func (p Process[M]) Send(ctx *model.Ctx[M], to []model.NodeID, m M) Process[M] {
 		ctx.SendAll(to, m)
 		return p
 	}
-	p.Work = slices.Clip(p.Work)
+	p.Work = slices.Grow(slices.Clip(p.Work), len(to)) // a copy, grown once
 	for _, j := range to {
 		p.Work = append(p.Work, Item[M]{To: j, Msg: m})
 	}
