@@ -46,6 +46,9 @@ func init() {
 				Why: "two nodes: the master crashes and restarts, and either node may crash again: the slave that hears the restarted master's hello stands to replace it and stops watching it, the restarted node wins the election it joins, and after a second crash the survivor leads; with no third node to learn late, every claim holds"},
 			{Name: "alone", N: 1, Crashes: 1, Recoveries: 1, Expect: checker.Pass,
 				Why: "a lone node that crashes and restarts has no one to wait for: it joins the pool and leads again at once"},
+			{Name: "partition", N: 3, Partitions: 1, Params: map[string]int{properties.PoolMinParam: 2, properties.PoolMaxParam: 2}, Expect: checker.Fail,
+				Shows: "termination", Violates: []string{"unique-leader", "agreement", "live-leader", "pool-size"},
+				Why: "the network splits the two slaves from the master: a slave whose master timer runs out stands and sends its candidacy, and if the network heals before the other's runs out, that one watches a master alive again and never stands, so the candidate waits for it for ever, believing in no master (termination fails); where both stand while cut off, they elect a second master (unique-leader fails): only slaves elect, and they take a cut-off master for a dead one"},
 		},
 	}))
 }

@@ -555,9 +555,8 @@ func (w *walker[S, M]) remove(c, j int) {
 	w.touch(model.NodeID(c % w.n))
 }
 
-// send puts msg in flight from i to j, lost if j is down.
-func (w *walker[S, M]) send(i, j model.NodeID, msg M, stamp int) {
-	kind := w.kindOf(kindOf(msg))
+// send puts msg, of kind kind, in flight from i to j, lost if j is down.
+func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
 	w.sent = append(w.sent, kind)
 	if w.nodes[j].dead {
 		return
@@ -610,8 +609,14 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	for _, tm := range timers {
 		nd.waits = nd.waits || len(tm.wait) > 0
 	}
-	for _, s := range r.sends {
-		w.send(i, s.To, s.Msg, w.now[i]+1)
+	var kind uint8
+	for k, s := range r.sends {
+		// a message sent to many (SendAll) is one value: its kind is
+		// looked up once
+		if k == 0 || !shallowEqual(&s.Msg, &r.sends[k-1].Msg) {
+			kind = w.kindOf(kindOf(s.Msg))
+		}
+		w.send(i, s.To, s.Msg, kind, w.now[i]+1)
 	}
 	for _, o := range r.obs {
 		w.obs = append(w.obs, NodeObs{i, o})
