@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"testing"
+	"time"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/cli"
@@ -171,26 +172,55 @@ func BenchmarkRandom(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Run(c.name, func(b *testing.B) {
-			var steps int64
-			peak := uint64(0)
-			for b.Loop() {
-				runtime.GC()
-				// compiled afresh, as a command compiles it: no handler
-				// memoised by an earlier search
-				m, err := suite.Compile(p, &c.sc)
-				if err != nil {
-					b.Fatal(err)
-				}
-				opt := checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1}
-				if p.Object != nil { // as a command checks it
-					opt.Object = p.Object(m.Config())
-				}
-				r := checker.Random(context.Background(), m, opt)
-				steps += r.Stats.Transitions
-				peak = max(peak, heapObjects())
-			}
-			b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
-			b.ReportMetric(float64(peak)/(1<<20)/float64(c.walks), "heap-MiB/walk")
+			benchWalks(b, p, &c.sc, checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1})
 		})
 	}
+}
+
+// BenchmarkRandomEvery measures every built-in protocol's first scenario at
+// N = 50 (or its own N, where 50 does not fit it) as BenchmarkRandom does:
+// walks of the default depth for 2 s (at most 1000), so that short walks
+// do not measure compiling the search, and counterexamples not shrunk, so
+// that the figure is the walks' own.
+//
+//	go test ./internal/regress -run '^$' -bench RandomEvery -count 5 | benchstat -
+func BenchmarkRandomEvery(b *testing.B) {
+	defer debug.SetGCPercent(debug.SetGCPercent(cli.WalkGCPercent))
+	for _, p := range protocols.All() {
+		sc := p.Scenarios[0]
+		sc.N = 50
+		if _, err := suite.Compile(p, &sc); err != nil {
+			sc.N = p.Scenarios[0].N
+		}
+		b.Run(fmt.Sprintf("%s/%s/n=%d", p.Name, sc.Name, sc.N), func(b *testing.B) {
+			benchWalks(b, p, &sc, checker.RandomOptions{Walks: 1000, Seed: 1, Workers: 1, Time: 2 * time.Second, ShrinkTime: time.Nanosecond})
+		})
+	}
+}
+
+// benchWalks runs random searches of scenario sc of p with options opt,
+// each compiled afresh as a command compiles it (with the client
+// histories a command checks), and reports steps per second and the peak
+// heap per walk.
+func benchWalks(b *testing.B, p *suite.Protocol, sc *suite.Scenario, opt checker.RandomOptions) {
+	var steps, walks int64
+	peak := uint64(0)
+	for b.Loop() {
+		runtime.GC()
+		// compiled afresh, as a command compiles it: no handler memoised by
+		// an earlier search
+		m, err := suite.Compile(p, sc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if p.Object != nil { // as a command checks it
+			opt.Object = p.Object(m.Config())
+		}
+		r := checker.Random(context.Background(), m, opt)
+		steps += r.Stats.Transitions
+		walks = max(walks, int64(r.Stats.Walks))
+		peak = max(peak, heapObjects())
+	}
+	b.ReportMetric(float64(steps)/b.Elapsed().Seconds(), "steps/s")
+	b.ReportMetric(float64(peak)/(1<<20)/float64(walks), "heap-MiB/walk")
 }
