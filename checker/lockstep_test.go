@@ -17,7 +17,8 @@ import (
 // Stepper, step by step, for every scenario that a Walker runs, at its own
 // N and at N = 7: after every step both must count the same events
 // enabled (the protocol's among them, and the cuts) and hold the same
-// node states, liveness and connectivity. TestLiveWalksAgainstStepper
+// node states, liveness, connectivity and monitor states (which a
+// Walker updates in place where a monitor can). TestLiveWalksAgainstStepper
 // compares whole walks; this one names the first step where they part.
 func TestWalkerInLockstep(t *testing.T) {
 	compared := 0
@@ -58,6 +59,9 @@ func lockstep(t *testing.T, name string, m *sim.Machine) {
 				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s", i, at)
 				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s", i, at)
 				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s", i, at)
+			}
+			for _, mon := range m.Monitors() {
+				require.Equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s", mon.Name(), at)
 			}
 			if total == 0 {
 				break

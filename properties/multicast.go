@@ -71,6 +71,38 @@ func (s msgSet) union(t msgSet) msgSet {
 	return out
 }
 
+// add is with(i), written into s where the monitor holds its state
+// alone (inPlace) and s has room.
+func (s msgSet) add(i int, inPlace bool) msgSet {
+	if inPlace && i>>6 < len(s) {
+		s[i>>6] |= 1 << (i & 63)
+		return s
+	}
+	return s.with(i)
+}
+
+// merge is union(t), written into s where the monitor holds its state
+// alone (inPlace) and s has room.
+func (s msgSet) merge(t msgSet, inPlace bool) msgSet {
+	if !inPlace || len(t) > len(s) {
+		return s.union(t)
+	}
+	for i, w := range t {
+		s[i] |= w
+	}
+	return s
+}
+
+// cow returns slice s to write into: s itself where the monitor holds its
+// state alone (inPlace, see model.InPlaceMonitor), else a copy, since
+// the state it was given is shared with the worlds a search keeps.
+func cow[T any](s []T, inPlace bool) []T {
+	if inPlace {
+		return s
+	}
+	return slices.Clone(s)
+}
+
 // members lists the set's message numbers, in order.
 func (s msgSet) members() []int {
 	var out []int
@@ -139,11 +171,18 @@ func (deliveriesMonitor) Start(cfg *model.Config) any {
 }
 
 func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	s := st.(DeliveryState)
+	return observeDeliveries(cfg, st.(DeliveryState), node, o, false)
+}
+
+func (deliveriesMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observeDeliveries(cfg, st.(DeliveryState), node, o, true)
+}
+
+func observeDeliveries(cfg *model.Config, s DeliveryState, node model.NodeID, o model.Obs, inPlace bool) DeliveryState {
 	switch o.Kind {
 	case model.ObsMulticast:
 		if i, ok := msgNumber(cfg, o.Msg()); ok && !s.Multicast.has(i) {
-			s.Multicast = s.Multicast.with(i)
+			s.Multicast = s.Multicast.add(i, inPlace)
 		}
 	case model.ObsDeliver:
 		i, ok := msgNumber(cfg, o.Msg())
@@ -159,16 +198,16 @@ func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o
 			}
 			return s
 		}
-		s.Delivered = slices.Clone(s.Delivered)
-		s.Delivered[node] = s.Delivered[node].with(i)
-		s.Anywhere = s.Anywhere.with(i)
+		s.Delivered = cow(s.Delivered, inPlace)
+		s.Delivered[node] = s.Delivered[node].add(i, inPlace)
+		s.Anywhere = s.Anywhere.add(i, inPlace)
 	case model.ObsCrash:
 		if !s.Crashed[node] {
-			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed = cow(s.Crashed, inPlace)
 			s.Crashed[node] = true
 		}
 	case model.ObsRecover:
-		s.Delivered = slices.Clone(s.Delivered)
+		s.Delivered = cow(s.Delivered, inPlace)
 		s.Delivered[node] = nil
 	}
 	return s
@@ -288,20 +327,28 @@ func (m orderMonitor) Start(cfg *model.Config) any {
 }
 
 func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	s := st.(OrderLog)
+	return m.observe(cfg, st.(OrderLog), node, o, false)
+}
+
+func (m orderMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.observe(cfg, st.(OrderLog), node, o, true)
+}
+
+func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, o model.Obs, inPlace bool) OrderLog {
 	switch o.Kind {
 	case model.ObsMulticast:
 		i, ok := msgNumber(cfg, o.Msg())
 		if !ok || s.Multicast.has(i) {
 			return s
 		}
-		s.Multicast = s.Multicast.with(i)
+		s.Multicast = s.Multicast.add(i, inPlace)
 		if m.causal {
-			// multicast(m) happens after everything node knows of
-			s.Past = slices.Clone(s.Past)
-			s.Past[i] = s.Knows[node]
-			s.Knows = slices.Clone(s.Knows)
-			s.Knows[node] = s.Knows[node].with(i)
+			// multicast(m) happens after everything node knows of (a
+			// copy: node's knowledge grows in place)
+			s.Past = cow(s.Past, inPlace)
+			s.Past[i] = slices.Clone(s.Knows[node])
+			s.Knows = cow(s.Knows, inPlace)
+			s.Knows[node] = s.Knows[node].add(i, inPlace)
 		}
 	case model.ObsDeliver:
 		i, ok := msgNumber(cfg, o.Msg())
@@ -313,15 +360,15 @@ func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o mo
 				s.Bad = badDelivery{Node: node, Msg: o.Msg(), Other: missing, Peer: model.None}
 			}
 		}
-		s.Delivered = slices.Clone(s.Delivered)
-		s.Delivered[node] = s.Delivered[node].with(i)
+		s.Delivered = cow(s.Delivered, inPlace)
+		s.Delivered[node] = s.Delivered[node].add(i, inPlace)
 		if m.causal {
-			s.Knows = slices.Clone(s.Knows)
-			s.Knows[node] = s.Knows[node].union(s.Past[i]).with(i)
+			s.Knows = cow(s.Knows, inPlace)
+			s.Knows[node] = s.Knows[node].merge(s.Past[i], inPlace).add(i, inPlace)
 		}
 	case model.ObsCrash:
 		if !s.Crashed[node] {
-			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed = cow(s.Crashed, inPlace)
 			s.Crashed[node] = true
 		}
 	}
@@ -398,7 +445,14 @@ func (sequenceMonitor) Start(cfg *model.Config) any {
 }
 
 func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	s := st.(SequenceLog)
+	return observeSequence(cfg, st.(SequenceLog), node, o, false)
+}
+
+func (sequenceMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observeSequence(cfg, st.(SequenceLog), node, o, true)
+}
+
+func observeSequence(cfg *model.Config, s SequenceLog, node model.NodeID, o model.Obs, inPlace bool) SequenceLog {
 	switch o.Kind {
 	case model.ObsDeliver:
 		i, ok := msgNumber(cfg, o.Msg())
@@ -409,11 +463,15 @@ func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o m
 		if !s.Bad.seen() {
 			s.Bad = s.conflict(cfg, node, x)
 		}
-		s.Seq = slices.Clone(s.Seq)
-		s.Seq[node] = append(slices.Clip(s.Seq[node]), x)
+		s.Seq = cow(s.Seq, inPlace)
+		seq := s.Seq[node]
+		if !inPlace {
+			seq = slices.Clip(seq)
+		}
+		s.Seq[node] = append(seq, x)
 	case model.ObsCrash:
 		if !s.Crashed[node] {
-			s.Crashed = slices.Clone(s.Crashed)
+			s.Crashed = cow(s.Crashed, inPlace)
 			s.Crashed[node] = true
 		}
 	}

@@ -2,7 +2,6 @@ package properties
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/vigil-check/vigil/model"
@@ -50,7 +49,14 @@ func (csMonitor) Start(cfg *model.Config) any {
 }
 
 func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	s := st.(CSState)
+	return observeCS(st.(CSState), node, o, false)
+}
+
+func (csMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observeCS(st.(CSState), node, o, true)
+}
+
+func observeCS(s CSState, node model.NodeID, o model.Obs, inPlace bool) CSState {
 	next := s.Nodes[node]
 	switch o.Kind {
 	case model.ObsRequest:
@@ -66,24 +72,24 @@ func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs
 	case model.ObsCrash, model.ObsRecover:
 		next = CSNode{}
 	default:
-		return st
+		return s
 	}
 	if next == s.Nodes[node] {
-		return st
+		return s
 	}
-	out := CSState{Nodes: slices.Clone(s.Nodes), Entered: s.Entered, Overtaken: s.Overtaken}
-	if o.Kind == model.ObsEnter && out.Entered == model.None {
+	if o.Kind == model.ObsEnter && s.Entered == model.None {
 		mine := s.Nodes[node]
 		for j, n := range s.Nodes {
 			if n.Phase == Waiting && model.NodeID(j) != node &&
 				(n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
-				out.Entered, out.Overtaken = node, model.NodeID(j)
+				s.Entered, s.Overtaken = node, model.NodeID(j)
 				break
 			}
 		}
 	}
-	out.Nodes[node] = next
-	return out
+	s.Nodes = cow(s.Nodes, inPlace)
+	s.Nodes[node] = next
+	return s
 }
 
 func csNodes(v View) []CSNode { return v.Monitor(CS).(CSState).Nodes }

@@ -383,7 +383,13 @@ func (w *walker[S, M]) Start() {
 	w.fault, w.sent, w.obs = nil, w.sent[:0], w.obs[:0]
 	clear(w.now)
 	for k, mon := range w.m.monitors {
-		if f := catch(func() { w.mons[k] = mon.Start(w.cfg) }); f != nil {
+		if f := catch(func() {
+			w.mons[k] = mon.Start(w.cfg)
+			if _, ok := mon.(model.InPlaceMonitor); ok && w.mons[k] != nil {
+				// the walk's own, to write into
+				w.mons[k] = deepClone(reflect.ValueOf(w.mons[k])).Interface()
+			}
+		}); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
 			w.fault = f
 			return
@@ -633,8 +639,13 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 		if check {
 			w.buf = AppendKey(w.buf[:0], in)
 		}
+		inPlace, _ := mon.(model.InPlaceMonitor)
 		var out any
-		f := catch(func() { out = mon.Observe(w.cfg, in, i, o) })
+		f := catch(func() {
+			if inPlace == nil || check {
+				out = mon.Observe(w.cfg, in, i, o)
+			}
+		})
 		if f == nil && check {
 			if after := AppendKey(nil, in); string(after) != string(w.buf) {
 				f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", in)}
@@ -642,6 +653,15 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 		}
 		if f == nil && check {
 			f = catch(func() { AppendKey(w.buf[:0], out) }) // a state with no canonical form
+		}
+		if f == nil && inPlace != nil {
+			want := out
+			f = catch(func() { out = inPlace.ObserveInPlace(w.cfg, in, i, o) })
+			if f == nil && check {
+				if got := AppendKey(nil, out); string(got) != string(AppendKey(w.buf[:0], want)) {
+					f = &Fault{Misuse: fmt.Sprintf("returned %+v from ObserveInPlace where Observe returns %+v", out, want)}
+				}
+			}
 		}
 		if f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node, f.Obs = w.m.Name, mon.Name(), "Observe", i, o.String()

@@ -108,3 +108,67 @@ func enablesAsAStepper(t *testing.T, m *sim.Machine, depth int) {
 	visit(nil)
 	require.Greater(t, runs, 10)
 }
+
+// inPlaceLog is logMonitor updated in place by a walk; its Start hands
+// out one shared slice with room to grow, which a walk must not write
+// into. skip makes ObserveInPlace drop what Observe keeps.
+type inPlaceLog struct {
+	logMonitor
+	skip bool
+}
+
+var sharedLog = make([]string, 0, 8)
+
+func (inPlaceLog) Start(*model.Config) any { return sharedLog }
+
+func (m inPlaceLog) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	if m.skip {
+		return st
+	}
+	return append(st.([]string), fmt.Sprintf("%v %v", node, o))
+}
+
+func observingProtocol() script {
+	return script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.Observe(model.Leader(0))
+				ctx.Send(1, tmsg{1})
+			}
+			return tstate{}
+		},
+		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, _ tmsg) tstate {
+			ctx.Observe(model.Leader(from))
+			return s
+		},
+	}
+}
+
+// A Walker updates an InPlaceMonitor's state in place, on a copy of what
+// Start returned, and each walk starts afresh.
+func TestWalkerObservesInPlace(t *testing.T) {
+	m, err := sim.Compile("in-place", observingProtocol(), model.Config{N: 2}, inPlaceLog{})
+	require.NoError(t, err)
+	lw := m.NewWalker()
+	for range 2 {
+		lw.Start()
+		total, _ := lw.Enabled()
+		require.Equal(t, 1, total)
+		lw.Take(0)
+		require.Nil(t, lw.Fault())
+		require.Equal(t, []string{"n0 leader=n0", "n1 leader=n0"}, lw.Monitor(inPlaceLog{}))
+	}
+	require.Empty(t, sharedLog[:cap(sharedLog)][0], "the walk wrote into the state Start returned")
+}
+
+// An ObserveInPlace that parts from Observe is a fault of the monitor.
+func TestWalkerReportsAnInPlaceMonitorThatDiffers(t *testing.T) {
+	m, err := sim.Compile("in-place", observingProtocol(), model.Config{N: 2}, inPlaceLog{skip: true})
+	require.NoError(t, err)
+	lw := m.NewWalker()
+	lw.Start()
+	f := lw.Fault()
+	require.NotNil(t, f)
+	require.Equal(t, "log", f.Monitor)
+	require.Contains(t, f.Error(), "from ObserveInPlace where Observe returns [n0 leader=n0]")
+}
