@@ -62,31 +62,46 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	}
 	undecided := func() bool { return r.undecided(len(props), first) }
 	forced := forcedRun{}
+walking:
 	for r.steps < maxDepth && undecided() {
 		total, nproto := lw.Enabled()
 		if r.fault = lw.Fault(); r.fault != nil {
 			break
 		}
-		if forced.goesRound(total == 1 && nproto == 1, lw.Fingerprint) {
+		only := total == nproto && nproto > 0 && lw.Moving(2) == 1
+		if r.fault = lw.Fault(); r.fault != nil {
+			break
+		}
+		if forced.goesRound(only, lw.Fingerprint) {
 			r.cycled = true
 			break
 		}
-		if nproto == 0 {
-			r.quiesce(judge)
-			if r.fault != nil {
+		// draw until a step is taken: one that would stutter is drawn
+		// again, without it (see sim.Walker)
+		for {
+			if nproto == 0 {
+				r.quiesce(judge)
+				if r.fault != nil {
+					break walking
+				}
+				if total == 0 || rng.IntN(2) == 0 {
+					break walking
+				}
+				if !undecided() {
+					r.cutFirst = first
+					break walking
+				}
+			} else {
+				r.complete = false
+			}
+			if lw.Take(draw(rng, total, nproto, lw.Cuts())) {
 				break
 			}
-			if total == 0 || rng.IntN(2) == 0 {
-				break
+			if r.fault = lw.Fault(); r.fault != nil {
+				break walking // running what was drawn faulted
 			}
-			if !undecided() {
-				r.cutFirst = first
-				break
-			}
-		} else {
-			r.complete = false
+			total, nproto = lw.Enabled()
 		}
-		lw.Take(draw(rng, total, nproto, lw.Cuts()))
 		r.steps++
 		label, sent := lw.Step()
 		r.cover.add(label, 1)
@@ -112,11 +127,12 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		return r
 	}
 	if r.steps == maxDepth && undecided() {
-		_, nproto := lw.Enabled()
+		lw.Enabled()
+		moving := lw.Moving(1)
 		if r.fault = lw.Fault(); r.fault != nil {
 			return r
 		}
-		r.atDepth(nproto, judge)
+		r.atDepth(moving, judge)
 	}
 	if clock != nil {
 		r.entry = clock.end(r.complete)

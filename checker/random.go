@@ -676,41 +676,69 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	}
 	undecided := func() bool { return r.undecided(len(props), first) }
 	var evs []sim.Event
+	var stut []bool
 	var next sim.World
 	keys := map[sim.Event]string{}
 	forced := forcedRun{}
+	// a uniform walk draws among every timeout and action, stutter or
+	// not, and draws again without one that stutters (see sim.Walker);
+	// the other schedulers choose among the steps that move
+	uniform := sched.Kind == "" || sched.Kind == "uniform"
+walking:
 	for len(r.events) < maxDepth && undecided() {
 		var nproto int
-		evs, nproto = st.Enabled(w, evs[:0])
+		if uniform {
+			evs, nproto, stut = st.EnabledAll(w, evs[:0], stut[:0])
+		} else {
+			evs, nproto = st.Enabled(w, evs[:0])
+		}
 		if r.fault = st.TakeFault(); r.fault != nil {
 			break // listing the events ran a faulting timeout or action
 		}
-		if forced.goesRound(len(evs) == 1 && nproto == 1, func() uint64 { return st.Fingerprint(w) }) {
+		moving := nproto
+		if uniform {
+			moving -= countTrue(stut[:nproto])
+		}
+		if forced.goesRound(len(evs) == nproto && moving == 1, func() uint64 { return st.Fingerprint(w) }) {
 			r.cycled = true
 			break
 		}
 		var ev sim.Event
-		if nproto == 0 {
-			r.quiesce(judge)
-			if r.fault != nil {
+		for {
+			if nproto == 0 {
+				r.quiesce(judge)
+				if r.fault != nil {
+					break walking
+				}
+				if len(evs) == 0 || rng.IntN(2) == 0 {
+					break walking
+				}
+				if !undecided() {
+					r.cutFirst = first
+					break walking
+				}
+				var ok bool
+				if ev, ok = choice.choose(evs, len(r.events)); !ok {
+					break walking // the scheduler injects no more faults
+				}
+			} else {
+				r.complete = false
+				ev, _ = choice.choose(evs, len(r.events))
+			}
+			ev = canonical(st.Machine(), evs, ev, keys)
+			if !uniform {
 				break
 			}
-			if len(evs) == 0 || rng.IntN(2) == 0 {
+			if k := slices.Index(evs, ev); k < nproto && stut[k] {
+				evs, stut = slices.Delete(evs, k, k+1), slices.Delete(stut, k, k+1)
+				nproto--
+			} else if k >= nproto && moving == 0 && nproto > 0 {
+				evs, stut = evs[nproto:], stut[nproto:] // a fault, and no step moves
+				nproto = 0
+			} else {
 				break
 			}
-			if !undecided() {
-				r.cutFirst = first
-				break
-			}
-			var ok bool
-			if ev, ok = choice.choose(evs, len(r.events)); !ok {
-				break // the scheduler injects no more faults
-			}
-		} else {
-			r.complete = false
-			ev, _ = choice.choose(evs, len(r.events))
 		}
-		ev = canonical(st.Machine(), evs, ev, keys)
 		var lost uint32 // a lost message, for the clock
 		if ev.Kind == sim.Lose && clock != nil {
 			lost = st.LostMessage(w, ev)
@@ -767,6 +795,17 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 		r.linearize(obj, rec)
 	}
 	return r
+}
+
+// countTrue counts the true flags of bs.
+func countTrue(bs []bool) int {
+	n := 0
+	for _, b := range bs {
+		if b {
+			n++
+		}
+	}
+	return n
 }
 
 // canonical returns the event that a choice of ev among evs, the events

@@ -20,13 +20,19 @@ import (
 // deliveries per channel, a node's timeouts and actions recomputed only
 // when something they depend on changed.
 //
-// A Walker lists the events a Stepper lists, in the order the random
-// engine draws them (a Stepper's, each run of deliveries on one channel
-// and of one node's timeouts in content order: see checker's canonical),
-// so a walk draws the same events from the same seed on either. It runs
-// where that order is cheap to keep: no partitions, no lost or duplicated
-// messages, no bounded timing (Supported). Events are numbered, not named:
-// to render or shrink a run, replay it on a Stepper.
+// A Walker lists the events a Stepper lists with EnabledAll, in the order
+// the random engine draws them (a Stepper's, each run of deliveries on one
+// channel and of one node's timeouts in content order: see checker's
+// canonical), so a walk draws the same events from the same seed on
+// either. Timeouts and actions are listed whether or not their step would
+// stutter (leave the world as it is), and a handler runs only for the one
+// drawn: a walk that draws one that stutters draws again, without it, as
+// rejection sampling does, which draws uniformly among the steps that
+// move. A node whose state changed would otherwise run every timeout and
+// action it has at once, to learn which stutter. A Walker runs where that
+// order is cheap to keep: no lost or duplicated messages, no bounded
+// timing (Supported). Events are numbered, not named: to render or shrink
+// a run, replay it on a Stepper.
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
 // of the context is a Fault), except that whether a handler wrote into its
@@ -38,13 +44,23 @@ type Walker interface {
 	Start()
 	// Enabled counts the events enabled in the world: total, and the
 	// protocol's among them (deliveries, timeouts and actions, listed
-	// first); the rest are crashes and recoveries.
+	// first); the rest are faults. Timeouts and actions are counted
+	// whether or not they stutter, except those that Take turned down
+	// since the last step.
 	Enabled() (total, protocol int)
 	// Cuts counts the Partition events among those Enabled counts,
 	// listed right after the protocol's.
 	Cuts() int
-	// Take takes event k of those Enabled counts.
-	Take(k int)
+	// Take takes event k of those Enabled counts and reports whether it
+	// did. It does not take a timeout or action that would stutter, nor a
+	// fault while no protocol event would move: Enabled then counts the
+	// one (the ones) turned down no more until the next step, and the
+	// caller draws again (see EnabledAll). Nor does it take one whose
+	// handler faulted as it ran to tell (see Fault).
+	Take(k int) bool
+	// Moving counts the protocol events enabled that would not stutter,
+	// up to atMost: it runs the handlers it needs to.
+	Moving(atMost int) int
 	// Fault is the first fault met since Start, or nil; the walk is over.
 	Fault() *Fault
 	// Step reports the last step taken: its label (an index into Labels)
@@ -219,12 +235,6 @@ func keptAs(a, b *liveTimer, expires func(*liveTimer) bool) bool {
 	return slices.Equal(a.wait, b.wait)
 }
 
-// liveCand is an enabled timeout or action of a node, with the outcome of
-// taking it.
-type liveCand[S, M any] struct {
-	res liveResult[S, M]
-}
-
 type liveNode[S, M any] struct {
 	state S
 	boxed any    // state as an any, for View.State; nil: not yet
@@ -237,23 +247,27 @@ type liveNode[S, M any] struct {
 	// waits: a Sync timer waits on some node, so a message sent to this
 	// node can disable it
 	waits bool
-	// cutDep: whether a step of its candidates stutters depends on the
-	// timers of a node across a cut (see timersChanged)
-	cutDep bool
-	cands  []liveCand[S, M]
+	// slots lists the node's timeouts whose wait is over (timer index)
+	// and its actions (^action index), in the order a walk draws them
+	slots []int32
 	// known: outs holds the outcomes of its timeouts met so far (by timer
-	// index) and acts those of its actions (if acted), for its state and
-	// timers as they are. Handlers are pure, so a refresh for a change
-	// around the node (a message to it, a crash, a cut) reuses them.
-	known bool
-	outs  []liveOut[S, M]
-	acts  []liveResult[S, M]
-	acted bool
+	// index), and, if acted, acts its actions and actOuts their outcomes,
+	// for its state and timers as they are. Handlers are pure, so a
+	// refresh for a change around the node (a message to it, a crash, a
+	// cut) reuses them.
+	known   bool
+	outs    []liveOut[S, M]
+	acts    []model.Action
+	actOuts []liveOut[S, M]
+	acted   bool
 }
 
+// liveOut is the outcome of a timeout or action, once it ran.
 type liveOut[S, M any] struct {
 	r   liveResult[S, M]
 	ran bool
+	// gone: drawn since the last step, it stutters (see Walker.Take)
+	gone bool
 }
 
 // forget drops the outcomes known: the node's state or timers changed.
@@ -271,6 +285,11 @@ type liveMsg[M any] struct {
 	// the copies', in send order
 	stamp  int
 	stamps []int
+}
+
+type goneOut[S, M any] struct {
+	node model.NodeID
+	out  *liveOut[S, M]
 }
 
 type walker[S, M any] struct {
@@ -293,8 +312,10 @@ type walker[S, M any] struct {
 	usedFlag []bool
 	inFlight int
 	chans    fenwick // deliveries enabled per channel
-	local    fenwick // timeouts and actions enabled per node
+	local    fenwick // timeouts and actions enabled per node, but gone
 	dirty    []model.NodeID
+	// gone lists the outcomes turned down since the last step
+	gone     []goneOut[S, M]
 	mons     []any
 	crashes  int
 	recovers int
@@ -379,7 +400,7 @@ func (w *walker[S, M]) Start() {
 	w.net.split, w.net.parts, w.net.stale = false, 0, true
 	w.fpOn, w.fpNodes, w.fpChans = false, w.fpNodes[:0], w.fpChans[:0]
 	w.local.reset()
-	w.dirty = w.dirty[:0]
+	w.dirty, w.gone = w.dirty[:0], w.gone[:0]
 	w.fault, w.sent, w.obs = nil, w.sent[:0], w.obs[:0]
 	clear(w.now)
 	for k, mon := range w.m.monitors {
@@ -463,28 +484,51 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 	return total, protocol
 }
 
-func (w *walker[S, M]) Take(k int) {
-	w.sent, w.obs = w.sent[:0], w.obs[:0]
+func (w *walker[S, M]) Take(k int) bool {
 	if d := w.chans.total; k < d {
+		w.begin()
 		c, j := w.chans.find(k)
 		w.deliver(c, j)
-		return
+		return true
 	} else {
 		k -= d
 	}
 	if l := w.local.total; k < l {
 		i, j := w.local.find(k)
-		r := w.nodes[i].cands[j].res
-		w.label = r.label
-		w.apply(model.NodeID(i), r)
-		return
+		out := w.outcome(model.NodeID(i), w.slotAt(i, j))
+		if out == nil {
+			return false // a fault: the walk is over
+		}
+		if w.stutters(model.NodeID(i), &out.r) {
+			w.turnDown(model.NodeID(i), out)
+			return false
+		}
+		w.begin()
+		w.label = out.r.label
+		w.apply(model.NodeID(i), out.r)
+		return true
 	} else {
 		k -= l
 	}
+	// a fault, drawn among the steps that move: none may be left
+	if w.chans.total == 0 && w.local.total > 0 && w.Moving(1) == 0 {
+		if w.fault == nil {
+			for i := range w.nodes {
+				nd := &w.nodes[i]
+				for _, s := range nd.slots {
+					if out := nd.out(s); !out.gone {
+						w.turnDown(model.NodeID(i), out)
+					}
+				}
+			}
+		}
+		return false
+	}
+	w.begin()
 	if w.cfg.Partitions > 0 {
 		if p := w.partitionsOpen(); k < p {
 			w.takeNetwork(k)
-			return
+			return true
 		} else {
 			k -= p
 		}
@@ -498,12 +542,107 @@ func (w *walker[S, M]) Take(k int) {
 				} else {
 					w.crash(model.NodeID(i))
 				}
-				return
+				return true
 			}
 			k--
 		}
 	}
 	panic("take: event out of range")
+}
+
+// begin starts a step: the outcomes turned down count again.
+func (w *walker[S, M]) begin() {
+	w.sent, w.obs = w.sent[:0], w.obs[:0]
+	for _, g := range w.gone {
+		g.out.gone = false
+		w.local.add(int(g.node), 1)
+	}
+	w.gone = w.gone[:0]
+}
+
+// turnDown leaves out, a timeout or action of node i that stutters, until
+// the next step.
+func (w *walker[S, M]) turnDown(i model.NodeID, out *liveOut[S, M]) {
+	out.gone = true
+	w.gone = append(w.gone, goneOut[S, M]{i, out})
+	w.local.add(int(i), -1)
+}
+
+func (w *walker[S, M]) Moving(atMost int) int {
+	n := w.chans.total
+	for i := range w.nodes {
+		if n >= atMost {
+			break
+		}
+		nd := &w.nodes[i]
+		if w.local.count[i] == 0 {
+			continue
+		}
+		for _, s := range nd.slots {
+			if nd.out(s).gone {
+				continue
+			}
+			out := w.outcome(model.NodeID(i), s)
+			if out == nil {
+				return n // a fault: the walk is over
+			}
+			if !w.stutters(model.NodeID(i), &out.r) {
+				if n++; n >= atMost {
+					break
+				}
+			}
+		}
+	}
+	return n
+}
+
+// out is the outcome of slot s (see liveNode.slots), run or not.
+func (nd *liveNode[S, M]) out(s int32) *liveOut[S, M] {
+	if s >= 0 {
+		return &nd.outs[s]
+	}
+	return &nd.actOuts[^s]
+}
+
+// slotAt returns node i's j-th slot not turned down.
+func (w *walker[S, M]) slotAt(i, j int) int32 {
+	nd := &w.nodes[i]
+	for _, s := range nd.slots {
+		if nd.out(s).gone {
+			continue
+		}
+		if j == 0 {
+			return s
+		}
+		j--
+	}
+	panic("take: slot out of range")
+}
+
+// outcome is the outcome of node i's slot s, run now if it did not run
+// yet; nil after a fault.
+func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
+	nd := &w.nodes[i]
+	out := nd.out(s)
+	if out.ran {
+		return out
+	}
+	var r liveResult[S, M]
+	var ok bool
+	if s >= 0 {
+		tm := nd.timers[s]
+		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s))
+		r.label = w.eventLabel(evKey{v: tm.t})
+	} else {
+		a := nd.acts[^s]
+		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1)
+		r.label = w.eventLabel(evKey{action: true, v: a})
+	}
+	if !ok {
+		return nil
+	}
+	out.r, out.ran = r, true
+	return out
 }
 
 // deliver delivers message j (in content order) of channel c.
@@ -606,9 +745,6 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
 func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	nd := &w.nodes[i]
 	timers := r.timersAfter()
-	if w.net.split && !sameTimers(nd.timers, timers) {
-		w.timersChanged()
-	}
 	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
 	nd.forget()
 	nd.waits = false
@@ -732,75 +868,46 @@ func (w *walker[S, M]) setFault(f *Fault) {
 	}
 }
 
-// refresh recomputes the timeouts and actions enabled at node i: those
-// whose step would change the world (see Stepper.stutters).
+// refresh recomputes the timeouts and actions enabled at node i, stutter
+// or not: its timeouts whose wait is over and its actions.
 func (w *walker[S, M]) refresh(i model.NodeID) {
 	nd := &w.nodes[i]
-	nd.dirty, nd.cutDep = false, false
-	w.local.add(int(i), -len(nd.cands))
-	clear(nd.cands)
-	nd.cands = nd.cands[:0]
-	if nd.dead {
-		return
-	}
-	if !nd.known {
-		clear(nd.outs)
-		nd.outs = slices.Grow(nd.outs[:0], len(nd.timers))[:len(nd.timers)]
-		clear(nd.acts)
-		nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
-	}
-	for k := range nd.timers {
-		tm := nd.timers[k]
-		if w.cfg.Timing != model.Async && !w.waitOver(i, tm.wait) {
-			continue
+	nd.dirty = false
+	nd.slots = nd.slots[:0]
+	if !nd.dead {
+		if !nd.known {
+			clear(nd.outs)
+			nd.outs = slices.Grow(nd.outs[:0], len(nd.timers))[:len(nd.timers)]
+			clear(nd.acts)
+			nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
 		}
-		out := &nd.outs[k]
-		if !out.ran {
-			r, ok := w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, k)
-			if !ok {
-				return
-			}
-			r.label = w.eventLabel(evKey{v: tm.t})
-			out.r, out.ran = r, true
-		}
-		if !w.stutters(i, &out.r) {
-			nd.cands = append(nd.cands, liveCand[S, M]{out.r})
-		}
-	}
-	if nd.acted {
-		for k := range nd.acts {
-			if r := &nd.acts[k]; !w.stutters(i, r) {
-				nd.cands = append(nd.cands, liveCand[S, M]{*r})
+		for k := range nd.timers {
+			if w.cfg.Timing == model.Async || w.waitOver(i, nd.timers[k].wait) {
+				nd.slots = append(nd.slots, int32(k))
 			}
 		}
-	} else if w.t.actor != nil {
-		var acts []model.Action
-		if f := catch(func() {
-			acts = w.t.actor.Actions(&w.ctxs[i].Env, nd.state)
-			for _, a := range acts {
-				if err := checkPlainComparable(a); err != nil {
-					panic(misuse(fmt.Sprintf("declared action %v: %v", a, err)))
+		if !nd.acted && w.t.actor != nil {
+			if f := catch(func() {
+				nd.acts = append(nd.acts, w.t.actor.Actions(&w.ctxs[i].Env, nd.state)...)
+				for _, a := range nd.acts {
+					if err := checkPlainComparable(a); err != nil {
+						panic(misuse(fmt.Sprintf("declared action %v: %v", a, err)))
+					}
 				}
-			}
-		}); f != nil {
-			f.Protocol, f.Handler, f.Node = w.m.Name, "Actions", i
-			w.setFault(f)
-			return
-		}
-		for _, a := range acts {
-			r, ok := w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1)
-			if !ok {
+			}); f != nil {
+				f.Protocol, f.Handler, f.Node = w.m.Name, "Actions", i
+				w.setFault(f)
 				return
 			}
-			r.label = w.eventLabel(evKey{action: true, v: a})
-			nd.acts = append(nd.acts, r)
-			if r := &nd.acts[len(nd.acts)-1]; !w.stutters(i, r) {
-				nd.cands = append(nd.cands, liveCand[S, M]{*r})
-			}
+			clear(nd.actOuts)
+			nd.actOuts = slices.Grow(nd.actOuts[:0], len(nd.acts))[:len(nd.acts)]
+			nd.acted = true
 		}
-		nd.acted = true
+		for a := range nd.acts {
+			nd.slots = append(nd.slots, ^int32(a))
+		}
 	}
-	w.local.add(int(i), len(nd.cands))
+	w.local.add(int(i), len(nd.slots)-w.local.count[i])
 }
 
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
@@ -834,7 +941,7 @@ func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 		if w.connected(i, j) {
 			return false
 		}
-		lost, nd.cutDep = true, true
+		lost = true
 		if waitsOn(w.nodes[j].timers, i) {
 			return false // its receiver's timer expires
 		}
@@ -877,10 +984,6 @@ func shallowEqual[S any](a, b *S) bool {
 	n := unsafe.Sizeof(*a)
 	return string(unsafe.Slice((*byte)(unsafe.Pointer(a)), n)) == string(unsafe.Slice((*byte)(unsafe.Pointer(b)), n))
 }
-
-func sameTimers(a, b []liveTimer) bool { return slices.EqualFunc(a, b, sameTimer) }
-
-func sameTimer(a, b liveTimer) bool { return a.t == b.t && slices.Equal(a.wait, b.wait) }
 
 // checkNow tells whether this handler or monitor call is one whose
 // inputs are checked for writes (see Walker).

@@ -79,7 +79,8 @@ func TestWalkerTellsStuttersFromSteps(t *testing.T) {
 }
 
 // enablesAsAStepper takes every run of up to depth events on a Stepper
-// and on a Walker, which must enable the same events after each step.
+// and on a Walker, which must enable the same events after each step
+// (EnabledAll), agree on which stutter, and count as many that move.
 func enablesAsAStepper(t *testing.T, m *sim.Machine, depth int) {
 	t.Helper()
 	var runs int
@@ -90,17 +91,36 @@ func enablesAsAStepper(t *testing.T, m *sim.Machine, depth int) {
 		lw.Start()
 		var evs []sim.Event
 		for _, k := range run {
-			evs, _ = st.Enabled(w, evs[:0])
+			evs, _, _ = st.EnabledAll(w, evs[:0], nil)
 			lw.Enabled()
 			w, _ = st.Apply(w, evs[k], nil)
-			lw.Take(k)
+			require.True(t, lw.Take(k), "%v taken after %v", evs[k], run)
 		}
-		evs, nproto := st.Enabled(w, evs[:0])
+		evs, nproto, stut := st.EnabledAll(w, evs[:0], nil)
 		total, nproto2 := lw.Enabled()
 		require.Equal(t, [2]int{len(evs), nproto}, [2]int{total, nproto2}, "events enabled after %v: %v", run, evs)
+		moving := 0
+		for _, s := range stut[:nproto] {
+			if !s {
+				moving++
+			}
+		}
+		require.Equal(t, moving, lw.Moving(len(evs)+1), "events that move after %v: %v %v", run, evs, stut)
+		// each that stutters is turned down, until the next step
+		for k := nproto - 1; k >= 0; k-- {
+			if stut[k] {
+				require.False(t, lw.Take(k), "%v taken after %v", evs[k], run)
+				total--
+				now, _ := lw.Enabled()
+				require.Equal(t, total, now, "events enabled after %v and %v turned down", run, evs[k])
+			}
+		}
 		runs++
 		if len(run) < depth {
 			for k := range evs {
+				if k < nproto && stut[k] || k >= nproto && moving == 0 && nproto > 0 {
+					continue // not taken: see Walker.Take
+				}
 				visit(append(run[:len(run):len(run)], k))
 			}
 		}

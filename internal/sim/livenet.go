@@ -131,7 +131,6 @@ func (w *walker[S, M]) expireOn(a, b model.NodeID) {
 		nd.timers = ts
 		nd.forget()
 		w.touch(a)
-		w.timersChanged()
 	}
 }
 
@@ -153,18 +152,4 @@ func expiredOn(timers []liveTimer, b model.NodeID) ([]liveTimer, bool) {
 // waitsOn reports whether a timer of timers waits on node b.
 func waitsOn(timers []liveTimer, b model.NodeID) bool {
 	return slices.ContainsFunc(timers, func(t liveTimer) bool { return slices.Contains(t.wait, b) })
-}
-
-// timersChanged tells the nodes whose enabled steps depended on other
-// nodes' timers (a step whose sends are lost to a cut stutters only if no
-// timer of their receivers waits on its sender) that some changed.
-func (w *walker[S, M]) timersChanged() {
-	if !w.net.split {
-		return
-	}
-	for i := range w.nodes {
-		if w.nodes[i].cutDep {
-			w.touch(model.NodeID(i))
-		}
-	}
 }

@@ -348,7 +348,30 @@ const (
 // (deliveries, timeouts, actions; quiescent when there are none), then
 // faults. It returns the events and how many of them are protocol events.
 func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
+	buf, n, _ := s.enabled(w, buf, nil, false)
+	return buf, n
+}
+
+// EnabledAll is Enabled with the timeouts and actions that would stutter
+// listed too, in their places, and stutters (stut with one flag appended
+// per event listed) telling which: a random walk draws among them all and draws
+// again when it drew one that stutters (see Walker), so that it runs a
+// handler only for what it draws.
+func (s *Stepper) EnabledAll(w World, buf []Event, stut []bool) (evs []Event, protocol int, stutters []bool) {
+	return s.enabled(w, buf, stut, true)
+}
+
+func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event, int, []bool) {
 	cfg := &s.m.cfg
+	stutStart := len(stut)
+	// add lists event e, which stutters or not
+	add := func(e Event, stutters bool) {
+		if all {
+			buf, stut = append(buf, e), append(stut, stutters)
+		} else if !stutters {
+			buf = append(buf, e)
+		}
+	}
 	start := len(buf)
 	msgs := s.Msgs(w)
 	for i, mw := range msgs {
@@ -358,7 +381,7 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 				continue // a duplicate, or not the head of its FIFO channel
 			}
 		}
-		buf = append(buf, Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)})
+		add(Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)}, false)
 	}
 	for i := range cfg.N {
 		rec := w[1+i]
@@ -376,21 +399,19 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 				default:
 					fires = s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])
 				}
-				if fires && !s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)) {
-					buf = append(buf, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer})
+				if fires {
+					add(Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
 				}
 			}
 		}
 		if s.acts {
 			for a := range s.localActions(model.NodeID(i), recState(rec)) {
-				if !s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)) {
-					buf = append(buf, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)})
-				}
+				add(Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
 			}
 		}
 	}
-	if cfg.Timing == model.Bounded && s.ticks(w, buf[start:]) {
-		buf = append(buf, Event{Kind: Tick})
+	if cfg.Timing == model.Bounded && s.ticks(w, buf[start:], stut[stutStart:]) {
+		add(Event{Kind: Tick}, false)
 	}
 	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
@@ -400,19 +421,21 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 	if cfg.Losses > 0 || cfg.Duplicates > 0 {
 		buf = s.messageFaults(w, buf)
 	}
-	if crashes >= cfg.Crashes && recoveries >= cfg.Recoveries {
-		return buf, nProtocol
-	}
-	for i := range cfg.N {
-		dead := recDead(w[1+i])
-		if !dead && crashes < cfg.Crashes {
-			buf = append(buf, Event{Kind: Crash, Node: model.NodeID(i)})
+	if crashes < cfg.Crashes || recoveries < cfg.Recoveries {
+		for i := range cfg.N {
+			dead := recDead(w[1+i])
+			if !dead && crashes < cfg.Crashes {
+				buf = append(buf, Event{Kind: Crash, Node: model.NodeID(i)})
+			}
+			if dead && recoveries < cfg.Recoveries {
+				buf = append(buf, Event{Kind: Recover, Node: model.NodeID(i)})
+			}
 		}
-		if dead && recoveries < cfg.Recoveries {
-			buf = append(buf, Event{Kind: Recover, Node: model.NodeID(i)})
-		}
 	}
-	return buf, nProtocol
+	for all && len(stut)-stutStart < len(buf)-start {
+		stut = append(stut, false) // the faults
+	}
+	return buf, nProtocol, stut
 }
 
 // ticks reports whether time may pass on in w (Bounded timing), given
@@ -420,7 +443,7 @@ func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
 // delay bound (it must be delivered first) or a timer is due and can fire
 // (urgent); and only when something would change (a message in flight to
 // age, a timer to count down).
-func (s *Stepper) ticks(w World, enabled []Event) bool {
+func (s *Stepper) ticks(w World, enabled []Event, stutters []bool) bool {
 	for _, mw := range s.Msgs(w) {
 		if msgAge(mw) >= s.m.cfg.Delay {
 			return false
@@ -437,8 +460,8 @@ func (s *Stepper) ticks(w World, enabled []Event) bool {
 				continue
 			}
 			if e.due() {
-				for _, ev := range enabled {
-					if ev.Kind == Timeout && ev.Node == model.NodeID(i) && ev.Arg == e.timer {
+				for k, ev := range enabled {
+					if ev.Kind == Timeout && ev.Node == model.NodeID(i) && ev.Arg == e.timer && (stutters == nil || !stutters[k]) {
 						return false // a due timer fires before time passes on
 					}
 				}
