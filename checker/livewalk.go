@@ -61,7 +61,7 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 		return r
 	}
 	undecided := func() bool { return r.undecided(len(props), first) }
-	forced := forcedRun{}
+	forced := newForcedRun(lw.N())
 walking:
 	for r.steps < maxDepth && undecided() {
 		total, nproto := lw.Enabled()

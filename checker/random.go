@@ -591,24 +591,41 @@ func (r *walkResult) atDepth(nproto int, judge func(atEnd bool)) {
 
 // forcedRun holds the worlds a walk met since it last had a choice. A
 // run in which one event only is enabled at every step, back to a world
-// it met, goes round that cycle for ever: the walk ends there.
-type forcedRun map[uint64]bool
+// it met, goes round that cycle for ever: the walk ends there. Hashing a
+// world costs (its monitors' states grow with N), and most forced runs
+// are the last few steps of a run that ends, so the first grace steps of
+// each are not hashed: a cycle is found as surely, at most grace steps
+// later.
+type forcedRun struct {
+	seen  map[uint64]bool
+	steps int // since the last choice
+	grace int
+}
+
+// newForcedRun returns the forced run of a walk over n nodes, whose
+// grace is n steps: a cycle that passes each node once (a token going
+// round a ring) is hashed from its second lap.
+func newForcedRun(n int) *forcedRun { return &forcedRun{seen: map[uint64]bool{}, grace: n} }
 
 // goesRound reports whether the walk, with one event only enabled
 // (only), is back at a world of its forced run; fingerprint hashes the
 // world it is at.
-func (f forcedRun) goesRound(only bool, fingerprint func() uint64) bool {
+func (f *forcedRun) goesRound(only bool, fingerprint func() uint64) bool {
 	if !only {
-		if len(f) > 0 {
-			clear(f)
+		if f.steps > f.grace {
+			clear(f.seen)
 		}
+		f.steps = 0
+		return false
+	}
+	if f.steps++; f.steps <= f.grace {
 		return false
 	}
 	fp := fingerprint()
-	if f[fp] {
+	if f.seen[fp] {
 		return true
 	}
-	f[fp] = true
+	f.seen[fp] = true
 	return false
 }
 
@@ -679,7 +696,7 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	var stut []bool
 	var next sim.World
 	keys := map[sim.Event]string{}
-	forced := forcedRun{}
+	forced := newForcedRun(cfg.N)
 	// a uniform walk draws among every timeout and action, stutter or
 	// not, and draws again without one that stutters (see sim.Walker);
 	// the other schedulers choose among the steps that move

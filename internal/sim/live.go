@@ -152,12 +152,17 @@ type liveOp struct {
 }
 
 // timersAfter returns the node's timers after r, sorted by key: base
-// itself when r changes none of them.
-func (r *liveResult[S, M]) timersAfter() []liveTimer {
+// itself when r changes none of them. inPlace builds them in base's
+// memory, which only a step taken may do: the node's outcomes, which
+// share base, are forgotten then.
+func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 	if r.fired < 0 && len(r.ops) == 0 {
 		return r.base
 	}
-	ts := slices.Clone(r.base)
+	ts := r.base
+	if !inPlace {
+		ts = slices.Clone(ts)
+	}
 	if r.fired >= 0 {
 		ts = slices.Delete(ts, r.fired, r.fired+1)
 	}
@@ -204,7 +209,7 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 		return true
 	}
 	if len(r.ops) > 8 { // the quadratic search below would cost more
-		after := r.timersAfter()
+		after := r.timersAfter(false)
 		return slices.EqualFunc(after, r.base, func(a, b liveTimer) bool { return keptAs(&a, &b, expires) })
 	}
 	firedKept := r.fired < 0
@@ -744,7 +749,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
 // apply makes r node i's step: its state, timers, sends, observations.
 func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	nd := &w.nodes[i]
-	timers := r.timersAfter()
+	timers := r.timersAfter(true) // nd.forget() below
 	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
 	nd.forget()
 	nd.waits = false

@@ -127,26 +127,20 @@ func (w *walker[S, M]) expireOn(a, b model.NodeID) {
 	if nd.dead {
 		return
 	}
-	if ts, changed := expiredOn(nd.timers, b); changed {
-		nd.timers = ts
+	if waitsOn(nd.timers, b) {
+		stopWaitingOn(nd.timers, b) // its outcomes, which share them, are forgotten
 		nd.forget()
 		w.touch(a)
 	}
 }
 
-// expiredOn returns timers with those that wait on b waiting on no node,
-// and whether any did; timers itself is not changed.
-func expiredOn(timers []liveTimer, b model.NodeID) ([]liveTimer, bool) {
-	if !waitsOn(timers, b) {
-		return timers, false
-	}
-	timers = slices.Clone(timers)
+// stopWaitingOn makes the timers that wait on b wait on no node, in place.
+func stopWaitingOn(timers []liveTimer, b model.NodeID) {
 	for k := range timers {
 		if slices.Contains(timers[k].wait, b) {
 			timers[k].wait = nil
 		}
 	}
-	return timers, true
 }
 
 // waitsOn reports whether a timer of timers waits on node b.
