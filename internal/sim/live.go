@@ -706,14 +706,16 @@ func (w *walker[S, M]) remove(c, j int) {
 }
 
 // send puts msg, of kind kind, in flight from i to j, lost if j is down.
-func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
+// key is msg's content key, "" if not yet encoded; send returns it, once
+// encoded for an unordered channel.
+func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, stamp int) string {
 	w.sent = append(w.sent, kind)
 	if w.nodes[j].dead {
-		return
+		return key
 	}
 	if !w.connected(i, j) {
 		w.lose(i, j)
-		return
+		return key
 	}
 	clip(&w.t.clipM, &msg)
 	c := int(i)*w.n + int(j)
@@ -727,14 +729,16 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
 		}
 		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, stamp: stamp})
 	} else {
-		w.buf = appendKeyOf(w.buf[:0], &msg)
+		if key == "" {
+			key = string(appendKeyOf(w.buf[:0], &msg))
+		}
 		b := w.bag[c]
-		at, found := slices.BinarySearchFunc(b, w.buf, func(e liveMsg[M], key []byte) int { return strings.Compare(e.key, string(key)) })
+		at, found := slices.BinarySearchFunc(b, key, func(e liveMsg[M], key string) int { return strings.Compare(e.key, key) })
 		if found {
 			b[at].count++
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: string(w.buf), count: 1, stamps: []int{stamp}})
+			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: key, count: 1, stamps: []int{stamp}})
 			w.chans.add(c, 1)
 		}
 	}
@@ -744,6 +748,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, stamp int) {
 	if w.nodes[j].waits {
 		w.touch(j)
 	}
+	return key
 }
 
 // apply makes r node i's step: its state, timers, sends, observations.
@@ -757,13 +762,14 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 		nd.waits = nd.waits || len(tm.wait) > 0
 	}
 	var kind uint8
+	var key string
 	for k, s := range r.sends {
 		// a message sent to many (SendAll) is one value: its kind is
-		// looked up once
+		// looked up and its key encoded once
 		if k == 0 || !shallowEqual(&s.Msg, &r.sends[k-1].Msg) {
-			kind = w.kindOf(kindOf(s.Msg))
+			kind, key = w.kindOf(kindOf(s.Msg)), ""
 		}
-		w.send(i, s.To, s.Msg, kind, w.now[i]+1)
+		key = w.send(i, s.To, s.Msg, kind, key, w.now[i]+1)
 	}
 	for _, o := range r.obs {
 		w.obs = append(w.obs, NodeObs{i, o})
