@@ -103,6 +103,10 @@ func cow[T any](s []T, inPlace bool) []T {
 	return slices.Clone(s)
 }
 
+// sameSlice reports whether a and b are one slice: of one length, on one
+// array (so with one content).
+func sameSlice[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
+
 // members lists the set's message numbers, in order.
 func (s msgSet) members() []int {
 	var out []int
@@ -175,7 +179,13 @@ func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o
 }
 
 func (deliveriesMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeDeliveries(cfg, st.(DeliveryState), node, o, true)
+	in := st.(DeliveryState)
+	out := observeDeliveries(cfg, in, node, o, true)
+	if sameSlice(in.Multicast, out.Multicast) && sameSlice(in.Anywhere, out.Anywhere) && sameSlice(in.Delivered, out.Delivered) &&
+		sameSlice(in.Crashed, out.Crashed) && in.Twice == out.Twice && in.Forged == out.Forged {
+		return st // changed in place only: not boxed again
+	}
+	return out
 }
 
 func observeDeliveries(cfg *model.Config, s DeliveryState, node model.NodeID, o model.Obs, inPlace bool) DeliveryState {
@@ -331,7 +341,13 @@ func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o mo
 }
 
 func (m orderMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return m.observe(cfg, st.(OrderLog), node, o, true)
+	in := st.(OrderLog)
+	out := m.observe(cfg, in, node, o, true)
+	if sameSlice(in.Multicast, out.Multicast) && sameSlice(in.Delivered, out.Delivered) && sameSlice(in.Crashed, out.Crashed) &&
+		in.Bad == out.Bad && sameSlice(in.Past, out.Past) && sameSlice(in.Knows, out.Knows) {
+		return st // changed in place only: not boxed again
+	}
+	return out
 }
 
 func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, o model.Obs, inPlace bool) OrderLog {
@@ -449,7 +465,12 @@ func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o m
 }
 
 func (sequenceMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeSequence(cfg, st.(SequenceLog), node, o, true)
+	in := st.(SequenceLog)
+	out := observeSequence(cfg, in, node, o, true)
+	if sameSlice(in.Seq, out.Seq) && sameSlice(in.Crashed, out.Crashed) && in.Bad == out.Bad {
+		return st // changed in place only: not boxed again
+	}
+	return out
 }
 
 func observeSequence(cfg *model.Config, s SequenceLog, node model.NodeID, o model.Obs, inPlace bool) SequenceLog {

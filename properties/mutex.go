@@ -53,7 +53,11 @@ func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs
 }
 
 func (csMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeCS(st.(CSState), node, o, true)
+	in := st.(CSState)
+	if out := observeCS(in, node, o, true); !sameSlice(in.Nodes, out.Nodes) || in.Entered != out.Entered || in.Overtaken != out.Overtaken {
+		return out
+	}
+	return st // changed in place only: not boxed again
 }
 
 func observeCS(s CSState, node model.NodeID, o model.Obs, inPlace bool) CSState {

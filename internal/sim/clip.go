@@ -88,8 +88,9 @@ type sliceHeader struct {
 // clip clips *p, whose type c was built for.
 func clip[T any](c *clipper, p *T) {
 	if !c.ok {
-		v := reflect.ValueOf(p).Elem()
-		v.Set(deepClone(v))
+		// by value: p itself must not escape, or every value clipped
+		// would move to the heap
+		*p = deepClone(reflect.ValueOf(*p)).Interface().(T)
 		return
 	}
 	c.clipAt(unsafe.Pointer(p))

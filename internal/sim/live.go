@@ -1007,15 +1007,18 @@ func (w *walker[S, M]) checkNow() bool {
 // for a handler that receives none), checks it as a Stepper does, and
 // returns its outcome; a Timeout fires the node's timer fired (else -1).
 // ok is false after a fault.
-func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (r liveResult[S, M], ok bool) {
-	defer func() {
-		if p := recover(); p != nil {
-			f := panicFault(p)
-			f.Protocol, f.Handler, f.Node = w.m.Name, handler, i
-			w.setFault(f)
-			ok = false
-		}
-	}()
+func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (liveResult[S, M], bool) {
+	var r liveResult[S, M]
+	if f := catch(func() { r = w.call(i, handler, h, msg, fired) }); f != nil {
+		f.Protocol, f.Handler, f.Node = w.m.Name, handler, i
+		w.setFault(f)
+		return r, false
+	}
+	return r, true
+}
+
+// call is run without the catch: a fault panics.
+func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (r liveResult[S, M]) {
 	nd := &w.nodes[i]
 	check := w.checkNow()
 	var inKey, msgKey string
@@ -1066,7 +1069,7 @@ func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M])
 	if handler == "Recover" {
 		r.label = w.labelOf("recover")
 	}
-	return r, true
+	return r
 }
 
 // timerKey is timer t's content key (see contentKey); a timer that is no
