@@ -382,7 +382,16 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 }
 
 func (w *walker[S, M]) Start() {
-	clear(w.nodes)
+	for i := range w.nodes {
+		// a fresh node that keeps its buffers: walks are short, and a node
+		// may hold many timers. Past their lengths they hold zeros (see
+		// refresh).
+		nd := &w.nodes[i]
+		clear(nd.outs)
+		clear(nd.acts)
+		clear(nd.actOuts)
+		*nd = liveNode[S, M]{key: nd.key[:0], slots: nd.slots[:0], outs: nd.outs[:0], acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
+	}
 	for _, c := range w.used {
 		if w.fifo {
 			clear(w.fifoQ[c][w.fifoHead[c]:])
@@ -887,6 +896,8 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 	nd.slots = nd.slots[:0]
 	if !nd.dead {
 		if !nd.known {
+			// cleared before they shrink, outs and actOuts hold zeros
+			// past their lengths, so that they grow into no stale outcome
 			clear(nd.outs)
 			nd.outs = slices.Grow(nd.outs[:0], len(nd.timers))[:len(nd.timers)]
 			clear(nd.acts)
@@ -1043,6 +1054,8 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		}
 	}
 	r.sends = ctx.Sent()
+	ops := ctx.Timers()
+	r.ops = make([]liveOp, 0, len(ops))
 	for _, s := range r.sends {
 		if s.To < 0 || int(s.To) >= w.n {
 			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, w.n-1)))
@@ -1051,7 +1064,7 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, i, w.cfg.Topology)))
 		}
 	}
-	for _, op := range ctx.Timers() {
+	for _, op := range ops {
 		if w.t.timed == nil && op.Armed {
 			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
 		}
