@@ -1,6 +1,7 @@
 package round
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -97,14 +98,13 @@ func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order
 // owe adds d to the count of w's (To, From, Pulse) in a fresh slice, kept
 // sorted, without zero counts.
 func owe(ws []Owed, w Owed, d int) []Owed {
-	key := func(x Owed) []int { return []int{int(x.To), int(x.From), x.Pulse} }
 	out := make([]Owed, 0, len(ws)+1)
 	done := false
 	for _, x := range ws {
-		if !done && slices.Equal(key(x), key(w)) {
+		if c := compareOwed(x, w); !done && c == 0 {
 			x.Count += d
 			done = true
-		} else if !done && slices.Compare(key(x), key(w)) > 0 {
+		} else if !done && c > 0 {
 			out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
 			done = true
 		}
@@ -116,6 +116,11 @@ func owe(ws []Owed, w Owed, d int) []Owed {
 		out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
 	}
 	return out
+}
+
+// compareOwed orders owed messages by receiver, sender and pulse.
+func compareOwed(a, b Owed) int {
+	return cmp.Or(cmp.Compare(a.To, b.To), cmp.Compare(a.From, b.From), cmp.Compare(a.Pulse, b.Pulse))
 }
 
 // PulseOrder (pulse-order) is the notes' rule of a synchronizer: no node
