@@ -159,6 +159,9 @@ func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 	if r.fired < 0 && len(r.ops) == 0 {
 		return r.base
 	}
+	if len(r.ops) > 8 {
+		return r.mergedTimers()
+	}
 	ts := r.base
 	if !inPlace {
 		ts = slices.Clone(ts)
@@ -181,6 +184,49 @@ func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 }
 
 func byKey(e liveTimer, key string) int { return strings.Compare(e.key, key) }
+
+// mergedTimers is timersAfter for a call that armed or cancelled many
+// timers (a coordinator polling every member): its operations sorted by
+// key, the last on each key deciding, merged with base in one pass, where
+// one search and one shift of base per operation would cost its length
+// each.
+func (r *liveResult[S, M]) mergedTimers() []liveTimer {
+	ops := slices.Clone(r.ops)
+	slices.SortStableFunc(ops, func(a, b liveOp) int { return strings.Compare(a.key, b.key) })
+	last := ops[:0]
+	for k, op := range ops {
+		if k+1 == len(ops) || ops[k+1].key != op.key {
+			last = append(last, op)
+		}
+	}
+	out := make([]liveTimer, 0, len(r.base)+len(last))
+	i, j := 0, 0
+	for i < len(r.base) || j < len(last) {
+		if i == r.fired { // fired: gone, unless an operation arms it again
+			i++
+			continue
+		}
+		c := 1 // base[i] after last[j], or base done
+		if j == len(last) {
+			c = -1
+		} else if i < len(r.base) {
+			c = strings.Compare(r.base[i].key, last[j].key)
+		}
+		if c < 0 { // left alone
+			out = append(out, r.base[i])
+			i++
+			continue
+		}
+		if c == 0 { // armed again or cancelled
+			i++
+		}
+		if last[j].armed {
+			out = append(out, last[j].liveTimer)
+		}
+		j++
+	}
+	return out
+}
 
 // keepsTimers reports whether the node's timers after r are those before
 // (base), without building them: every timer r fired, armed or cancelled
@@ -767,8 +813,8 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
 	nd.forget()
 	nd.waits = false
-	for _, tm := range timers {
-		nd.waits = nd.waits || len(tm.wait) > 0
+	for k := 0; k < len(timers) && !nd.waits; k++ {
+		nd.waits = len(timers[k].wait) > 0
 	}
 	var kind uint8
 	var key string
