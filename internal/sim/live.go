@@ -366,7 +366,10 @@ type walker[S, M any] struct {
 	local    fenwick // timeouts and actions enabled per node, but gone
 	dirty    []model.NodeID
 	// gone lists the outcomes turned down since the last step
-	gone     []goneOut[S, M]
+	gone []goneOut[S, M]
+	// inits holds the outcomes of the nodes' Inits, by node, as far as
+	// they ran
+	inits    []liveResult[S, M]
 	mons     []any
 	crashes  int
 	recovers int
@@ -477,11 +480,16 @@ func (w *walker[S, M]) Start() {
 		}
 	}
 	for i := range w.n {
-		r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1)
-		if !ok {
-			return
+		// Init is pure and takes no input: every walk starts from the
+		// outcomes of the first
+		if i == len(w.inits) {
+			r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1)
+			if !ok {
+				return
+			}
+			w.inits = append(w.inits, r)
 		}
-		w.apply(model.NodeID(i), r)
+		w.apply(model.NodeID(i), w.inits[i])
 	}
 }
 
