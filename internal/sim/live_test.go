@@ -148,22 +148,6 @@ func (m inPlaceLog) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o
 	return append(st.([]string), fmt.Sprintf("%v %v", node, o))
 }
 
-func observingProtocol() script {
-	return script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.Observe(model.Leader(0))
-				ctx.Send(1, tmsg{1})
-			}
-			return tstate{}
-		},
-		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, _ tmsg) tstate {
-			ctx.Observe(model.Leader(from))
-			return s
-		},
-	}
-}
-
 // A Walker updates an InPlaceMonitor's state in place, on a copy of what
 // Start returned, and each walk starts afresh.
 func TestWalkerObservesInPlace(t *testing.T) {

@@ -650,10 +650,10 @@ func (countMonitor) Observe(_ *model.Config, st any, _ model.NodeID, _ model.Obs
 	return st.(int) + 1
 }
 
-// Monitors see the protocols' observations and the World's crash and
-// recover observations, in order.
-func TestMonitors(t *testing.T) {
-	p := script{
+// observingProtocol: node 0 observes itself leader and tells node 1,
+// which observes node 0 leader in turn.
+func observingProtocol() script {
+	return script{
 		init: func(ctx *model.Ctx[tmsg]) tstate {
 			if ctx.Self() == 0 {
 				ctx.Observe(model.Leader(0))
@@ -665,10 +665,16 @@ func TestMonitors(t *testing.T) {
 			ctx.Observe(model.Leader(from))
 			return s
 		},
-		recover: func(ctx *model.Ctx[tmsg], s tstate) tstate {
-			ctx.Observe(model.Leader(model.None))
-			return s
-		},
+	}
+}
+
+// Monitors see the protocols' observations and the World's crash and
+// recover observations, in order.
+func TestMonitors(t *testing.T) {
+	p := observingProtocol()
+	p.recover = func(ctx *model.Ctx[tmsg], s tstate) tstate {
+		ctx.Observe(model.Leader(model.None))
+		return s
 	}
 	h, w := compile(t, p, model.Config{N: 3, Crashes: 1, Recoveries: 1}, logMonitor{}, countMonitor{})
 	require.Equal(t, []model.Monitor{logMonitor{}, countMonitor{}}, h.m.Monitors())
