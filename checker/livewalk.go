@@ -14,13 +14,14 @@ var liveWalks = true
 // walksLive reports whether the walks of a search with opt on m's
 // configuration run on a sim.Walker: uniform draws, no rounds (they need
 // a walk's steps), entry figures only where no node crashes and no cut
-// parts the network, and a configuration the Walker runs.
+// parts the network and no message is lost or duplicated, and a
+// configuration the Walker runs.
 func walksLive(m *sim.Machine, opt RandomOptions) bool {
 	// entry figures time the messages lost to a crashed receiver or to a
 	// cut as a Stepper's walks do only where none are
 	cfg := m.Config()
 	return liveWalks && sim.Supported(cfg) && (opt.Scheduler.Kind == "" || opt.Scheduler.Kind == "uniform") &&
-		!(opt.EntryFigures && cfg.Crashes+cfg.Partitions > 0) && !opt.Rounds
+		!(opt.EntryFigures && cfg.Crashes+cfg.Partitions+cfg.Losses+cfg.Duplicates > 0) && !opt.Rounds
 }
 
 // liveWalk is walk on a Walker: the same draws from the same seed, the
@@ -94,7 +95,7 @@ walking:
 			} else {
 				r.complete = false
 			}
-			if lw.Take(draw(rng, total, nproto, lw.Cuts())) {
+			if lw.Take(draw(rng, total, groups(lw, nproto))) {
 				break
 			}
 			if r.fault = lw.Fault(); r.fault != nil {
@@ -150,20 +151,48 @@ func record(rec *properties.Recorder, lw sim.Walker) {
 	}
 }
 
-// draw draws one of total events as pick does, the cuts (listed after
-// the protocol's nproto) counting as one choice.
-func draw(rng *rand.Rand, total, nproto, cuts int) int {
-	if cuts == 0 {
+// groups returns the runs of events of lw that a walk draws as one choice
+// each (see pick), [lo, hi) each, nproto protocol events listed first:
+// the cuts, right after them, and the losses and the duplications, after
+// the network's events.
+func groups(lw sim.Walker, nproto int) [][2]int {
+	var gs [][2]int
+	if cuts := lw.Cuts(); cuts > 0 {
+		gs = append(gs, [2]int{nproto, nproto + cuts})
+	}
+	net := nproto + lw.Network()
+	losses, dups := lw.MessageFaults()
+	if losses > 0 {
+		gs = append(gs, [2]int{net, net + losses})
+	}
+	if dups > 0 {
+		gs = append(gs, [2]int{net + losses, net + losses + dups})
+	}
+	return gs
+}
+
+// draw draws one of total events as pick does, each group of groups
+// (sorted, apart) counting as one choice.
+func draw(rng *rand.Rand, total int, groups [][2]int) int {
+	if len(groups) == 0 {
 		return rng.IntN(total)
 	}
-	switch k := rng.IntN(total - cuts + 1); {
-	case k < nproto:
-		return k
-	case k == nproto:
-		return nproto + rng.IntN(cuts)
-	default:
-		return k + cuts - 1
+	grouped := 0
+	for _, g := range groups {
+		grouped += g[1] - g[0] - 1
 	}
+	k := rng.IntN(total - grouped)
+	for _, g := range groups {
+		lo, hi := g[0], g[1]
+		switch {
+		case k < lo:
+			return k
+		case k == lo:
+			return lo + rng.IntN(hi-lo)
+		}
+		k += hi - lo - 1
+	}
+	return k
 }
 
 // live times the last step of a Walker, which sent messages of kinds

@@ -30,8 +30,7 @@ import (
 // rejection sampling does, which draws uniformly among the steps that
 // move. A node whose state changed would otherwise run every timeout and
 // action it has at once, to learn which stutter. A Walker runs where that
-// order is cheap to keep: no lost or duplicated messages, no bounded
-// timing (Supported). Events are numbered, not named: to render or shrink
+// order is cheap to keep: no bounded timing (Supported). Events are numbered, not named: to render or shrink
 // a run, replay it on a Stepper.
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
@@ -51,6 +50,12 @@ type Walker interface {
 	// Cuts counts the Partition events among those Enabled counts,
 	// listed right after the protocol's.
 	Cuts() int
+	// Network counts the Partition and Heal events among those Enabled
+	// counts, the cuts first.
+	Network() int
+	// MessageFaults counts the Lose and the Duplicate events among those
+	// Enabled counts, listed in that order after the network's.
+	MessageFaults() (losses, duplicates int)
 	// Take takes event k of those Enabled counts and reports whether it
 	// did. It does not take a timeout or action that would stutter, nor a
 	// fault while no protocol event would move: Enabled then counts the
@@ -99,7 +104,7 @@ type Walker interface {
 
 // Supported reports whether a Walker runs cfg's runs (see Walker).
 func Supported(cfg *model.Config) bool {
-	return cfg.Losses == 0 && cfg.Duplicates == 0 && cfg.Timing != model.Bounded
+	return cfg.Timing != model.Bounded
 }
 
 // NewWalker returns a Walker over m's protocol, configuration and
@@ -367,6 +372,7 @@ type walker[S, M any] struct {
 	dirty    []model.NodeID
 	// gone lists the outcomes turned down since the last step
 	gone []goneOut[S, M]
+	mf   liveFaults
 	// inits holds the outcomes of the nodes' Inits, by node, as far as
 	// they ran
 	inits    []liveResult[S, M]
@@ -419,6 +425,9 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 	}
+	if m.cfg.Losses+m.cfg.Duplicates > 0 {
+		w.mf = liveFaults{on: true, lose: make([]int, n*n), dup: make([]int, n*n)}
+	}
 	if w.fifo {
 		w.fifoQ, w.fifoHead = make([][]liveMsg[M], n*n), make([]int, n*n)
 	} else {
@@ -451,6 +460,9 @@ func (w *walker[S, M]) Start() {
 		}
 		w.chanLen[c] = 0
 		w.chans.add(c, -w.chans.count[c])
+		if w.mf.on {
+			w.mf.lose[c], w.mf.dup[c] = 0, 0
+		}
 		w.usedFlag[c] = false
 		if w.fpChan != nil {
 			w.fpChan[c], w.fpChanOld[c] = 0, false
@@ -458,6 +470,7 @@ func (w *walker[S, M]) Start() {
 	}
 	w.used = w.used[:0]
 	w.inFlight, w.crashes, w.recovers = 0, 0, 0
+	w.mf.losses, w.mf.dups, w.mf.loseAll, w.mf.dupAll = 0, 0, 0, 0
 	w.epoch++
 	clear(w.net.groups)
 	w.net.split, w.net.parts, w.net.stale = false, 0, true
@@ -541,6 +554,8 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 	if w.cfg.Partitions > 0 {
 		total += w.partitionsOpen()
 	}
+	losses, dups := w.MessageFaults()
+	total += losses + dups
 	if w.faultsOpen() {
 		for i := range w.nodes {
 			dead := w.nodes[i].dead
@@ -600,6 +615,12 @@ func (w *walker[S, M]) Take(k int) bool {
 		} else {
 			k -= p
 		}
+	}
+	if l, d := w.MessageFaults(); k < l+d {
+		w.takeMessageFault(k)
+		return true
+	} else {
+		k -= l + d
 	}
 	for i := range w.nodes {
 		nd := &w.nodes[i]
@@ -790,7 +811,10 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 		if len(w.fifoQ[c]) == w.fifoHead[c] {
 			w.chans.add(c, 1)
 		}
-		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, stamp: stamp})
+		if key == "" && w.mf.on { // to tell a channel's messages apart
+			key = string(appendKeyOf(w.buf[:0], &msg))
+		}
+		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, key: key, stamp: stamp})
 	} else {
 		if key == "" {
 			key = string(appendKeyOf(w.buf[:0], &msg))
@@ -1275,7 +1299,7 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		}
 		w.monKeyed, w.monEpoch = true, w.epoch
 	}
-	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers), byte(w.net.parts))
+	b := append(w.buf[:0], byte(w.crashes), byte(w.recovers), byte(w.net.parts), byte(w.mf.losses), byte(w.mf.dups))
 	b = append(b, w.net.groups...)
 	b = append(b, w.monKey...)
 	w.buf = b
@@ -1291,6 +1315,7 @@ func (w *walker[S, M]) staleNode(i model.NodeID) {
 }
 
 func (w *walker[S, M]) staleChan(c int) {
+	w.recount(c)
 	if w.fpOn && !w.fpChanOld[c] {
 		w.fpChanOld[c] = true
 		w.fpChans = append(w.fpChans, c)

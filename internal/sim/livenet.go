@@ -47,6 +47,13 @@ func (w *walker[S, M]) partitionsOpen() int {
 	return k
 }
 
+func (w *walker[S, M]) Network() int {
+	if w.cfg.Partitions == 0 {
+		return 0
+	}
+	return w.partitionsOpen()
+}
+
 func (w *walker[S, M]) Cuts() int {
 	if w.cfg.Partitions == 0 || w.net.parts >= w.cfg.Partitions {
 		return 0
