@@ -2,6 +2,7 @@ package properties
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/vigil-check/vigil/model"
@@ -106,6 +107,19 @@ func cow[T any](s []T, inPlace bool) []T {
 // sameSlice reports whether a and b are one slice: of one length, on one
 // array (so with one content).
 func sameSlice[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
+
+// firstNotIn returns the smallest message number of s that t lacks.
+func (s msgSet) firstNotIn(t msgSet) (int, bool) {
+	for k, w := range s {
+		if k < len(t) {
+			w &^= t[k]
+		}
+		if w != 0 {
+			return k<<6 + bits.TrailingZeros64(w), true
+		}
+	}
+	return 0, false
+}
 
 // members lists the set's message numbers, in order.
 func (s msgSet) members() []int {
@@ -396,10 +410,8 @@ func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, 
 func (m orderMonitor) missing(cfg *model.Config, s OrderLog, node model.NodeID, i int) (model.MsgID, bool) {
 	mi := msgOf(cfg, i)
 	if m.causal {
-		for _, j := range s.Past[i].members() {
-			if !s.Delivered[node].has(j) {
-				return msgOf(cfg, j), true
-			}
+		if j, ok := s.Past[i].firstNotIn(s.Delivered[node]); ok {
+			return msgOf(cfg, j), true
 		}
 		return model.MsgID{}, false
 	}

@@ -6,6 +6,8 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -571,4 +573,29 @@ func TestMulticastFamily(t *testing.T) {
 		Monitors([]*Property{Validity, Integrity, DeliveryAgreement, UniformAgreement, FIFOOrder, CausalOrder, TotalOrder}))
 	require.Equal(t, []string{"deliveries", "fifo", "causal", "delivery-order"},
 		[]string{Deliveries.Name(), FIFOLog.Name(), CausalLog.Name(), DeliveryOrder.Name()})
+}
+
+// firstNotIn is the first member of one set that another lacks, whatever
+// their lengths.
+func TestFirstNotIn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		set := func(label string) msgSet {
+			var s msgSet
+			for _, i := range rapid.SliceOf(rapid.IntRange(0, 200)).Draw(t, label) {
+				s = s.with(i)
+			}
+			return s
+		}
+		s, u := set("s"), set("t")
+		want, wantOK := 0, false
+		for _, i := range s.members() {
+			if !u.has(i) {
+				want, wantOK = i, true
+				break
+			}
+		}
+		got, ok := s.firstNotIn(u)
+		require.Equal(t, wantOK, ok)
+		require.Equal(t, want, got)
+	})
 }
