@@ -593,7 +593,9 @@ func (w *walker[S, M]) Take(k int) bool {
 	} else {
 		k -= l
 	}
-	// a fault, drawn among the steps that move: none may be left
+	// A fault is drawn as one more choice among the steps that move. With
+	// none left, the world is quiescent, which the caller judges before
+	// it draws a fault: every timeout and action is set aside.
 	if w.chans.total == 0 && w.local.total > 0 && w.Moving(1) == 0 {
 		if w.fault == nil {
 			for i := range w.nodes {
