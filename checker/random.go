@@ -879,38 +879,18 @@ func canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event
 // loses a message, about as often as it crashes a given node, whatever N.
 func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
 	// groups: the runs of events drawn as one choice, [lo, hi) each
-	var groups [3][2]int
-	ng, grouped := 0, 0
+	var groups [][2]int
 	for i := 0; i < len(evs); {
 		j := i + 1
 		if k := evs[i].Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
 			for j < len(evs) && evs[j].Kind == k {
 				j++
 			}
-			if ng < len(groups) {
-				groups[ng] = [2]int{i, j}
-				ng++
-				grouped += j - i - 1
-			}
+			groups = append(groups, [2]int{i, j})
 		}
 		i = j
 	}
-	if ng == 0 {
-		return evs[rng.IntN(len(evs))]
-	}
-	k := rng.IntN(len(evs) - grouped)
-	// walk the choices: each group takes one
-	for _, g := range groups[:ng] {
-		lo, hi := g[0], g[1]
-		switch {
-		case k < lo:
-			return evs[k]
-		case k == lo:
-			return evs[lo+rng.IntN(hi-lo)]
-		}
-		k += hi - lo - 1
-	}
-	return evs[k]
+	return evs[draw(rng, len(evs), groups)]
 }
 
 // String summarises a result in one line.

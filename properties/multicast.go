@@ -108,6 +108,16 @@ func cow[T any](s []T, inPlace bool) []T {
 // array (so with one content).
 func sameSlice[T any](a, b []T) bool { return len(a) == len(b) && (len(a) == 0 || &a[0] == &b[0]) }
 
+// observed is a monitor's state after an observation: out, or st itself
+// where out holds in's fields and slices (it changed, if at all, only
+// what those slices hold in place), so that it is not boxed again.
+func observed[T interface{ sameAs(T) bool }](st any, in, out T) any {
+	if out.sameAs(in) {
+		return st
+	}
+	return out
+}
+
 // firstNotIn returns the smallest message number of s that t lacks.
 func (s msgSet) firstNotIn(t msgSet) (int, bool) {
 	for k, w := range s {
@@ -189,17 +199,18 @@ func (deliveriesMonitor) Start(cfg *model.Config) any {
 }
 
 func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeDeliveries(cfg, st.(DeliveryState), node, o, false)
+	in := st.(DeliveryState)
+	return observed(st, in, observeDeliveries(cfg, in, node, o, false))
 }
 
 func (deliveriesMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
 	in := st.(DeliveryState)
-	out := observeDeliveries(cfg, in, node, o, true)
-	if sameSlice(in.Multicast, out.Multicast) && sameSlice(in.Anywhere, out.Anywhere) && sameSlice(in.Delivered, out.Delivered) &&
-		sameSlice(in.Crashed, out.Crashed) && in.Twice == out.Twice && in.Forged == out.Forged {
-		return st // changed in place only: not boxed again
-	}
-	return out
+	return observed(st, in, observeDeliveries(cfg, in, node, o, true))
+}
+
+func (s DeliveryState) sameAs(t DeliveryState) bool {
+	return sameSlice(s.Multicast, t.Multicast) && sameSlice(s.Anywhere, t.Anywhere) && sameSlice(s.Delivered, t.Delivered) &&
+		sameSlice(s.Crashed, t.Crashed) && s.Twice == t.Twice && s.Forged == t.Forged
 }
 
 func observeDeliveries(cfg *model.Config, s DeliveryState, node model.NodeID, o model.Obs, inPlace bool) DeliveryState {
@@ -351,17 +362,18 @@ func (m orderMonitor) Start(cfg *model.Config) any {
 }
 
 func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return m.observe(cfg, st.(OrderLog), node, o, false)
+	in := st.(OrderLog)
+	return observed(st, in, m.observe(cfg, in, node, o, false))
 }
 
 func (m orderMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
 	in := st.(OrderLog)
-	out := m.observe(cfg, in, node, o, true)
-	if sameSlice(in.Multicast, out.Multicast) && sameSlice(in.Delivered, out.Delivered) && sameSlice(in.Crashed, out.Crashed) &&
-		in.Bad == out.Bad && sameSlice(in.Past, out.Past) && sameSlice(in.Knows, out.Knows) {
-		return st // changed in place only: not boxed again
-	}
-	return out
+	return observed(st, in, m.observe(cfg, in, node, o, true))
+}
+
+func (s OrderLog) sameAs(t OrderLog) bool {
+	return sameSlice(s.Multicast, t.Multicast) && sameSlice(s.Delivered, t.Delivered) && sameSlice(s.Crashed, t.Crashed) &&
+		s.Bad == t.Bad && sameSlice(s.Past, t.Past) && sameSlice(s.Knows, t.Knows)
 }
 
 func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, o model.Obs, inPlace bool) OrderLog {
@@ -473,16 +485,17 @@ func (sequenceMonitor) Start(cfg *model.Config) any {
 }
 
 func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeSequence(cfg, st.(SequenceLog), node, o, false)
+	in := st.(SequenceLog)
+	return observed(st, in, observeSequence(cfg, in, node, o, false))
 }
 
 func (sequenceMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
 	in := st.(SequenceLog)
-	out := observeSequence(cfg, in, node, o, true)
-	if sameSlice(in.Seq, out.Seq) && sameSlice(in.Crashed, out.Crashed) && in.Bad == out.Bad {
-		return st // changed in place only: not boxed again
-	}
-	return out
+	return observed(st, in, observeSequence(cfg, in, node, o, true))
+}
+
+func (s SequenceLog) sameAs(t SequenceLog) bool {
+	return sameSlice(s.Seq, t.Seq) && sameSlice(s.Crashed, t.Crashed) && s.Bad == t.Bad
 }
 
 func observeSequence(cfg *model.Config, s SequenceLog, node model.NodeID, o model.Obs, inPlace bool) SequenceLog {

@@ -49,15 +49,17 @@ func (csMonitor) Start(cfg *model.Config) any {
 }
 
 func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observeCS(st.(CSState), node, o, false)
+	in := st.(CSState)
+	return observed(st, in, observeCS(in, node, o, false))
 }
 
 func (csMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
 	in := st.(CSState)
-	if out := observeCS(in, node, o, true); !sameSlice(in.Nodes, out.Nodes) || in.Entered != out.Entered || in.Overtaken != out.Overtaken {
-		return out
-	}
-	return st // changed in place only: not boxed again
+	return observed(st, in, observeCS(in, node, o, true))
+}
+
+func (s CSState) sameAs(t CSState) bool {
+	return sameSlice(s.Nodes, t.Nodes) && s.Entered == t.Entered && s.Overtaken == t.Overtaken
 }
 
 func observeCS(s CSState, node model.NodeID, o model.Obs, inPlace bool) CSState {

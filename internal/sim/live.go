@@ -30,8 +30,8 @@ import (
 // rejection sampling does, which draws uniformly among the steps that
 // move. A node whose state changed would otherwise run every timeout and
 // action it has at once, to learn which stutter. A Walker runs where that
-// order is cheap to keep: no bounded timing (Supported). Events are numbered, not named: to render or shrink
-// a run, replay it on a Stepper.
+// order is cheap to keep: no bounded timing (Supported). Events are
+// numbered, not named: to render or shrink a run, replay it on a Stepper.
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
 // of the context is a Fault), except that whether a handler wrote into its
@@ -888,13 +888,13 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 			}
 		}
 		if f == nil && check {
-			f = catch(func() { AppendKey(w.buf[:0], out) }) // a state with no canonical form
+			f = catch(func() { w.buf = AppendKey(w.buf[:0], out) }) // a state with no canonical form
 		}
 		if f == nil && inPlace != nil {
-			want := out
+			want := out // whose key w.buf holds, if checked
 			f = catch(func() { out = inPlace.ObserveInPlace(w.cfg, in, i, o) })
 			if f == nil && check {
-				if got := AppendKey(nil, out); string(got) != string(AppendKey(w.buf[:0], want)) {
+				if got := AppendKey(nil, out); string(got) != string(w.buf) {
 					f = &Fault{Misuse: fmt.Sprintf("returned %+v from ObserveInPlace where Observe returns %+v", out, want)}
 				}
 			}
@@ -1308,7 +1308,9 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 	return w.fpTotal + maphash.Bytes(w.seed, b)
 }
 
-// staleNode and staleChan mark a part of the world whose hash changed.
+// staleNode and staleChan mark a part of the world whose hash changed;
+// staleChan, called whenever a channel changes, also counts again the
+// message faults it lists.
 func (w *walker[S, M]) staleNode(i model.NodeID) {
 	if w.fpOn && !w.fpNodeOld[i] {
 		w.fpNodeOld[i] = true

@@ -364,14 +364,6 @@ func (s *Stepper) EnabledAll(w World, buf []Event, stut []bool) (evs []Event, pr
 func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event, int, []bool) {
 	cfg := &s.m.cfg
 	stutStart := len(stut)
-	// add lists event e, which stutters or not
-	add := func(e Event, stutters bool) {
-		if all {
-			buf, stut = append(buf, e), append(stut, stutters)
-		} else if !stutters {
-			buf = append(buf, e)
-		}
-	}
 	start := len(buf)
 	msgs := s.Msgs(w)
 	for i, mw := range msgs {
@@ -381,8 +373,9 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 				continue // a duplicate, or not the head of its FIFO channel
 			}
 		}
-		add(Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)}, false)
+		buf = append(buf, Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)})
 	}
+	stut = unflagged(stut, all, stutStart, len(buf)-start) // the deliveries
 	for i := range cfg.N {
 		rec := w[1+i]
 		if recDead(rec) {
@@ -400,18 +393,18 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 					fires = s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])
 				}
 				if fires {
-					add(Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
+					buf, stut = listStep(buf, stut, all, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
 				}
 			}
 		}
 		if s.acts {
 			for a := range s.localActions(model.NodeID(i), recState(rec)) {
-				add(Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
+				buf, stut = listStep(buf, stut, all, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
 			}
 		}
 	}
 	if cfg.Timing == model.Bounded && s.ticks(w, buf[start:], stut[stutStart:]) {
-		add(Event{Kind: Tick}, false)
+		buf = append(buf, Event{Kind: Tick})
 	}
 	nProtocol := len(buf) - start
 	crashes, recoveries := FaultsUsed(w)
@@ -432,10 +425,30 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 			}
 		}
 	}
-	for all && len(stut)-stutStart < len(buf)-start {
-		stut = append(stut, false) // the faults
-	}
+	stut = unflagged(stut, all, stutStart, len(buf)-start) // a tick, the faults
 	return buf, nProtocol, stut
+}
+
+// unflagged flags as not stuttering (all, see EnabledAll) the events
+// listed past those stut[from:] flags, up to n of them: deliveries and
+// faults, which never stutter.
+func unflagged(stut []bool, all bool, from, n int) []bool {
+	for all && len(stut)-from < n {
+		stut = append(stut, false)
+	}
+	return stut
+}
+
+// listStep lists timeout or action e, which stutters or not, with its
+// flag (all, see EnabledAll) or only if it does not stutter.
+func listStep(buf []Event, stut []bool, all bool, e Event, stutters bool) ([]Event, []bool) {
+	switch {
+	case all:
+		return append(buf, e), append(stut, stutters)
+	case !stutters:
+		return append(buf, e), stut
+	}
+	return buf, stut
 }
 
 // ticks reports whether time may pass on in w (Bounded timing), given
