@@ -29,9 +29,12 @@ import (
 // drawn: a walk that draws one that stutters draws again, without it, as
 // rejection sampling does, which draws uniformly among the steps that
 // move. A node whose state changed would otherwise run every timeout and
-// action it has at once, to learn which stutter. A Walker runs where that
-// order is cheap to keep: no bounded timing (Supported). Events are
-// numbered, not named: to render or shrink a run, replay it on a Stepper.
+// action it has at once, to learn which stutter. Under Bounded timing a
+// Walker keeps a clock: a message holds the tick it was sent at and a timer
+// the tick it is due at, so that a tick, which ages every message and
+// counts every timer down, changes nothing but the clock. A Walker runs
+// where that order is cheap to keep (Supported). Events are numbered, not
+// named: to render or shrink a run, replay it on a Stepper.
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
 // of the context is a Fault), except that whether a handler wrote into its
@@ -102,9 +105,12 @@ type Walker interface {
 	Monitor(mon model.Monitor) any
 }
 
-// Supported reports whether a Walker runs cfg's runs (see Walker).
+// Supported reports whether a Walker runs cfg's runs (see Walker): every
+// run but those that lose, duplicate or cut off messages under Bounded
+// timing, where a message's age would have to follow it into the faults'
+// lists.
 func Supported(cfg *model.Config) bool {
-	return cfg.Timing != model.Bounded
+	return cfg.Timing != model.Bounded || cfg.Losses+cfg.Duplicates+cfg.Partitions == 0
 }
 
 // NewWalker returns a Walker over m's protocol, configuration and
@@ -129,6 +135,18 @@ type liveTimer struct {
 	t    model.Timer
 	key  string
 	wait []model.NodeID
+	// at: under Bounded timing, the tick a timer armed with SetTimerAfter
+	// is due at (see walker.clock); 0 for any other timer
+	at int
+}
+
+// remaining is the ticks left before timer tm is due at tick clock: 0
+// once it is due (a due timer counts no further), -1 if it counts none.
+func (tm *liveTimer) remaining(clock int) int {
+	if tm.at == 0 {
+		return -1
+	}
+	return max(tm.at-clock, 0)
 }
 
 // liveResult is one handler call's outcome, applied when its event is
@@ -282,7 +300,7 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 // before: a waiting on a node its step's messages to are lost to
 // expires, so b must wait on none.
 func keptAs(a, b *liveTimer, expires func(*liveTimer) bool) bool {
-	if a.t != b.t {
+	if a.t != b.t || a.at != b.at {
 		return false
 	}
 	if expires(a) {
@@ -341,6 +359,10 @@ type liveMsg[M any] struct {
 	// the copies', in send order
 	stamp  int
 	stamps []int
+	// sent: under Bounded timing, the tick it was sent at (see
+	// walker.clock); copies sent at different ticks are different
+	// messages, as their ages differ
+	sent int
 }
 
 type goneOut[S, M any] struct {
@@ -381,6 +403,13 @@ type walker[S, M any] struct {
 	recovers int
 	epoch    uint64
 	net      liveNet
+	// Bounded timing: clock is the ticks passed; sentAt[t % (Delay+1)]
+	// counts the messages in flight sent at tick t (none is older than
+	// Delay); ticks: whether Enabled found that time may pass on
+	bounded bool
+	clock   int
+	sentAt  []int
+	ticks   bool
 
 	fault  *Fault
 	label  uint16
@@ -433,6 +462,9 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	} else {
 		w.bag = make([][]liveMsg[M], n*n)
 	}
+	if m.cfg.Timing == model.Bounded {
+		w.bounded, w.sentAt = true, make([]int, m.cfg.Delay+1)
+	}
 	for _, k := range faultKinds {
 		w.labelOf(k.String()) // the fault labels first, as a Machine's
 	}
@@ -469,6 +501,8 @@ func (w *walker[S, M]) Start() {
 		}
 	}
 	w.used = w.used[:0]
+	w.clock, w.ticks = 0, false
+	clear(w.sentAt)
 	w.inFlight, w.crashes, w.recovers = 0, 0, 0
 	w.mf.losses, w.mf.dups, w.mf.loseAll, w.mf.dupAll = 0, 0, 0, 0
 	w.epoch++
@@ -550,6 +584,14 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 	}
 	w.dirty = w.dirty[:0]
 	protocol = w.chans.total + w.local.total
+	if w.bounded {
+		if w.ticks = w.timePasses(); w.fault != nil {
+			return 0, 0
+		}
+		if w.ticks {
+			protocol++
+		}
+	}
 	total = protocol
 	if w.cfg.Partitions > 0 {
 		total += w.partitionsOpen()
@@ -592,6 +634,14 @@ func (w *walker[S, M]) Take(k int) bool {
 		return true
 	} else {
 		k -= l
+	}
+	if w.ticks {
+		if k == 0 {
+			w.begin()
+			w.tick()
+			return true
+		}
+		k--
 	}
 	// A fault is drawn as one more choice among the steps that move. With
 	// none left, the world is quiescent, which the caller judges before
@@ -661,6 +711,9 @@ func (w *walker[S, M]) turnDown(i model.NodeID, out *liveOut[S, M]) {
 
 func (w *walker[S, M]) Moving(atMost int) int {
 	n := w.chans.total
+	if w.ticks {
+		n++ // a tick always moves: it ages a message or counts a timer down
+	}
 	for i := range w.nodes {
 		if n >= atMost {
 			break
@@ -760,6 +813,65 @@ func (w *walker[S, M]) deliver(c, j int) {
 	w.apply(to, r)
 }
 
+// msgAt is message j of channel c: its head under FIFO.
+func (w *walker[S, M]) msgAt(c, j int) *liveMsg[M] {
+	if w.fifo {
+		return &w.fifoQ[c][w.fifoHead[c]]
+	}
+	return &w.bag[c][j]
+}
+
+// timePasses reports whether a tick is enabled (Bounded timing; see
+// Stepper.ticks): no message is as old as the delay bound, no due timer
+// would fire with a step that moves, and a message is in flight or a
+// timer counts down. It runs the handlers of the due timers it needs to.
+func (w *walker[S, M]) timePasses() bool {
+	if delay := w.cfg.Delay; w.clock >= delay && w.sentAt[(w.clock-delay)%len(w.sentAt)] > 0 {
+		return false
+	}
+	counting := w.inFlight > 0
+	for i := range w.nodes {
+		nd := &w.nodes[i]
+		if nd.dead {
+			continue
+		}
+		for k := range nd.timers {
+			switch r := nd.timers[k].remaining(w.clock); {
+			case r > 0:
+				counting = true
+			case r == 0:
+				// a due timer fires first, unless its step would change
+				// nothing: then it waits, and time passes on
+				out := w.outcome(model.NodeID(i), int32(k))
+				if out == nil {
+					return false // a fault
+				}
+				if !out.gone && !w.stutters(model.NodeID(i), &out.r) {
+					return false // (one turned down stutters)
+				}
+			}
+		}
+	}
+	return counting
+}
+
+// tick lets one tick pass: every message ages and every timer armed with
+// SetTimerAfter counts down, by the clock alone. The outcomes known are
+// forgotten, as the timers they arm are due a tick later.
+func (w *walker[S, M]) tick() {
+	w.clock++
+	w.label = uint16(slices.Index(faultKinds, Tick))
+	for i := range w.nodes {
+		w.nodes[i].forget()
+		w.touch(model.NodeID(i))
+	}
+	for _, c := range w.used {
+		if w.chanLen[c] > 0 {
+			w.staleChan(c) // their ages
+		}
+	}
+}
+
 // receiveLabel is the label of receiving a message of kind k.
 func (w *walker[S, M]) receiveLabel(k uint8) uint16 {
 	for len(w.rcvLabel) <= int(k) {
@@ -770,6 +882,9 @@ func (w *walker[S, M]) receiveLabel(k uint8) uint16 {
 
 // remove takes message j of channel c out of flight.
 func (w *walker[S, M]) remove(c, j int) {
+	if w.bounded {
+		w.sentAt[w.msgAt(c, j).sent%len(w.sentAt)]--
+	}
 	if w.fifo {
 		w.fifoQ[c][w.fifoHead[c]] = liveMsg[M]{}
 		w.fifoHead[c]++
@@ -809,6 +924,9 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 		w.usedFlag[c] = true
 		w.used = append(w.used, c)
 	}
+	if w.bounded {
+		w.sentAt[w.clock%len(w.sentAt)]++
+	}
 	if w.fifo {
 		if len(w.fifoQ[c]) == w.fifoHead[c] {
 			w.chans.add(c, 1)
@@ -816,18 +934,25 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 		if key == "" && w.mf.on { // to tell a channel's messages apart
 			key = string(appendKeyOf(w.buf[:0], &msg))
 		}
-		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, key: key, stamp: stamp})
+		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
 	} else {
 		if key == "" {
 			key = string(appendKeyOf(w.buf[:0], &msg))
 		}
 		b := w.bag[c]
-		at, found := slices.BinarySearchFunc(b, key, func(e liveMsg[M], key string) int { return strings.Compare(e.key, key) })
+		// in content order, and copies of one content youngest first (a
+		// Stepper's EventKey: the content, then the age)
+		at, found := slices.BinarySearchFunc(b, key, func(e liveMsg[M], key string) int {
+			if c := strings.Compare(e.key, key); c != 0 {
+				return c
+			}
+			return w.clock - e.sent
+		})
 		if found {
 			b[at].count++
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: key, count: 1, stamps: []int{stamp}})
+			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: key, count: 1, stamps: []int{stamp}, sent: w.clock})
 			w.chans.add(c, 1)
 		}
 	}
@@ -984,7 +1109,17 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
 		}
 		for k := range nd.timers {
-			if w.cfg.Timing == model.Async || w.waitOver(i, nd.timers[k].wait) {
+			tm := &nd.timers[k]
+			var fires bool
+			switch {
+			case tm.at > 0: // Bounded timing only
+				fires = tm.at <= w.clock
+			case w.cfg.Timing == model.Async:
+				fires = true
+			default:
+				fires = w.waitOver(i, tm.wait)
+			}
+			if fires {
 				nd.slots = append(nd.slots, int32(k))
 			}
 		}
@@ -1152,6 +1287,9 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		if op.Armed {
 			slices.Sort(op.WaitOn) // Timers' own copy
 			tm.wait = slices.Compact(op.WaitOn)
+			if op.Ticks > 0 && w.bounded {
+				tm.at = w.clock + op.Ticks
+			}
 		}
 		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}
@@ -1260,6 +1398,9 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 			for _, j := range tm.wait {
 				b = append(b, byte(j), byte(j>>8))
 			}
+			if tm.at > 0 {
+				b = append(b, byte(tm.remaining(w.clock)))
+			}
 			b = append(b, 0xff)
 		}
 		w.buf = b
@@ -1280,11 +1421,17 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		if w.fifo {
 			for k := w.fifoHead[c]; k < len(w.fifoQ[c]); k++ {
 				b = appendKeyOf(b, &w.fifoQ[c][k].msg)
+				if w.bounded {
+					b = append(b, byte(w.clock-w.fifoQ[c][k].sent))
+				}
 			}
 		} else {
 			for _, e := range w.bag[c] {
 				b = append(b, e.key...)
 				b = append(b, byte(e.count), byte(e.count>>8))
+				if w.bounded {
+					b = append(b, byte(w.clock-e.sent))
+				}
 			}
 		}
 		w.buf = b

@@ -176,3 +176,33 @@ func TestWalkerReportsAnInPlaceMonitorThatDiffers(t *testing.T) {
 	require.Equal(t, "log", f.Monitor)
 	require.Contains(t, f.Error(), "from ObserveInPlace where Observe returns [n0 leader=n0]")
 }
+
+// Under Bounded timing, node 0 sends one message, and the same again a
+// tick later: two copies of one content, of different ages, are two
+// deliveries, youngest first, and a tick waits while the older is as old
+// as the delay bound. Timers armed with SetTimerAfter count ticks down.
+func TestWalkerAgesMessagesAndCountsTicks(t *testing.T) {
+	p := script{
+		init: func(ctx *model.Ctx[tmsg]) tstate {
+			if ctx.Self() == 0 {
+				ctx.Send(1, tmsg{1})
+				ctx.SetTimerAfter("again", 1)
+			}
+			return tstate{}
+		},
+		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
+			ctx.Send(1, tmsg{1})
+			if s.Count++; s.Count < 2 {
+				ctx.SetTimerAfter("again", 2)
+			}
+			return s
+		},
+	}
+	for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
+		for _, delay := range []int{1, 2} {
+			m, err := sim.Compile("ages", p, model.Config{N: 2, Channels: ch, Timing: model.Bounded, Delay: delay})
+			require.NoError(t, err)
+			enablesAsAStepper(t, m, 7)
+		}
+	}
+}

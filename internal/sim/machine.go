@@ -576,7 +576,10 @@ func (m *Machine) EventKey(e Event) string {
 		}
 		return m.impl.msgKeyOf(idOf(e.Arg))
 	case Deliver, Duplicate:
-		return m.impl.msgKeyOf(idOf(e.Arg))
+		// copies of one message sent at different ticks (Bounded timing)
+		// differ by age: youngest first, as a key is a whole encoding,
+		// never a prefix of another
+		return m.impl.msgKeyOf(idOf(e.Arg)) + string(rune(AgeOf(e.Arg)))
 	case Timeout:
 		return m.timerKey[e.Arg]
 	}
