@@ -47,6 +47,15 @@ type compiled interface {
 	repair()
 	// newWalker is a Walker over the protocol (see Machine.NewWalker)
 	newWalker(m *Machine) Walker
+	// symmetric is what the protocol declares (model.Symmetric), if it
+	// does, and why its states or messages cannot be renamed, if so;
+	// plain reports whether states and messages hold no node id at all
+	symmetric() (classes [][]model.NodeID, declared, plainS, plainM bool, err error)
+	// renameState and renameMsg intern state or message s with its nodes
+	// renamed (see model.Symmetric); stateKeyOf is a state's key
+	renameState(s uint32, to []model.NodeID) uint32
+	renameMsg(m uint32, to []model.NodeID) uint32
+	stateKeyOf(s uint32) string
 }
 
 type typed[S, M any] struct {
@@ -289,6 +298,39 @@ func (t *typed[S, M]) do(self model.NodeID, s uint32, a model.Action) handlerRes
 func (t *typed[S, M]) stateString(s uint32) string { return fmt.Sprintf("%+v", t.states[s]) }
 func (t *typed[S, M]) msgString(m uint32) string   { return fmt.Sprintf("%+v", t.msgs[m]) }
 func (t *typed[S, M]) stateValue(s uint32) any     { return t.states[s] }
+func (t *typed[S, M]) stateKeyOf(s uint32) string  { return t.stateKey[s] }
+
+func (t *typed[S, M]) symmetric() (classes [][]model.NodeID, declared, plainS, plainM bool, err error) {
+	sym, ok := t.p.(model.Symmetric)
+	if !ok {
+		return nil, false, false, false, nil
+	}
+	rs, err := renamerFor(reflect.TypeFor[S]())
+	if err != nil {
+		return nil, true, false, false, err
+	}
+	rm, err := renamerFor(reflect.TypeFor[M]())
+	if err != nil {
+		return nil, true, false, false, err
+	}
+	return sym.Interchangeable(t.cfg), true, rs == nil, rm == nil, nil
+}
+
+func (t *typed[S, M]) renameState(s uint32, to []model.NodeID) uint32 {
+	v, err := renameValue(t.states[s], to)
+	if err != nil {
+		panic(misuse(err.Error()))
+	}
+	return t.internState(v, 0)
+}
+
+func (t *typed[S, M]) renameMsg(m uint32, to []model.NodeID) uint32 {
+	v, err := renameValue(t.msgs[m], to)
+	if err != nil {
+		panic(misuse(err.Error()))
+	}
+	return t.internMsg(v, 0)
+}
 func (t *typed[S, M]) msgKind(m uint32) string     { return kindOf(t.msgs[m]) }
 
 func (t *typed[S, M]) vocabulary() (model.Vocabulary, bool) {

@@ -102,6 +102,7 @@ type Stepper struct {
 	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
 	sent      []int32  // scratch per-receiver send counts
 	fault     *Fault   // the first fault met since TakeFault
+	sym       *symCache
 }
 
 // NewStepper returns a Stepper for m.
