@@ -331,7 +331,7 @@ func (t *typed[S, M]) renameMsg(m uint32, to []model.NodeID) uint32 {
 	}
 	return t.internMsg(v, 0)
 }
-func (t *typed[S, M]) msgKind(m uint32) string     { return kindOf(t.msgs[m]) }
+func (t *typed[S, M]) msgKind(m uint32) string { return kindOf(t.msgs[m]) }
 
 func (t *typed[S, M]) vocabulary() (model.Vocabulary, bool) {
 	if d, ok := t.p.(model.Declarer); ok {
