@@ -43,17 +43,11 @@ func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options
 // search is deterministic, and faulting calls are not memoised).
 func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
 	if e.parents {
-		events := e.events(e.pathTo(e.faultSrc))
+		path := e.pathTo(e.faultSrc)
 		if e.faultPos >= 0 { // a property judging a successor: the run goes there
-			st := m.NewStepper()
-			w, _ := st.Init()
-			for _, ev := range events {
-				w, _ = st.Apply(w, ev, nil)
-			}
-			evs, _ := st.Enabled(w, nil)
-			events = append(events, evs[e.faultPos])
+			path = append(path, uint32(e.faultPos))
 		}
-		return newFault(m, events, e.fault, nil)
+		return newFault(m, e.events(path), e.fault, nil)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {

@@ -41,6 +41,9 @@ type Options struct {
 	// clocks (more worlds, bounded by the same options), judging nothing:
 	// verdicts and counts are the first search's.
 	Rounds bool
+	// Reduce names the reductions the search may apply where they are
+	// sound (see Reduction).
+	Reduce Reduction
 	// First stops the search once any property has a counterexample,
 	// after merging the wave in which the first one appeared (see
 	// Exhaustive); properties without one are then Unknown.
@@ -106,6 +109,9 @@ type search struct {
 	// of their quiescent ones is kept (see Options.Rounds)
 	rounds             bool
 	roundsLo, roundsHi int
+	// sym: the search keeps one world per family of renamings (see
+	// Reduction); nil when it keeps every world
+	sym *sim.Symmetry
 }
 
 // exhaustive is Exhaustive over the Machine and properties m wraps.
@@ -129,6 +135,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	opt = e.choose(opt)
 	res.Sweep = opt.Sweep
+	e.sym, res.Reduction = reduction(m, opt)
 	if len(e.live) > 0 && !opt.Sweep {
 		res.Fairness = opt.Fairness.String()
 	}
@@ -143,6 +150,13 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		res.faulted(newFault(m, nil, f, nil))
 		res.finish(start)
 		return res
+	}
+	if e.sym != nil {
+		if f := symmetricStart(xs[0].st, e.sym, w0); f != nil {
+			res.faulted(newFault(m, nil, f, nil))
+			res.finish(start)
+			return res
+		}
 	}
 	fp0 := xs[0].st.Fingerprint(w0)
 	e.seen.next.insert(fp0)
@@ -287,6 +301,21 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	res.Stats.VisitedBytes = e.seen.visitedBytes(res.Stats.States)
 	if e.g != nil {
 		res.Stats.GraphBytes = float64(e.seen.next.numberBytes()+e.g.bytes()) / max(1, s)
+		if e.sym != nil && len(e.live) > 0 && e.g.n() == e.seen.next.len() && !e.g.acyclic() {
+			// a cycle of representatives need not be a cycle of worlds,
+			// nor fair where one is: search again, every world kept
+			opt.Reduce = ReduceNone
+			var ok bool
+			if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
+				res.Cut = "time"
+				res.finish(start)
+				return res
+			}
+			stopWatch()
+			again := exhaustive(outer, m, props, opt)
+			again.Reduction = "none: " + e.sym.String() + ", but runs that never end are judged on every world"
+			return again
+		}
 		if !stoppedFirst && e.fault == nil {
 			e.judgeCycles()
 		}

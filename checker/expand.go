@@ -142,6 +142,7 @@ type expander struct {
 	pfault *sim.Fault
 	evs    []sim.Event
 	buf    sim.World
+	can    sim.World  // a representative (see search.sym)
 	out    unitWriter // packs units of the next level
 	fps    []uint64
 	succs  []sim.Successor
@@ -248,10 +249,16 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 		f0 := lv.fps[a+i]
 		x.fps, x.succs = x.fps[:0], x.succs[:0]
 		for _, ev := range x.evs {
-			succ := x.st.Successor(w, f0, ev)
+			succ := x.successor(w, f0, ev)
 			x.fps = append(x.fps, succ.FP)
 			x.succs = append(x.succs, succ)
 			x.cover.add(sim.Label(ev, succ.Step), 1)
+		}
+		if k := c.lo + i; e.sym != nil && (k < symmetryAll || k%symmetrySample == 0) {
+			if f := x.checkSymmetry(w, c.lo+i, nproto == 0); f != nil {
+				c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
+				return
+			}
 		}
 		x.sink ^= e.seen.touch(x.fps)
 		for pos := range x.evs {
@@ -317,7 +324,12 @@ func (e *search) rebuild(xs []*expander, chunks []*chunk, next *level) {
 		for _, cd := range c.cand {
 			if cd.dst >= 0 {
 				x.buf, _ = x.st.Apply(c.in.world(int(cd.src)), unpackEvent(cd.ev), x.buf)
-				copy(next.world(int(cd.dst)), x.buf)
+				w := x.buf
+				if e.sym != nil {
+					x.can = x.st.Canonical(e.sym, x.buf, x.can)
+					w = x.can
+				}
+				copy(next.world(int(cd.dst)), w)
 			}
 		}
 	})

@@ -143,6 +143,10 @@ type Result struct {
 	// Sweep: an exhaustive search that kept two levels in memory
 	// (Options.Sweep).
 	Sweep bool `json:"sweep,omitempty"`
+	// Reduction says how an exhaustive search of a protocol that declares
+	// a symmetry used it: "symmetry: n1 n2 n3 interchangeable" (its
+	// states are families of worlds), or "none: " and why not.
+	Reduction string `json:"reduction,omitempty"`
 	// Stopped: the search ended early because every property already had
 	// a counterexample; the stats cover what was explored until then.
 	Stopped bool `json:"stopped_early,omitempty"`

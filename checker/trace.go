@@ -255,18 +255,40 @@ func (e *search) pathTo(s int) []uint32 {
 	return path
 }
 
-// events replays a path of event positions from the initial world.
+// events replays a path of event positions from the initial world. A
+// search reduced by symmetry took each from a representative, whose
+// successor's representative is the next: the run returned is one of
+// worlds, each step the event of the world reached that leads to the
+// next representative's family.
 func (e *search) events(path []uint32) []sim.Event {
 	st := e.m.NewStepper()
 	w, _ := st.Init()
+	world := w // the run's own, under symmetry
 	var events []sim.Event
 	for _, pos := range path {
 		evs, _ := st.Enabled(w, nil)
 		ev := evs[pos]
-		events = append(events, ev)
 		w, _ = st.Apply(w, ev, nil)
+		if e.sym != nil {
+			w = st.Canonical(e.sym, w, nil)
+			ev, world = stepInto(st, e.sym, world, w)
+		}
+		events = append(events, ev)
 	}
 	return events
+}
+
+// stepInto returns the event of world w, and the world it leads to, whose
+// representative is rep.
+func stepInto(st *sim.Stepper, sym *sim.Symmetry, w, rep sim.World) (sim.Event, sim.World) {
+	evs, _ := st.Enabled(w, nil)
+	for _, ev := range evs {
+		next, _ := st.Apply(w, ev, nil)
+		if slices.Equal(st.Canonical(sym, next, nil), rep) {
+			return ev, next
+		}
+	}
+	panic("checker: no step of the run leads to the family the search went to")
 }
 
 // replay re-runs a trace's events on m, checking that each is enabled in

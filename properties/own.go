@@ -43,6 +43,24 @@ func NewMonitor[T any](name string, start func(cfg *model.Config) T, observe fun
 	return &typedMonitor[T]{name: name, start: start, observe: observe}
 }
 
+// NewSymmetricMonitor is NewMonitor for a state that names nodes, in a
+// search that renames interchangeable nodes (see model.Symmetric): rename
+// returns st with node i renamed to(i) throughout. A monitor whose state
+// names no node passes a rename that returns st.
+func NewSymmetricMonitor[T any](name string, start func(cfg *model.Config) T, observe func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T,
+	rename func(cfg *model.Config, st T, to func(model.NodeID) model.NodeID) T) model.SymmetricMonitor {
+	return &symmetricMonitor[T]{typedMonitor[T]{name: name, start: start, observe: observe}, rename}
+}
+
+type symmetricMonitor[T any] struct {
+	typedMonitor[T]
+	rename func(cfg *model.Config, st T, to func(model.NodeID) model.NodeID) T
+}
+
+func (m *symmetricMonitor[T]) RenameNodes(cfg *model.Config, st any, to func(model.NodeID) model.NodeID) any {
+	return m.rename(cfg, st.(T), to)
+}
+
 type typedMonitor[T any] struct {
 	name    string
 	start   func(cfg *model.Config) T

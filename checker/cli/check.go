@@ -37,6 +37,7 @@ type checkFlags struct {
 	n, crashes, recoveries, partitions int
 	losses, duplicates                 int
 	protoParams                        map[string]string // -NAME VALUE for declared parameters, parsed once the protocol is known
+	reduce                             string
 	fairness                           string
 	sweep                              bool
 	rounds                             bool
@@ -88,6 +89,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		})
 	}
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
+	fs.StringVar(&f.reduce, "reduce", "all", "exhaustive: the reductions to apply where they are sound: all (symmetry, where the protocol declares interchangeable nodes) or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
 	fs.StringVar(&f.scheduler, "scheduler", "uniform", "random: how walks choose events: uniform, pct:D (PCT with bug depth D) or swarm (each walk leaves out some kinds of events)")
 	fs.BoolVar(&f.rounds, "rounds", false, "measure the time of complete runs in asynchronous rounds (exhaustive: by a second search whose worlds carry causal clocks)")
@@ -278,13 +280,17 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 	if err != nil {
 		return nil, usageError{err}
 	}
+	reduce, err := checker.ParseReduction(f.reduce)
+	if err != nil {
+		return nil, usageError{err}
+	}
 	ctx := context.Background()
 	var res *checker.Result
 	switch mode {
 	case "exhaustive":
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
-			First: f.first, Rounds: f.rounds}
+			First: f.first, Rounds: f.rounds, Reduce: reduce}
 		if !f.json {
 			opt.Progress = progressTo(stderr)
 		}
@@ -549,6 +555,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.Sweep {
 		mode += " (sweep)"
 	}
+	if strings.HasPrefix(r.Reduction, "symmetry: ") {
+		mode += " (" + r.Reduction + ")"
+	}
 	if r.Scheduler != "" {
 		how += ", " + r.Scheduler + " scheduler"
 	}
@@ -571,8 +580,12 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out)
 	} else {
-		fmt.Fprintf(out, "  %d states, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
-			s.States, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
+		families := ""
+		if strings.HasPrefix(r.Reduction, "symmetry: ") {
+			families = " (one per family of renamings)"
+		}
+		fmt.Fprintf(out, "  %d states%s, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
+			s.States, families, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
 		if s.States >= 1<<16 { // below, the table's initial size dominates
 			fmt.Fprintf(out, ", %.1f bytes/state visited", s.VisitedBytes)
 			if s.GraphBytes > 0 {
@@ -580,6 +593,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 			}
 		}
 		fmt.Fprintln(out)
+	}
+	if why, ok := strings.CutPrefix(r.Reduction, "none: "); ok {
+		fmt.Fprintf(out, "  no symmetry reduction: %s\n", why)
 	}
 	if r.Messages != nil {
 		var parts []string

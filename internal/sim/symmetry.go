@@ -94,6 +94,15 @@ func (s *Symmetry) String() string {
 	return strings.Join(parts, "; ") + " interchangeable"
 }
 
+// Pairs counts the pairs of interchangeable nodes.
+func (s *Symmetry) Pairs() int {
+	n := 0
+	for _, c := range s.classes {
+		n += len(c) * (len(c) - 1) / 2
+	}
+	return n
+}
+
 // Transposition returns the renaming that swaps the k-th pair of nodes of
 // one class (k counts round the pairs of every class), for sampling.
 func (s *Symmetry) Transposition(n, k int) []model.NodeID {

@@ -10,15 +10,17 @@ import (
 )
 
 // outcomes is a monitor of the decisions observed in a run: bit d set once
-// some node decided d. A node's crash does not undo its decision.
-var outcomes = properties.NewMonitor("outcomes",
+// some node decided d. A node's crash does not undo its decision. Its
+// state names no node, so renaming nodes leaves it as it is.
+var outcomes = properties.NewSymmetricMonitor("outcomes",
 	func(*model.Config) uint8 { return 0 },
 	func(_ *model.Config, seen uint8, _ model.NodeID, o model.Obs) uint8 {
 		if o.Kind == Decided {
 			return seen | 1<<o.Arg
 		}
 		return seen
-	})
+	},
+	func(_ *model.Config, seen uint8, _ func(model.NodeID) model.NodeID) uint8 { return seen })
 
 // Atomicity: no node commits while another aborts, crashed nodes
 // included (their decisions stand).

@@ -95,6 +95,13 @@ type VoteTimer model.NodeID
 
 func (t VoteTimer) String() string { return "vote-" + model.NodeID(t).String() }
 
+// RenameNodes renames the participant the timer waits on: a VoteTimer is
+// a node id in a type of its own, which vigil renames only through it
+// (see Interchangeable).
+func (t VoteTimer) RenameNodes(to func(model.NodeID) model.NodeID) any {
+	return VoteTimer(to(model.NodeID(t)))
+}
+
 // Vote is a participant's local action once asked: vote Yes or No.
 type Vote uint8
 
@@ -119,6 +126,20 @@ type Protocol struct{ Hasty bool }
 
 func participants(ctx *model.Env) []model.NodeID {
 	return ctx.Nodes(func(j model.NodeID) bool { return j != Coordinator })
+}
+
+// Interchangeable declares the participants interchangeable: no handler
+// tells them apart, so vigil's exhaustive search explores one world of
+// each family of worlds that differ only by which participant did what.
+func (Protocol) Interchangeable(cfg *model.Config) [][]model.NodeID {
+	if cfg.N < 3 {
+		return nil
+	}
+	ps := make([]model.NodeID, 0, cfg.N-1)
+	for j := Coordinator + 1; int(j) < cfg.N; j++ {
+		ps = append(ps, j)
+	}
+	return [][]model.NodeID{ps}
 }
 
 // Init: the coordinator sends canCommit? to every participant and waits

@@ -1,6 +1,8 @@
 package twopc_test
 
 import (
+	"context"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -55,4 +57,30 @@ func TestRapid(t *testing.T) {
 		Base: suite.Scenario{Props: []string{"atomicity", "commit-validity"}},
 		MinN: 1, MaxN: 7, Channels: true, Crashes: 1,
 	})
+}
+
+// The participants are interchangeable: the exhaustive search explores
+// one world per family of renamings, with the verdicts, counterexamples
+// and message figures of the search of every world.
+func TestSymmetryReduces(t *testing.T) {
+	for _, sc := range []suite.Scenario{{N: 5}, {N: 4, Crashes: 1}, {N: 4, Channels: model.Unordered}} {
+		m, err := suite.Compile(twopc.Description, &sc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		full := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: checker.ReduceNone, Messages: true})
+		reduced := checker.Exhaustive(context.Background(), m, checker.Options{Messages: true})
+		if !strings.HasPrefix(reduced.Reduction, "symmetry: n1 n2 n3") || reduced.Stats.States >= full.Stats.States {
+			t.Errorf("%+v: %q, %d states of %d", sc, reduced.Reduction, reduced.Stats.States, full.Stats.States)
+		}
+		for p := range full.Properties {
+			if f, r := full.Properties[p], reduced.Properties[p]; f.Verdict != r.Verdict || (f.Counterexample == nil) != (r.Counterexample == nil) {
+				t.Errorf("%+v: %s is %v in full, %v reduced", sc, f.Name, f.Verdict, r.Verdict)
+			}
+		}
+		if fmt.Sprint(full.Messages) != fmt.Sprint(reduced.Messages) {
+			t.Errorf("%+v: messages %v in full, %v reduced", sc, full.Messages, reduced.Messages)
+		}
+		t.Logf("N=%d crashes=%d %v: %d families of %d worlds", sc.N, sc.Crashes, sc.Channels, reduced.Stats.States, full.Stats.States)
+	}
 }

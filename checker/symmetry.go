@@ -1,0 +1,159 @@
+package checker
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Reduction says which reductions an exhaustive search may apply.
+type Reduction uint8
+
+const (
+	// ReduceAll applies every reduction where it is sound: symmetry, where
+	// the protocol declares interchangeable nodes (model.Symmetric). The
+	// search keeps one world of each family of renamings, so it counts
+	// families, not worlds; every verdict, every counterexample (a run of
+	// worlds, rebuilt from the representatives), the quiescent states up
+	// to renaming and the message figures are those of the full search.
+	// Where eventually-properties are judged on cycles, a cycle of
+	// representatives need not be one of worlds: a search that meets one
+	// searches again without the reduction.
+	ReduceAll Reduction = iota
+	// ReduceNone keeps every world.
+	ReduceNone
+)
+
+func (r Reduction) String() string { return [...]string{"all", "none"}[r] }
+
+// ParseReduction reads "all" or "none".
+func ParseReduction(s string) (Reduction, error) {
+	switch s {
+	case "all", "":
+		return ReduceAll, nil
+	case "none":
+		return ReduceNone, nil
+	}
+	return 0, fmt.Errorf("unknown reduction %q: want all or none", s)
+}
+
+// The first symmetryAll states, then one in symmetrySample, are renamed
+// and expanded again, to check that the declared symmetry holds there.
+const (
+	symmetryAll    = 1024
+	symmetrySample = 61
+)
+
+// reduction returns the symmetry a search of m with opt reduces by, if
+// any, and what Result.Reduction says of it.
+func reduction(m *sim.Machine, opt Options) (*sim.Symmetry, string) {
+	if opt.clocked { // (worlds with clocks, measuring rounds only)
+		return nil, ""
+	}
+	sym, why := m.Symmetry()
+	switch {
+	case sym == nil && why == "":
+		return nil, ""
+	case sym == nil:
+		return nil, "none: " + why
+	case opt.Reduce == ReduceNone:
+		return nil, "none, as asked (" + sym.String() + ")"
+	}
+	return sym, "symmetry: " + sym.String()
+}
+
+// symmetricStart checks that renaming the interchangeable nodes leaves the
+// initial world as it is, as a declared symmetry must.
+func symmetricStart(st *sim.Stepper, sym *sim.Symmetry, w0 sim.World) *sim.Fault {
+	n := st.Machine().Config().N
+	for k := range sym.Pairs() {
+		to := sym.Transposition(n, k)
+		if r := st.Rename(w0, to, nil); !slices.Equal(r, w0) {
+			a, b := swapped(to)
+			return symmetryFault(st, fmt.Sprintf("declares %v and %v interchangeable, but renaming them changes the initial world", a, b))
+		}
+	}
+	return st.TakeFault()
+}
+
+func swapped(to []model.NodeID) (a, b model.NodeID) {
+	a, b = model.None, model.None
+	for i, j := range to {
+		if model.NodeID(i) != j {
+			if a == model.None {
+				a = model.NodeID(i)
+			} else {
+				b = model.NodeID(i)
+			}
+		}
+	}
+	return a, b
+}
+
+func symmetryFault(st *sim.Stepper, misuse string) *sim.Fault {
+	if f := st.TakeFault(); f != nil {
+		return f // a renaming that failed
+	}
+	return &sim.Fault{Protocol: st.Machine().Name, Handler: "Interchangeable", Node: model.None, Misuse: misuse}
+}
+
+// successor is Stepper.Successor, of the representative's family under
+// symmetry: built and renamed, where a plain search only fingerprints it.
+func (x *expander) successor(w sim.World, f0 uint64, ev sim.Event) sim.Successor {
+	if x.e.sym == nil {
+		return x.st.Successor(w, f0, ev)
+	}
+	var step *sim.Step
+	x.buf, step = x.st.Apply(w, ev, x.buf)
+	x.can = x.st.Canonical(x.e.sym, x.buf, x.can)
+	return sim.Successor{FP: x.st.Fingerprint(x.can), Step: step, Len: len(x.can), MonitorsChanged: !x.st.SameMonitors(w, x.buf)}
+}
+
+// checkSymmetry checks that the declared symmetry holds at w, state
+// number k, whose successors' fingerprints x.fps holds: renamed by a swap
+// of two interchangeable nodes (the k-th pair), w must have the same
+// successors' families, be quiescent alike, and pass and fail the same
+// invariants.
+func (x *expander) checkSymmetry(w sim.World, k int, quiet bool) *sim.Fault {
+	st, sym := x.st, x.e.sym
+	to := sym.Transposition(st.Machine().Config().N, k)
+	a, b := swapped(to)
+	r := st.Rename(w, to, nil)
+	evs, nproto := st.Enabled(r, nil)
+	fps := make([]uint64, 0, len(evs))
+	for _, ev := range evs {
+		next, _ := st.Apply(r, ev, nil)
+		fps = append(fps, st.Fingerprint(st.Canonical(sym, next, nil)))
+	}
+	mine := slices.Sorted(slices.Values(x.fps))
+	slices.Sort(fps)
+	what := ""
+	switch {
+	case (nproto == 0) != quiet:
+		what = "whether it is quiescent"
+	case !slices.Equal(mine, fps):
+		what = "what it can do next"
+	default:
+		for p, prop := range x.e.props {
+			if prop.When != properties.Always {
+				continue
+			}
+			if (x.check(p, prop, w) == "") != (x.check(p, prop, r) == "") {
+				what = "the verdict of " + prop.Name
+				break
+			}
+		}
+	}
+	if x.pfault != nil {
+		f := x.pfault
+		x.pfault = nil
+		return f
+	}
+	if what == "" {
+		return st.TakeFault()
+	}
+	return symmetryFault(st, fmt.Sprintf("declares %v and %v interchangeable, but renaming them in this world changes %s", a, b, what))
+}
