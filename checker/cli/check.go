@@ -556,7 +556,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		mode += " (sweep)"
 	}
 	if strings.HasPrefix(r.Reduction, "symmetry: ") {
-		mode += " (" + r.Reduction + ")"
+		how += ", " + r.Reduction
 	}
 	if r.Scheduler != "" {
 		how += ", " + r.Scheduler + " scheduler"
