@@ -315,6 +315,7 @@ func (s *Stepper) Canonical(sym *Symmetry, w World, dst World) World {
 			c.nodeSigs = append(c.nodeSigs, nodeSig{i, s.signature(sym, w, i)})
 		}
 		slices.SortStableFunc(c.nodeSigs, func(a, b nodeSig) int { return slices.Compare(a.sig[:], b.sig[:]) })
+		s.settle(w, c.nodeSigs)
 		var next [][]model.NodeID
 		for _, to := range c.cands {
 			next = s.placements(next, to, class, c.nodeSigs, 0)
@@ -330,6 +331,35 @@ func (s *Stepper) Canonical(sym *Symmetry, w World, dst World) World {
 		}
 	}
 	return append(dst[:0], c.best...)
+}
+
+// settle breaks the ties among sigs (sorted) whose nodes w cannot tell
+// apart: where swapping each two neighbours of a run of equal signatures
+// leaves w as it is, every order of the run renames w alike, so one is
+// tried (a world whose participants all look alike, say at start-up,
+// would be renamed N! ways for one image).
+func (s *Stepper) settle(w World, sigs []nodeSig) {
+	n := s.m.cfg.N
+	for at := 0; at < len(sigs); {
+		end := at + 1
+		for end < len(sigs) && sigs[end].sig == sigs[at].sig {
+			end++
+		}
+		alike := end-at > 1
+		for j := at; alike && j+1 < end; j++ {
+			to := identity(n)
+			a, b := sigs[j].node, sigs[j+1].node
+			to[a], to[b] = b, a
+			s.sym.img = s.Rename(w, to, s.sym.img)
+			alike = slices.Equal(s.sym.img, w)
+		}
+		if alike { // told apart by position alone
+			for j := at; j < end; j++ {
+				sigs[j].sig[0] |= uint64(j-at) << 1
+			}
+		}
+		at = end
+	}
 }
 
 // placements appends to out every renaming that extends to by mapping
