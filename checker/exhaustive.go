@@ -279,9 +279,8 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
 		})
 	}
-	if e.fellBack() && e.fault == nil && e.stopped == "" {
-		// search again, with the state graph, in the time left
-		opt.lean, opt.graph = false, true
+	// again searches again with opt in the time left, or ends res there
+	again := func(opt Options) *Result {
 		var ok bool
 		if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
 			res.Cut = "time"
@@ -290,6 +289,11 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 		stopWatch()
 		return exhaustive(outer, m, props, opt)
+	}
+	if e.fellBack() && e.fault == nil && e.stopped == "" {
+		// search again, with the state graph
+		opt.lean, opt.graph = false, true
+		return again(opt)
 	}
 	res.Cut = e.stopped
 	res.StoppedFirst = stoppedFirst && e.fault == nil
@@ -305,16 +309,11 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			// a cycle of representatives need not be a cycle of worlds,
 			// nor fair where one is: search again, every world kept
 			opt.Reduce = ReduceNone
-			var ok bool
-			if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
-				res.Cut = "time"
-				res.finish(start)
-				return res
+			full := again(opt)
+			if full != res {
+				full.Reduction = "none: " + e.sym.String() + ", but runs that never end are judged on every world"
 			}
-			stopWatch()
-			again := exhaustive(outer, m, props, opt)
-			again.Reduction = "none: " + e.sym.String() + ", but runs that never end are judged on every world"
-			return again
+			return full
 		}
 		if !stoppedFirst && e.fault == nil {
 			e.judgeCycles()

@@ -67,37 +67,31 @@ func recursive(t reflect.Type) bool {
 	seen := map[reflect.Type]bool{}
 	var holds func(u reflect.Type) bool
 	holds = func(u reflect.Type) bool {
-		if seen[u] {
-			return u == t
-		}
-		seen[u] = true
+		var parts []reflect.Type
 		switch u.Kind() {
 		case reflect.Slice, reflect.Array:
-			return holds(u.Elem())
+			parts = append(parts, u.Elem())
 		case reflect.Map:
-			return holds(u.Key()) || holds(u.Elem())
+			parts = append(parts, u.Key(), u.Elem())
 		case reflect.Struct:
 			for i := range u.NumField() {
-				if holds(u.Field(i).Type) {
+				parts = append(parts, u.Field(i).Type)
+			}
+		}
+		for _, p := range parts {
+			if p == t {
+				return true
+			}
+			if !seen[p] {
+				seen[p] = true
+				if holds(p) {
 					return true
 				}
 			}
 		}
 		return false
 	}
-	switch t.Kind() {
-	case reflect.Slice, reflect.Array:
-		return holds(t.Elem())
-	case reflect.Map:
-		return holds(t.Key()) || holds(t.Elem())
-	case reflect.Struct:
-		for i := range t.NumField() {
-			if holds(t.Field(i).Type) {
-				return true
-			}
-		}
-	}
-	return false
+	return holds(t)
 }
 
 // renameFunc is to as a function: ids outside it (None) stay.
