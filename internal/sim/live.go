@@ -396,7 +396,9 @@ type walker[S, M any] struct {
 	gone []goneOut[S, M]
 	mf   liveFaults
 	// inits holds the outcomes of the nodes' Inits, by node, as far as
-	// they ran
+	// they ran, with the timers each arms already merged (a node may arm
+	// one per peer: merged at every walk's start, they took a tenth of
+	// the emergent election's walks)
 	inits    []liveResult[S, M]
 	mons     []any
 	crashes  int
@@ -534,9 +536,12 @@ func (w *walker[S, M]) Start() {
 			if !ok {
 				return
 			}
+			r.base, r.ops, r.fired = r.timersAfter(false), nil, -1
 			w.inits = append(w.inits, r)
 		}
-		w.apply(model.NodeID(i), w.inits[i])
+		r := w.inits[i]
+		r.base = slices.Clone(r.base) // the walk's own, to change in place
+		w.apply(model.NodeID(i), r)
 	}
 }
 
