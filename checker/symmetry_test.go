@@ -259,3 +259,24 @@ func TestSymmetryLeavesCyclesToTheFullSearch(t *testing.T) {
 	require.Equal(t, checker.Fail, r.Properties[1].Verdict)
 	require.Equal(t, full.Properties[1].Counterexample.Cycle, r.Properties[1].Counterexample.Cycle)
 }
+
+// BenchmarkSymmetry measures the lock server's search with and without
+// the reduction: states (families, or worlds) per second.
+//
+//	go test ./checker -run '^$' -bench Symmetry
+func BenchmarkSymmetry(b *testing.B) {
+	for _, r := range []checker.Reduction{checker.ReduceAll, checker.ReduceNone} {
+		b.Run(fmt.Sprintf("lock/n=7/reduce=%v", r), func(b *testing.B) {
+			m, err := checker.Compile("lock", lockServer{}, model.Config{N: 7, Channels: model.Unordered}, lockProps...)
+			require.NoError(b, err)
+			var states int64
+			for b.Loop() {
+				res := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: r, Workers: 1})
+				require.Equal(b, checker.Pass, res.Verdict)
+				states = res.Stats.States
+			}
+			b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+			b.ReportMetric(float64(states), "states")
+		})
+	}
+}

@@ -131,9 +131,12 @@ func identity(n int) []model.NodeID {
 // symCache is a Stepper's memo of renamings and content hashes, in front
 // of the Machine's tables.
 type symCache struct {
-	perms    map[string]uint32 // a renaming's bytes → its number
-	renamed  map[renameKey]uint32
-	hashes   map[hashKey]uint64
+	perms map[string]uint32 // a renaming's bytes → its number
+	// renamed and hashes are keyed by table<<56 | perm<<32 | id and
+	// table<<32 | id (see renamed, hash): integer keys, which a map
+	// hashes fastest
+	renamed  map[uint64]uint32
+	hashes   map[uint64]uint64
 	to       []model.NodeID
 	cands    [][]model.NodeID
 	img      World
@@ -143,17 +146,6 @@ type symCache struct {
 	nodeSigs []nodeSig
 }
 
-type renameKey struct {
-	table uint8 // 0 states, 1 messages, 2 timer sets, 3+k monitor k
-	id    uint32
-	perm  uint32
-}
-
-type hashKey struct {
-	table uint8
-	id    uint32
-}
-
 type nodeSig struct {
 	node model.NodeID
 	sig  [5]uint64
@@ -161,7 +153,7 @@ type nodeSig struct {
 
 func (s *Stepper) symCache() *symCache {
 	if s.sym == nil {
-		s.sym = &symCache{perms: map[string]uint32{}, renamed: map[renameKey]uint32{}, hashes: map[hashKey]uint64{}}
+		s.sym = &symCache{perms: map[string]uint32{}, renamed: map[uint64]uint32{}, hashes: map[uint64]uint64{}}
 	}
 	return s.sym
 }
@@ -175,14 +167,18 @@ func (c *symCache) permID(to []model.NodeID) uint32 {
 		return id
 	}
 	id := uint32(len(c.perms))
+	if id >= 1<<24 {
+		panic("sim: more than 2^24 renamings")
+	}
 	c.perms[string(b)] = id
 	return id
 }
 
-// renamed is id of table renamed by to (perm: its number).
+// renamed is id of table (0 states, 1 messages, 2 timer sets, 3+k
+// monitor k) renamed by to (perm: its number).
 func (s *Stepper) renamed(table uint8, id uint32, to []model.NodeID, perm uint32) uint32 {
 	c := s.sym
-	k := renameKey{table, id, perm}
+	k := uint64(table)<<56 | uint64(perm)<<32 | uint64(id)
 	if r, ok := c.renamed[k]; ok {
 		return r
 	}
@@ -238,7 +234,7 @@ func (m *Machine) renameTimerSet(id uint32, to []model.NodeID) uint32 {
 // whatever their ids.
 func (s *Stepper) hash(table uint8, id uint32) uint64 {
 	c := s.sym
-	k := hashKey{table, id}
+	k := uint64(table)<<32 | uint64(id)
 	if h, ok := c.hashes[k]; ok {
 		return h
 	}
