@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vigil-check/vigil/internal/sim"
 
@@ -119,7 +120,16 @@ func (m *Machine) WithProperties(props ...*properties.Property) (*Machine, error
 // search start again, keeping the graph; verdicts, counts and figures are
 // the same either way.
 func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
-	return exhaustive(ctx, m.m, m.props, opt)
+	res := exhaustive(ctx, m.m, m.props, opt)
+	if strings.HasPrefix(res.Reduction, "symmetry: ") {
+		// a violation is told as its run shows it (see search.trace)
+		for i := range res.Properties {
+			if cx := res.Properties[i].Counterexample; cx != nil {
+				res.Properties[i].Detail = cx.Detail
+			}
+		}
+	}
+	return res
 }
 
 // Random runs seeded random walks from m's initial world. Each step picks

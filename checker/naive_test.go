@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -559,7 +560,9 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 
 				byMessages := map[bool]*checker.Result{}
 				for _, opt := range []checker.Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Messages: true}, {Workers: 2, Messages: true}} {
-					opt.MaxStates = 2 * limit // fail rather than hang
+					// every world, as the naive enumeration counts them
+					// (compareSymmetry checks the reduced search)
+					opt.MaxStates, opt.Reduce = 2*limit, checker.ReduceNone
 					m := compile()
 					r := checker.Exhaustive(context.Background(), m, opt)
 					what := fmt.Sprintf("workers=%d messages=%v", opt.Workers, opt.Messages)
@@ -644,6 +647,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 				}
 				sweeps += compareSweep(t, compile, props, naive, byMessages[true])
 				compareWindow(t, compile, props, naive, byMessages[true])
+				compareSymmetry(t, compile, props, naive, byMessages[true])
 			})
 		}
 	}
@@ -663,7 +667,7 @@ func compareSweep(t *testing.T, compile func() *checker.Machine, props []*proper
 	var first *checker.Result
 	for _, workers := range []int{1, 2} {
 		what := fmt.Sprintf("sweep workers=%d", workers)
-		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Sweep: true,
+		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Sweep: true, Reduce: checker.ReduceNone,
 			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
 		require.True(t, r.Sweep, what)
 		for i, pr := range r.Properties {
@@ -723,7 +727,7 @@ func compareWindow(t *testing.T, compile func() *checker.Machine, props []*prope
 	var states []int64
 	for _, window := range []int{3, naive.depth + 2} {
 		what := fmt.Sprintf("sweep window=%d", window)
-		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true, Window: window,
+		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true, Window: window, Reduce: checker.ReduceNone,
 			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
 		if window == 3 {
 			if !naive.acyclic && r.Cut != "" {
@@ -764,6 +768,54 @@ func compareWindow(t *testing.T, compile func() *checker.Machine, props []*prope
 			require.Equal(t, full.Messages, r.Messages, "%s: message figures", what)
 		} else {
 			require.Nil(t, r.Messages, what)
+		}
+	}
+}
+
+// compareSymmetry checks, for a protocol that declares interchangeable
+// nodes, the search reduced by them, with one worker and with two,
+// against the full search with messages and the naive enumeration: the
+// same verdicts, counterexamples as short that replay to their
+// violations, the same figures, and as many states and quiescent states
+// as the naive enumeration has families of worlds and of quiescent worlds.
+func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) {
+	if !strings.HasPrefix(full.Reduction, "none, as asked") {
+		return // no symmetry declared, or none that holds here
+	}
+	var first *checker.Result
+	for _, workers := range []int{1, 2} {
+		what := fmt.Sprintf("symmetry workers=%d", workers)
+		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Messages: true, MaxStates: 2 * naive.states})
+		require.Empty(t, r.Cut, what)
+		require.Nil(t, r.Fault, what)
+		for i, pr := range r.Properties {
+			want := full.Properties[i]
+			require.Equal(t, want.Verdict, pr.Verdict, "%s: %s", what, pr.Name)
+			require.Equal(t, want.Counterexample == nil, pr.Counterexample == nil, "%s: %s", what, pr.Name)
+			if cx := pr.Counterexample; cx != nil && cx.Cycle == 0 {
+				require.Len(t, cx.Events, len(want.Counterexample.Events), "%s: the counterexample to %s", what, pr.Name)
+				st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
+				require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, pr.Name)
+				detail := props[i].Check(st.View(w))
+				if props[i].When == properties.Eventually {
+					detail = "the run ends while " + detail
+				}
+				require.Equal(t, pr.Detail, detail, "%s: the counterexample to %s does not replay to its violation", what, pr.Name)
+			}
+		}
+		require.Equal(t, full.Messages, r.Messages, what)
+		if first != nil {
+			require.Equal(t, comparableResult(first), comparableResult(r), "%s differs from workers=1", what)
+		}
+		first = r
+		if !strings.HasPrefix(r.Reduction, "symmetry: ") {
+			require.Equal(t, full.Stats.States, r.Stats.States, "%s: searched again in full (%s)", what, r.Reduction)
+			continue
+		}
+		if len(naive.failDepth) < len(props) {
+			states, quiet := families(checker.ModelOf(compile()))
+			require.Equal(t, [2]int64{int64(states), int64(quiet)}, [2]int64{r.Stats.States, r.Stats.Quiescent},
+				"%s: the families of worlds and of quiescent worlds", what)
 		}
 	}
 }

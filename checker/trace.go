@@ -236,8 +236,21 @@ func (e *search) trace(v violation, p *properties.Property) *Trace {
 	for _, edge := range v.cycle { // an edge's position among its source's is its event's
 		path = append(path, edge-e.g.start[e.g.source(edge)])
 	}
-	t := buildTrace(e.m, e.events(path))
+	events := e.events(path)
+	t := buildTrace(e.m, events)
 	t.Property, t.Detail, t.Cycle = p.Name, v.detail, len(v.cycle)
+	if e.sym != nil && t.Cycle == 0 {
+		// the violation as the run's own last world shows it: the
+		// representative's names other nodes
+		st := e.m.NewStepper()
+		w, _ := st.Init()
+		for _, ev := range events {
+			w, _ = st.Apply(w, ev, nil)
+		}
+		if d, f := judgeSafely(p, st.View(w), t.Quiescent); f == nil && d != "" {
+			t.Detail = d
+		}
+	}
 	if t.Cycle > 0 {
 		t.Fairness = e.fair.String()
 	}

@@ -24,28 +24,24 @@ type CSNode struct {
 	TS    int // the timestamp of its current request
 }
 
-// CSState is the CS monitor's state: each node's standing and, once an
-// entry jumped the queue, the first such entry.
+// CSState is the CS monitor's state: each node's standing.
 type CSState struct {
-	Nodes []CSNode
-	// Overtook: Entered entered while Overtaken, whose request has a
-	// smaller (timestamp, id), was waiting. Entered is model.None while
-	// entries kept the order.
-	Entered, Overtaken model.NodeID
+	Nodes []CSNode `vigil:"bynode"`
 }
 
 // CS is the mutual-exclusion monitor, fed by model.RequestCS, EnterCS and
-// ExitCS: each node's phase and request timestamp, and the first entry out
-// of (timestamp, id) order. A node that crashes or recovers is idle. Its
-// state is N phases and timestamps plus two node ids.
-var CS model.Monitor = csMonitor{}
+// ExitCS: each node's phase and request timestamp. A node that crashes or
+// recovers is idle. Its state is N phases and timestamps, and it names no
+// order of nodes, so interchangeable nodes are renamed in it
+// (model.SymmetricMonitor).
+var CS model.SymmetricMonitor = csMonitor{}
 
 type csMonitor struct{}
 
 func (csMonitor) Name() string { return "cs" }
 
 func (csMonitor) Start(cfg *model.Config) any {
-	return CSState{Nodes: make([]CSNode, cfg.N), Entered: model.None, Overtaken: model.None}
+	return CSState{Nodes: make([]CSNode, cfg.N)}
 }
 
 func (csMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
@@ -58,8 +54,72 @@ func (csMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o mo
 	return observed(st, in, observeCS(in, node, o, true))
 }
 
-func (s CSState) sameAs(t CSState) bool {
-	return sameSlice(s.Nodes, t.Nodes) && s.Entered == t.Entered && s.Overtaken == t.Overtaken
+func (csMonitor) RenameNodes(_ *model.Config, st any, to func(model.NodeID) model.NodeID) any {
+	in := st.(CSState)
+	out := CSState{Nodes: make([]CSNode, len(in.Nodes))}
+	for i, n := range in.Nodes {
+		out.Nodes[to(model.NodeID(i))] = n
+	}
+	return out
+}
+
+func (s CSState) sameAs(t CSState) bool { return sameSlice(s.Nodes, t.Nodes) }
+
+// EntryOrderState is the entry-order monitor's state: the CS monitor's,
+// and once an entry jumped the queue, the first such entry.
+type EntryOrderState struct {
+	CSState
+	// Overtook: Entered entered while Overtaken, whose request has a
+	// smaller (timestamp, id), was waiting. Entered is model.None while
+	// entries kept the order.
+	Entered, Overtaken model.NodeID
+}
+
+// EntryOrder is the monitor of request order: the CS monitor's standing of
+// every node, and the first entry out of (timestamp, id) order. Its state
+// is N phases and timestamps plus two node ids. Apart from the CS monitor,
+// so that a search that does not judge the order keeps no track of it
+// (and may rename nodes in the CS monitor: the order of ids is written
+// into this one).
+var EntryOrder model.Monitor = entryOrderMonitor{}
+
+type entryOrderMonitor struct{}
+
+func (entryOrderMonitor) Name() string { return "entry-order" }
+
+func (entryOrderMonitor) Start(cfg *model.Config) any {
+	return EntryOrderState{CSState: CSState{Nodes: make([]CSNode, cfg.N)}, Entered: model.None, Overtaken: model.None}
+}
+
+func (entryOrderMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	in := st.(EntryOrderState)
+	return observed(st, in, observeEntryOrder(in, node, o, false))
+}
+
+func (entryOrderMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	in := st.(EntryOrderState)
+	return observed(st, in, observeEntryOrder(in, node, o, true))
+}
+
+func (s EntryOrderState) sameAs(t EntryOrderState) bool {
+	return s.CSState.sameAs(t.CSState) && s.Entered == t.Entered && s.Overtaken == t.Overtaken
+}
+
+// observeEntryOrder is observeCS, and notes the first entry while a
+// request smaller in (timestamp, id) waits.
+func observeEntryOrder(s EntryOrderState, node model.NodeID, o model.Obs, inPlace bool) EntryOrderState {
+	if o.Kind == model.ObsEnter && s.Entered == model.None && s.Nodes[node].Phase != InCS {
+		mine := s.Nodes[node]
+		for j, n := range s.Nodes {
+			if n.Phase == Waiting && model.NodeID(j) != node &&
+				(n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
+				s.Entered, s.Overtaken = node, model.NodeID(j)
+				break
+			}
+		}
+	}
+	s.CSState = observeCS(s.CSState, node, o, inPlace)
+	return s
 }
 
 func observeCS(s CSState, node model.NodeID, o model.Obs, inPlace bool) CSState {
@@ -82,16 +142,6 @@ func observeCS(s CSState, node model.NodeID, o model.Obs, inPlace bool) CSState 
 	}
 	if next == s.Nodes[node] {
 		return s
-	}
-	if o.Kind == model.ObsEnter && s.Entered == model.None {
-		mine := s.Nodes[node]
-		for j, n := range s.Nodes {
-			if n.Phase == Waiting && model.NodeID(j) != node &&
-				(n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
-				s.Entered, s.Overtaken = node, model.NodeID(j)
-				break
-			}
-		}
 	}
 	s.Nodes = cow(s.Nodes, inPlace)
 	s.Nodes[node] = next
@@ -169,10 +219,10 @@ var NoStarvation = &Property{
 // RequestOrder: nodes enter in the order of their requests' (timestamp,
 // id): no node enters while a request smaller than its own waits.
 var RequestOrder = &Property{
-	Name: "request-order", Family: "mutex", When: Always, Monitor: CS, MonitorOnly: true,
+	Name: "request-order", Family: "mutex", When: Always, Monitor: EntryOrder, MonitorOnly: true,
 	Doc: "no node enters the critical section while a request with a smaller (timestamp, id) than its own waits",
 	Check: func(v View) string {
-		s := v.Monitor(CS).(CSState)
+		s := v.Monitor(EntryOrder).(EntryOrderState)
 		if s.Entered == model.None {
 			return ""
 		}

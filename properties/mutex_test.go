@@ -39,17 +39,19 @@ func TestCSMonitor(t *testing.T) {
 	}
 	cfg := &model.Config{N: 3}
 	for _, tc := range cases {
-		st := properties.CS.Start(cfg)
+		st, order := properties.CS.Start(cfg), properties.EntryOrder.Start(cfg)
 		for _, o := range tc.run {
 			st = properties.CS.Observe(cfg, st, o.node, o.o)
+			order = properties.EntryOrder.Observe(cfg, order, o.node, o.o)
 		}
-		s := st.(properties.CSState)
+		s, e := st.(properties.CSState), order.(properties.EntryOrderState)
 		var phases []properties.Phase
 		for _, n := range s.Nodes {
 			phases = append(phases, n.Phase)
 		}
 		require.Equal(t, tc.phases, phases, tc.name)
-		require.Equal(t, tc.entered, s.Entered, tc.name)
-		require.Equal(t, tc.overtook, s.Overtaken, tc.name)
+		require.Equal(t, s, e.CSState, "%s: the entry-order monitor's standing is the CS monitor's", tc.name)
+		require.Equal(t, tc.entered, e.Entered, tc.name)
+		require.Equal(t, tc.overtook, e.Overtaken, tc.name)
 	}
 }

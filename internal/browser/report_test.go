@@ -37,7 +37,7 @@ func TestHTMLReport(t *testing.T) {
 		{"report-maekawa-deadlock", []string{"maekawa", "-scenario", "deadlock"},
 			"no-deadlock fails: deadlock: nothing can happen, and n0, n1, n2, n3 wait for the critical section", "20. ", 4, ""},
 		{"report-central-starvation", []string{"central", "-n", "2", "-requests", "0", "-fairness", "none", "-props", "no-starvation"},
-			"no-starvation fails: n1 waits for the critical section forever, on a cycle", "6. ", 2, "2. "},
+			"no-starvation fails: n0 waits for the critical section forever, on a cycle", "6. ", 2, "2. "},
 	}
 	ctx := Chromium(t)
 	for _, c := range cases {

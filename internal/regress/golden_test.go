@@ -227,6 +227,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		for _, f := range r.Failed() {
 			fmt.Fprintf(&out, "  %s fails in %d steps: %s\n", f.Name, len(f.Counterexample.Events), f.Detail)
 		}
+		if r.Reduction != "" {
+			fmt.Fprintf(&out, "  %s\n", withoutReduction(t, p, &gc.sc, opt, r))
+		}
 	}
 	if cover != nil {
 		// a property no run shows failing could be one that cannot fail
@@ -306,4 +309,28 @@ func golden(t *testing.T, name string, got []byte) {
 		}
 	}
 	t.Fatalf("%s changed; if intended, run go test ./internal/regress -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
+}
+
+// withoutReduction searches sc again with every world kept, where r is a
+// search reduced by a declared symmetry, and requires the same verdicts,
+// counterexamples as short and the same message figures; it returns the
+// golden line of the reduction: the families r counted of the worlds
+// there are, or why it did not reduce.
+func withoutReduction(t *testing.T, p *suite.Protocol, sc *suite.Scenario, opt checker.Options, r *checker.Result) string {
+	if !strings.HasPrefix(r.Reduction, "symmetry: ") {
+		return r.Reduction
+	}
+	opt.Reduce = checker.ReduceNone
+	full, err := suite.Exhaustive(context.Background(), p, sc, opt)
+	require.NoError(t, err)
+	require.Equal(t, full.Verdict, r.Verdict, "%s %s: the verdict without the reduction", p.Path(), sc.Name)
+	for i, pr := range r.Properties {
+		fp := full.Properties[i]
+		require.Equal(t, fp.Verdict, pr.Verdict, "%s %s: %s without the reduction", p.Path(), sc.Name, pr.Name)
+		if pr.Counterexample != nil {
+			require.Len(t, pr.Counterexample.Events, len(fp.Counterexample.Events), "%s %s: %s's counterexample", p.Path(), sc.Name, pr.Name)
+		}
+	}
+	require.Equal(t, full.Messages, r.Messages, "%s %s: the figures without the reduction", p.Path(), sc.Name)
+	return fmt.Sprintf("%s: %d families of %d worlds (%.1f×)", r.Reduction, r.Stats.States, full.Stats.States, float64(full.Stats.States)/float64(r.Stats.States))
 }

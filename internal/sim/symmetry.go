@@ -46,7 +46,7 @@ func (m *Machine) Symmetry() (*Symmetry, string) {
 	case err != nil:
 		return nil, err.Error()
 	case len(classes) == 0:
-		return nil, "the protocol declares no interchangeable nodes for this run"
+		return nil, "" // none in this run
 	case cfg.Topology != "":
 		return nil, "a topology other than the complete graph may tell the nodes apart"
 	case cfg.Partitions > 0:

@@ -145,6 +145,28 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	return s
 }
 
+// Interchangeable: the clients other than the server's own half are
+// interchangeable, among those that ask and among those that do not (the
+// run's initiators): the server queues and grants them alike, in the
+// order their messages reach it.
+func (Protocol) Interchangeable(cfg *model.Config) [][]model.NodeID {
+	var asking, quiet []model.NodeID
+	for i := Server + 1; int(i) < cfg.N; i++ {
+		if cfg.Initiator(i) {
+			asking = append(asking, i)
+		} else {
+			quiet = append(quiet, i)
+		}
+	}
+	var classes [][]model.NodeID
+	for _, c := range [][]model.NodeID{asking, quiet} {
+		if len(c) > 1 {
+			classes = append(classes, c)
+		}
+	}
+	return classes
+}
+
 // Vocabulary declares the kinds of messages, timers and actions the
 // protocol's nodes take, for event coverage.
 func (Protocol) Vocabulary() model.Vocabulary {
