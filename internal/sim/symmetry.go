@@ -19,7 +19,8 @@ import (
 // on the order a search met values in): equal for every world of one
 // family, so a search that keeps representatives keeps one world per
 // family. The renamings tried are those that sort each class by a
-// signature no renaming changes, ties tried every way.
+// signature no renaming changes, ties tried every way (but one, where
+// the tied nodes are alike: see settle).
 
 // Symmetry is the symmetry a search of a Machine may reduce by.
 type Symmetry struct {
@@ -28,8 +29,8 @@ type Symmetry struct {
 	plainM  bool             // nor do messages
 }
 
-// maxClass bounds a class: a world all of whose members look alike is
-// renamed every way, maxClass! ways.
+// maxClass bounds a class: a world whose members tie without being alike
+// (waiting in a queue, say) is renamed up to maxClass! ways.
 const maxClass = 8
 
 // Symmetry returns the symmetry m's protocol declares for its
