@@ -145,6 +145,9 @@ type symCache struct {
 	bestSig  []uint64
 	sig      []uint64
 	nodeSigs []nodeSig
+	sigs     [][5]uint64 // by node (see signatures)
+	permKey  []byte      // scratch for permID
+	swap     []model.NodeID
 }
 
 type nodeSig struct {
@@ -160,10 +163,11 @@ func (s *Stepper) symCache() *symCache {
 }
 
 func (c *symCache) permID(to []model.NodeID) uint32 {
-	b := make([]byte, 0, 2*len(to))
+	b := c.permKey[:0]
 	for _, i := range to {
 		b = append(b, byte(i), byte(i>>8))
 	}
+	c.permKey = b
 	if id, ok := c.perms[string(b)]; ok {
 		return id
 	}
@@ -306,10 +310,11 @@ func (s *Stepper) Canonical(sym *Symmetry, w World, dst World) World {
 	// of a class, in that order, to the class's k-th id, ties every way
 	c.cands = c.cands[:0]
 	c.cands = append(c.cands, identity(n))
+	s.signatures(sym, w)
 	for _, class := range sym.classes {
 		c.nodeSigs = c.nodeSigs[:0]
 		for _, i := range class {
-			c.nodeSigs = append(c.nodeSigs, nodeSig{i, s.signature(sym, w, i)})
+			c.nodeSigs = append(c.nodeSigs, nodeSig{i, c.sigs[i]})
 		}
 		slices.SortStableFunc(c.nodeSigs, func(a, b nodeSig) int { return slices.Compare(a.sig[:], b.sig[:]) })
 		s.settle(w, c.nodeSigs)
@@ -336,7 +341,11 @@ func (s *Stepper) Canonical(sym *Symmetry, w World, dst World) World {
 // tried (a world whose participants all look alike, say at start-up,
 // would be renamed N! ways for one image).
 func (s *Stepper) settle(w World, sigs []nodeSig) {
-	n := s.m.cfg.N
+	c := s.sym
+	if len(c.swap) != s.m.cfg.N {
+		c.swap = identity(s.m.cfg.N)
+	}
+	to := c.swap // the identity but for the pair swapped in turn
 	for at := 0; at < len(sigs); {
 		end := at + 1
 		for end < len(sigs) && sigs[end].sig == sigs[at].sig {
@@ -344,11 +353,11 @@ func (s *Stepper) settle(w World, sigs []nodeSig) {
 		}
 		alike := end-at > 1
 		for j := at; alike && j+1 < end; j++ {
-			to := identity(n)
 			a, b := sigs[j].node, sigs[j+1].node
 			to[a], to[b] = b, a
-			s.sym.img = s.Rename(w, to, s.sym.img)
-			alike = slices.Equal(s.sym.img, w)
+			c.img = s.Rename(w, to, c.img)
+			to[a], to[b] = a, b
+			alike = slices.Equal(c.img, w)
 		}
 		if alike { // told apart by position alone
 			for j := at; j < end; j++ {
@@ -394,32 +403,34 @@ func (s *Stepper) placements(out [][]model.NodeID, to []model.NodeID, class []mo
 	return out
 }
 
-// signature is what no renaming changes about node i in w: whether it is
-// down, its state (when states name no node), its timers, and the
-// messages in flight to and from it.
-func (s *Stepper) signature(sym *Symmetry, w World, i model.NodeID) [5]uint64 {
-	rec := w[1+int(i)]
-	var sig [5]uint64
-	if recDead(rec) {
-		sig[0] = 1
+// signatures sets the cache's sigs[i] to what no renaming changes about node i
+// in w: whether it is down, its state (when states name no node), its
+// timers, and the messages in flight to and from it, summed in one pass
+// over the messages.
+func (s *Stepper) signatures(sym *Symmetry, w World) {
+	c := s.sym
+	c.sigs = slices.Grow(c.sigs[:0], s.m.cfg.N)[:s.m.cfg.N]
+	for i := range c.sigs {
+		rec := w[1+i]
+		sig := &c.sigs[i]
+		*sig = [5]uint64{}
+		if recDead(rec) {
+			sig[0] = 1
+		}
+		if sym.plainS {
+			sig[1] = s.hash(0, recState(rec))
+		}
+		sig[2] = uint64(len(s.timerSet(recTimers(rec))))
 	}
-	if sym.plainS {
-		sig[1] = s.hash(0, recState(rec))
-	}
-	sig[2] = uint64(len(s.timerSet(recTimers(rec))))
 	for _, mw := range s.Msgs(w) {
 		h := uint64(1)
 		if sym.plainM {
 			h = s.hash(1, idOf(msgID(mw))) | 1
 		}
-		if msgTo(mw) == i {
-			sig[3] += h * uint64(msgAge(mw)+1)
-		}
-		if msgFrom(mw) == i {
-			sig[4] += h * uint64(msgAge(mw)+1)
-		}
+		h *= uint64(msgAge(mw) + 1)
+		c.sigs[msgTo(mw)][3] += h
+		c.sigs[msgFrom(mw)][4] += h
 	}
-	return sig
 }
 
 // contentOf appends w's content, word by word, to sig: what orders the
