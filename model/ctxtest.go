@@ -22,11 +22,17 @@ func (c *Ctx[M]) Sent() []Sent[M] {
 	if len(c.sends) == 0 {
 		return nil
 	}
-	out := make([]Sent[M], len(c.sends))
-	for k, s := range c.sends {
-		out[k] = Sent[M]{s.to, s.msg}
+	return c.AppendSent(make([]Sent[M], 0, len(c.sends)))
+}
+
+// AppendSent appends the messages sent through c to dst, in order, and
+// returns the extended slice: Sent for a caller that reuses one buffer
+// from call to call, as an engine does.
+func (c *Ctx[M]) AppendSent(dst []Sent[M]) []Sent[M] {
+	for _, s := range c.sends {
+		dst = append(dst, Sent[M]{s.to, s.msg})
 	}
-	return out
+	return dst
 }
 
 // TimerEffect is a timer armed (with the nodes it waits on, or the ticks
@@ -62,7 +68,22 @@ func (c *Ctx[M]) Timers() []TimerEffect {
 }
 
 // Observed returns the observations reported through c, in order.
-func (c *Ctx[M]) Observed() []Obs { return append([]Obs(nil), c.obs...) } // nil when none
+func (c *Ctx[M]) Observed() []Obs { return c.AppendObserved(nil) } // nil when none
+
+// AppendObserved appends the observations reported through c to dst, in
+// order, and returns the extended slice (see AppendSent).
+func (c *Ctx[M]) AppendObserved(dst []Obs) []Obs { return append(dst, c.obs...) }
+
+// AppendTimers appends the timers armed and cancelled through c to dst, in
+// order, and returns the extended slice (see AppendSent). Unlike Timers'
+// copies, each WaitOn is the slice the handler passed: read it, never
+// change it.
+func (c *Ctx[M]) AppendTimers(dst []TimerEffect) []TimerEffect {
+	for _, t := range c.timers {
+		dst = append(dst, TimerEffect{t.timer, t.arm, slices.Clip(t.waitOn), t.ticks})
+	}
+	return dst
+}
 
 // Reset forgets the effects reported through c so far, so that one
 // context serves handler calls one after another, as an engine calls

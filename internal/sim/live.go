@@ -214,12 +214,23 @@ func byKey(e liveTimer, key string) int { return strings.Compare(e.key, key) }
 // one search and one shift of base per operation would cost its length
 // each.
 func (r *liveResult[S, M]) mergedTimers() []liveTimer {
-	ops := slices.Clone(r.ops)
-	slices.SortStableFunc(ops, func(a, b liveOp) int { return strings.Compare(a.key, b.key) })
-	last := ops[:0]
-	for k, op := range ops {
-		if k+1 == len(ops) || ops[k+1].key != op.key {
-			last = append(last, op)
+	last := r.ops
+	if !strictlyByKey(last) {
+		last = slices.Clone(r.ops)
+		byOpKey := func(a, b liveOp) int { return strings.Compare(a.key, b.key) }
+		slices.SortFunc(last, byOpKey)
+		if !strictlyByKey(last) {
+			// a timer armed or cancelled twice: the last operation on it
+			// decides
+			copy(last, r.ops)
+			slices.SortStableFunc(last, byOpKey)
+			ops := last
+			last = ops[:0]
+			for k, op := range ops {
+				if k+1 == len(ops) || ops[k+1].key != op.key {
+					last = append(last, op)
+				}
+			}
 		}
 	}
 	out := make([]liveTimer, 0, len(r.base)+len(last))
@@ -249,6 +260,16 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 		j++
 	}
 	return out
+}
+
+// strictlyByKey reports whether ops are sorted by key, no key twice.
+func strictlyByKey(ops []liveOp) bool {
+	for k := 1; k < len(ops); k++ {
+		if ops[k-1].key >= ops[k].key {
+			return false
+		}
+	}
+	return true
 }
 
 // keepsTimers reports whether the node's timers after r are those before
@@ -329,8 +350,12 @@ type liveNode[S, M any] struct {
 	// for its state and timers as they are. Handlers are pure, so a
 	// refresh for a change around the node (a message to it, a crash, a
 	// cut) reuses them.
-	known   bool
-	outs    []liveOut[S, M]
+	known bool
+	outs  []liveOut[S, M]
+	// ran lists the timer indexes whose outcome in outs ran: the only
+	// entries of outs that are not zero, so that forgetting clears them
+	// and not every timer's (a node may hold many)
+	ran     []int32
 	acts    []model.Action
 	actOuts []liveOut[S, M]
 	acted   bool
@@ -399,8 +424,10 @@ type walker[S, M any] struct {
 	// they ran, with the timers each arms already merged (a node may arm
 	// one per peer: merged at every walk's start, they took a tenth of
 	// the emergent election's walks)
-	inits    []liveResult[S, M]
-	mons     []any
+	inits []liveResult[S, M]
+	mons  []any
+	// inPlace: the monitors, if each is a model.InPlaceMonitor
+	inPlace  []model.InPlaceMonitor
 	crashes  int
 	recovers int
 	epoch    uint64
@@ -430,7 +457,14 @@ type walker[S, M any] struct {
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
-	seed     maphash.Seed
+	// scratch: the buffers of an outcome applied at once (see run)
+	scratch struct {
+		sends  []model.Sent[M]
+		timers []model.TimerEffect
+		ops    []liveOp
+		obs    []model.Obs
+	}
+	seed maphash.Seed
 	// the parts of the Fingerprint: their hashes (an empty channel's 0),
 	// the parts changed since the last call (fpNodes, fpChans, flagged in
 	// fp*Old), the sum
@@ -456,6 +490,14 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 	}
+	for _, mon := range m.monitors {
+		ip, ok := mon.(model.InPlaceMonitor)
+		if !ok {
+			w.inPlace = nil
+			break
+		}
+		w.inPlace = append(w.inPlace, ip)
+	}
 	if m.cfg.Losses+m.cfg.Duplicates > 0 {
 		w.mf = liveFaults{on: true, lose: make([]int, n*n), dup: make([]int, n*n)}
 	}
@@ -479,10 +521,10 @@ func (w *walker[S, M]) Start() {
 		// may hold many timers. Past their lengths they hold zeros (see
 		// refresh).
 		nd := &w.nodes[i]
-		clear(nd.outs)
+		nd.clearOuts()
 		clear(nd.acts)
 		clear(nd.actOuts)
-		*nd = liveNode[S, M]{key: nd.key[:0], slots: nd.slots[:0], outs: nd.outs[:0], acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
+		*nd = liveNode[S, M]{key: nd.key[:0], slots: nd.slots[:0], outs: nd.outs[:0], ran: nd.ran, acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
 	}
 	for _, c := range w.used {
 		if w.fifo {
@@ -532,7 +574,7 @@ func (w *walker[S, M]) Start() {
 		// Init is pure and takes no input: every walk starts from the
 		// outcomes of the first
 		if i == len(w.inits) {
-			r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1)
+			r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1, false)
 			if !ok {
 				return
 			}
@@ -780,18 +822,30 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	var ok bool
 	if s >= 0 {
 		tm := nd.timers[s]
-		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s))
+		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s), false)
 		r.label = w.eventLabel(evKey{v: tm.t})
 	} else {
 		a := nd.acts[^s]
-		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1)
+		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1, false)
 		r.label = w.eventLabel(evKey{action: true, v: a})
 	}
 	if !ok {
 		return nil
 	}
 	out.r, out.ran = r, true
+	if s >= 0 {
+		nd.ran = append(nd.ran, s)
+	}
 	return out
+}
+
+// clearOuts zeroes the timer outcomes that ran (see liveNode.ran).
+func (nd *liveNode[S, M]) clearOuts() {
+	outs := nd.outs[:cap(nd.outs)]
+	for _, k := range nd.ran {
+		outs[k] = liveOut[S, M]{}
+	}
+	nd.ran = nd.ran[:0]
 }
 
 // deliver delivers message j (in content order) of channel c.
@@ -805,7 +859,7 @@ func (w *walker[S, M]) deliver(c, j int) {
 	}
 	w.label = w.receiveLabel(lm.kind)
 	nd := &w.nodes[to]
-	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, -1)
+	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, -1, true)
 	if !ok {
 		return
 	}
@@ -999,6 +1053,20 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 
 func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 	w.epoch++
+	if w.inPlace != nil && !w.checkAmong(len(w.inPlace)) {
+		// every monitor updates its state in place, and none is checked
+		// this time: one catch for them all
+		k := 0
+		if f := catch(func() {
+			for ; k < len(w.inPlace); k++ {
+				w.mons[k] = w.inPlace[k].ObserveInPlace(w.cfg, w.mons[k], i, o)
+			}
+		}); f != nil {
+			f.Protocol, f.Monitor, f.Handler, f.Node, f.Obs = w.m.Name, w.m.monitors[k].Name(), "Observe", i, o.String()
+			w.setFault(f)
+		}
+		return
+	}
 	for k, mon := range w.m.monitors {
 		in := w.mons[k]
 		check := w.checkNow() && writable(reflect.TypeOf(in))
@@ -1066,7 +1134,7 @@ func (w *walker[S, M]) recover(i model.NodeID) {
 		return
 	}
 	nd.timers = nil
-	r, ok := w.run(i, "Recover", func(c *model.Ctx[M]) S { return w.t.rec.Recover(c, nd.state) }, nil, -1)
+	r, ok := w.run(i, "Recover", func(c *model.Ctx[M]) S { return w.t.rec.Recover(c, nd.state) }, nil, -1, true)
 	if !ok {
 		return
 	}
@@ -1108,7 +1176,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 		if !nd.known {
 			// cleared before they shrink, outs and actOuts hold zeros
 			// past their lengths, so that they grow into no stale outcome
-			clear(nd.outs)
+			nd.clearOuts()
 			nd.outs = slices.Grow(nd.outs[:0], len(nd.timers))[:len(nd.timers)]
 			clear(nd.acts)
 			nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
@@ -1234,13 +1302,26 @@ func (w *walker[S, M]) checkNow() bool {
 	return w.calls <= purityAll || w.calls%purityEvery == 0
 }
 
+// checkAmong tells whether one of the next n calls is checked (see
+// checkNow): if not, it counts them all.
+func (w *walker[S, M]) checkAmong(n int) bool {
+	if w.calls < purityAll || (w.calls+n)/purityEvery != w.calls/purityEvery {
+		return true
+	}
+	w.calls += n
+	return false
+}
+
 // run calls handler h at node i, whose input state is the node's (nil msg
 // for a handler that receives none), checks it as a Stepper does, and
 // returns its outcome; a Timeout fires the node's timer fired (else -1).
-// ok is false after a fault.
-func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (liveResult[S, M], bool) {
+// ok is false after a fault. An outcome applied atOnce, before the next
+// call, holds its messages, timer operations and observations in the
+// walker's buffers; one kept for later (a timeout or action drawn or not)
+// in its own.
+func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int, atOnce bool) (liveResult[S, M], bool) {
 	var r liveResult[S, M]
-	if f := catch(func() { r = w.call(i, handler, h, msg, fired) }); f != nil {
+	if f := catch(func() { r = w.call(i, handler, h, msg, fired, atOnce) }); f != nil {
 		f.Protocol, f.Handler, f.Node = w.m.Name, handler, i
 		w.setFault(f)
 		return r, false
@@ -1249,7 +1330,7 @@ func (w *walker[S, M]) run(i model.NodeID, handler string, h func(*model.Ctx[M])
 }
 
 // call is run without the catch: a fault panics.
-func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int) (r liveResult[S, M]) {
+func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]) S, msg *M, fired int, atOnce bool) (r liveResult[S, M]) {
 	nd := &w.nodes[i]
 	check := w.checkNow()
 	var inKey, msgKey string
@@ -1273,9 +1354,16 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 			panic(&Fault{Mutated: "message", After: fmt.Sprintf("%+v", *msg)})
 		}
 	}
-	r.sends = ctx.Sent()
-	ops := ctx.Timers()
-	r.ops = make([]liveOp, 0, len(ops))
+	w.scratch.timers = ctx.AppendTimers(w.scratch.timers[:0])
+	ops := w.scratch.timers
+	if atOnce {
+		r.sends = ctx.AppendSent(w.scratch.sends[:0])
+		r.ops = w.scratch.ops[:0]
+		w.scratch.sends = r.sends
+	} else {
+		r.sends = ctx.Sent()
+		r.ops = make([]liveOp, 0, len(ops))
+	}
 	for _, s := range r.sends {
 		if s.To < 0 || int(s.To) >= w.n {
 			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, w.n-1)))
@@ -1284,28 +1372,56 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, i, w.cfg.Topology)))
 		}
 	}
+	var waits []model.NodeID // the timers' own copies of their waits, one after another
+	if n := waitsOf(ops); n > 0 {
+		waits = make([]model.NodeID, 0, n)
+	}
 	for _, op := range ops {
 		if w.t.timed == nil && op.Armed {
 			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
 		}
 		tm := liveTimer{t: op.Timer, key: w.timerKey(op.Timer)}
 		if op.Armed {
-			slices.Sort(op.WaitOn) // Timers' own copy
-			tm.wait = slices.Compact(op.WaitOn)
+			if len(op.WaitOn) > 0 {
+				// the node's timers keep it: a copy of the handler's
+				from := len(waits)
+				waits = append(waits, op.WaitOn...)
+				on := waits[from:]
+				slices.Sort(on)
+				tm.wait = slices.Clip(slices.Compact(on))
+				waits = waits[:from+len(tm.wait)]
+			}
 			if op.Ticks > 0 && w.bounded {
 				tm.at = w.clock + op.Ticks
 			}
 		}
 		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}
+	if atOnce {
+		w.scratch.ops = r.ops
+	}
 	// what a Stepper gets by cloning what it interns: a handler may build
 	// its result on its input's slices, which must not change under it
 	clip(&w.t.clipS, &r.state)
-	r.obs = ctx.Observed()
+	if atOnce {
+		r.obs = ctx.AppendObserved(w.scratch.obs[:0])
+		w.scratch.obs = r.obs
+	} else {
+		r.obs = ctx.Observed()
+	}
 	if handler == "Recover" {
 		r.label = w.labelOf("recover")
 	}
 	return r
+}
+
+// waitsOf is the number of nodes ops wait on, all told.
+func waitsOf(ops []model.TimerEffect) int {
+	n := 0
+	for _, op := range ops {
+		n += len(op.WaitOn)
+	}
+	return n
 }
 
 // timerKey is timer t's content key (see contentKey); a timer that is no

@@ -310,22 +310,33 @@ func with(xs []model.NodeID, x model.NodeID) []model.NodeID {
 	return slices.Insert(slices.Clip(xs), at, x)
 }
 
+// without is the set xs less x, xs itself if it lacks x (see with).
 func without(xs []model.NodeID, x model.NodeID) []model.NodeID {
-	var out []model.NodeID
-	for _, y := range xs {
-		if y != x {
-			out = append(out, y)
-		}
+	at := slices.Index(xs, x)
+	switch {
+	case at < 0:
+		return xs
+	case len(xs) == 1:
+		return nil
 	}
-	return out
+	return append(xs[:at:at], xs[at+1:]...)
 }
 
+// withoutVote is vs less the votes that keep turns down, vs itself if it
+// keeps them all (see with).
 func withoutVote(vs []Vote, keep func(Vote) bool) []Vote {
-	var out []Vote
-	for _, v := range vs {
+	at := slices.IndexFunc(vs, func(v Vote) bool { return !keep(v) })
+	if at < 0 {
+		return vs
+	}
+	out := append(make([]Vote, 0, len(vs)-1), vs[:at]...)
+	for _, v := range vs[at+1:] {
 		if keep(v) {
 			out = append(out, v)
 		}
+	}
+	if len(out) == 0 {
+		return nil // as in a state that never had a vote
 	}
 	return out
 }

@@ -223,9 +223,11 @@ func outsiders(ctx *model.Ctx[Msg], s State) []model.NodeID {
 // poll sends AreYouCoordinator to every outsider: coordinators answer, and
 // a higher one is prompted to merge this group.
 func poll(ctx *model.Ctx[Msg], s State) State {
-	for _, j := range outsiders(ctx, s) {
-		s = pollOne(ctx, s, j)
+	asked := outsiders(ctx, s)
+	for _, j := range asked {
+		ask(ctx, j)
 	}
+	s.Polled = union(s.Polled, asked)
 	return s
 }
 
@@ -235,12 +237,17 @@ func poll(ctx *model.Ctx[Msg], s State) State {
 // A participant of another group never answers: it is asked no more
 // unless its group changes, and then it asks in turn.
 func pollOne(ctx *model.Ctx[Msg], s State, j model.NodeID) State {
-	ctx.Send(j, Msg{K: AreYouCoordinator})
-	ctx.SetTimer(pollTimer(j), j)
+	ask(ctx, j)
 	if !slices.Contains(s.Polled, j) {
 		s.Polled = insert(s.Polled, j)
 	}
 	return s
+}
+
+// ask asks j whether it is a coordinator, and waits for its answer.
+func ask(ctx *model.Ctx[Msg], j model.NodeID) {
+	ctx.Send(j, Msg{K: AreYouCoordinator})
+	ctx.SetTimer(pollTimer(j), j)
 }
 
 // topRank reports whether the node has the highest rank of all, and so no
@@ -467,7 +474,15 @@ func remove(xs []model.NodeID, x model.NodeID) []model.NodeID {
 
 func insert(xs []model.NodeID, x model.NodeID) []model.NodeID {
 	i, _ := slices.BinarySearch(xs, x)
-	return slices.Insert(slices.Clone(xs), i, x)
+	return slices.Insert(slices.Clip(xs), i, x) // clipped full: Insert copies
+}
+
+// union is the sorted set of the nodes of xs and ys, a new slice (nil if
+// both are empty).
+func union(xs, ys []model.NodeID) []model.NodeID {
+	all := slices.Concat(xs, ys)
+	slices.Sort(all)
+	return slices.Clip(slices.Compact(all))
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

@@ -222,7 +222,7 @@ func passOn(s State, c model.NodeID) (State, bool) {
 	if found {
 		return s, false
 	}
-	s.Passed = slices.Insert(slices.Clone(s.Passed), i, c)
+	s.Passed = slices.Insert(slices.Clip(s.Passed), i, c) // clipped full: Insert copies
 	return s, true
 }
 

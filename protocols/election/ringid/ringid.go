@@ -22,7 +22,7 @@ func Add(list []ID, j ID) []ID {
 	if found {
 		return list
 	}
-	return slices.Insert(slices.Clone(list), i, j)
+	return slices.Insert(slices.Clip(list), i, j) // clipped full: Insert copies
 }
 
 // Ranks lists the ranks of list, for printing.

@@ -76,9 +76,15 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 }
 
 // Receive holds the message back, then delivers every message of the
-// queue whose wait is over, until none is.
+// queue whose wait is over, until none is. Every message held back before
+// m was still waiting, so the first delivered, if any, is m.
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) State {
-	s.HoldBack = append(slices.Clip(s.HoldBack), m)
+	if !deliverable(s.V, m) {
+		s.HoldBack = append(slices.Clip(s.HoldBack), m) // place <V_j, m> in the hold-back queue
+		return s
+	}
+	s.V = slices.Clone(s.V) // the step's own: coDeliver counts in place
+	s = coDeliver(ctx, s, m)
 	for {
 		k := slices.IndexFunc(s.HoldBack, func(h Msg) bool { return deliverable(s.V, h) })
 		if k < 0 {
@@ -89,10 +95,15 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		if len(s.HoldBack) == 0 {
 			s.HoldBack = nil
 		}
-		s.Process = s.Deliver(ctx, h.Value) // CO-deliver m
-		s.V = slices.Clone(s.V)
-		s.V[h.Value.ID.Sender]++ // V_i[j] := V_i[j] + 1
+		s = coDeliver(ctx, s, h)
 	}
+}
+
+// coDeliver delivers h, whose wait is over, on a vector of the step's own.
+func coDeliver(ctx *model.Ctx[Msg], s State, h Msg) State {
+	s.Process = s.Deliver(ctx, h.Value) // CO-deliver m
+	s.V[h.Value.ID.Sender]++            // V_i[j] := V_i[j] + 1
+	return s
 }
 
 // deliverable is the wait of Vlassov and Montelius: V_j[j] = V_i[j] + 1 and

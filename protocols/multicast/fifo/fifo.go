@@ -77,7 +77,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		return s // a duplicate: already delivered
 	case seq > s.R[q]+1:
 		i, _ := slices.BinarySearchFunc(s.HoldBack, m.Value, multicast.Compare)
-		s.HoldBack = slices.Insert(slices.Clone(s.HoldBack), i, m.Value)
+		s.HoldBack = slices.Insert(slices.Clip(s.HoldBack), i, m.Value) // clipped full: Insert copies
 		return s
 	}
 	s.R = slices.Clone(s.R)

@@ -200,7 +200,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 // insert returns q with e in its place by number, as a new slice.
 func insert(q []Entry, e Entry) []Entry {
 	i, _ := slices.BinarySearchFunc(q, e.Number, func(x Entry, n Number) int { return compareNumbers(x.Number, n) })
-	return slices.Insert(slices.Clone(q), i, e)
+	return slices.Insert(slices.Clip(q), i, e) // clipped full: Insert copies
 }
 
 // Vocabulary declares the kinds of messages, timers and actions the

@@ -61,7 +61,7 @@ func (s State) Seen(v multicast.Value) bool {
 // WithReceived returns s with v added to Received.
 func (s State) WithReceived(v multicast.Value) State {
 	i, _ := slices.BinarySearchFunc(s.Received, v, multicast.Compare)
-	s.Received = slices.Insert(slices.Clone(s.Received), i, v)
+	s.Received = slices.Insert(slices.Clip(s.Received), i, v) // clipped full: Insert copies
 	return s
 }
 

@@ -114,7 +114,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) State {
 	if m.Order {
 		i, _ := slices.BinarySearchFunc(s.Orders, m.S, func(o Order, S int) int { return o.S - S })
-		s.Orders = slices.Insert(slices.Clone(s.Orders), i, Order{S: m.S, Value: m.Value})
+		s.Orders = slices.Insert(slices.Clip(s.Orders), i, Order{S: m.S, Value: m.Value}) // clipped full: Insert copies
 		return deliverInOrder(ctx, s)
 	}
 	if ctx.Self() == Sequencer {
@@ -123,7 +123,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 		s.Seq++
 	}
 	i, _ := slices.BinarySearchFunc(s.HoldBack, m.Value, multicast.Compare)
-	s.HoldBack = slices.Insert(slices.Clone(s.HoldBack), i, m.Value)
+	s.HoldBack = slices.Insert(slices.Clip(s.HoldBack), i, m.Value) // clipped full: Insert copies
 	return deliverInOrder(ctx, s)
 }
 

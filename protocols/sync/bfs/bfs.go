@@ -21,6 +21,7 @@ package bfs
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/sync/round"
@@ -83,7 +84,8 @@ func invited(env *model.Env, s State, from model.NodeID, m Msg, observe func(mod
 	}
 	s = State{Parent: from, Level: m.Level}
 	observe(Parent(from, m.Level))
-	send(env.Nodes(func(j model.NodeID) bool { return j != from && env.Adjacent(j) }), Msg{Level: m.Level + 1})
+	others := slices.DeleteFunc(env.Neighbors(), func(j model.NodeID) bool { return j == from })
+	send(others, Msg{Level: m.Level + 1})
 	return s
 }
 

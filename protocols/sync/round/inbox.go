@@ -25,7 +25,7 @@ func Keep[M any](rs []Received[M], r Received[M]) []Received[M] {
 			break
 		}
 	}
-	return slices.Insert(slices.Clone(rs), at, r)
+	return slices.Insert(slices.Clip(rs), at, r) // clipped full: Insert copies
 }
 
 // Take splits off what rs holds of pulse p, as the input of pulse p+1,

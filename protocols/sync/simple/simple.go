@@ -106,7 +106,7 @@ func (p Protocol[S, M]) Init(ctx *model.Ctx[Msg[M]]) State[S, M] {
 // which one packet from each neighbour is in.
 func (p Protocol[S, M]) Receive(ctx *model.Ctx[Msg[M]], s State[S, M], from model.NodeID, m Msg[M]) State[S, M] {
 	at, _ := slices.BinarySearchFunc(s.Buf, Packet[M]{From: from, Msg: m}, byPulseSender)
-	s.Buf = slices.Insert(slices.Clone(s.Buf), at, Packet[M]{From: from, Msg: m})
+	s.Buf = slices.Insert(slices.Clip(s.Buf), at, Packet[M]{From: from, Msg: m}) // clipped full: Insert copies
 	return p.advance(ctx, s)
 }
 
