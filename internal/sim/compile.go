@@ -76,6 +76,8 @@ type typed[S, M any] struct {
 	// writableS, writableM: states or messages hold slices or maps, through
 	// which a handler could write into its input (see run)
 	writableS, writableM bool
+	// kinderM: M has a Kind method (see kindAt)
+	kinderM bool
 	// clipS, clipM clip states and messages for a Walker
 	clipS, clipM clipper
 	// diffS tells states apart for a Walker without encoding them
@@ -107,7 +109,8 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 		}
 	}
 	t := &typed[S, M]{name: name, cfg: cfg, p: p, stateIdx: map[string]uint32{}, msgIdx: map[string]uint32{},
-		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()), curIn: -1, curMsg: -1, clocks: clocks,
+		writableS: writable(reflect.TypeOf(&s).Elem()), writableM: writable(reflect.TypeOf(&m).Elem()),
+		kinderM: reflect.TypeFor[M]().Implements(reflect.TypeFor[model.Kinder]()), curIn: -1, curMsg: -1, clocks: clocks,
 		clipS: newClipper(reflect.TypeOf(&s).Elem()), clipM: newClipper(reflect.TypeOf(&m).Elem()),
 		diffS: newDiffer(reflect.TypeOf(&s).Elem())}
 	t.actor, _ = p.(model.Actor[S, M])
@@ -164,6 +167,15 @@ func (t *typed[S, M]) internMsg(m M, depth uint32) uint32 {
 		t.msgDepth = append(t.msgDepth, depth)
 	}
 	return id
+}
+
+// kindAt is kindOf(*p), without boxing a copy of *p where M has a Kind
+// method (*M has it too).
+func (t *typed[S, M]) kindAt(p *M) string {
+	if t.kinderM {
+		return any(p).(model.Kinder).Kind()
+	}
+	return kindOf(*p)
 }
 
 func kindOf(m any) string {

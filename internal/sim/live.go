@@ -457,6 +457,13 @@ type walker[S, M any] struct {
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
+	// chunks: the memory of the timers' waits and of the outcomes kept
+	// for later (see run)
+	chunks struct {
+		waits chunks[model.NodeID]
+		sends chunks[model.Sent[M]]
+		ops   chunks[liveOp]
+	}
 	// scratch: the buffers of an outcome applied at once (see run)
 	scratch struct {
 		sends  []model.Sent[M]
@@ -965,10 +972,10 @@ func (w *walker[S, M]) remove(c, j int) {
 	w.touch(model.NodeID(c % w.n))
 }
 
-// send puts msg, of kind kind, in flight from i to j, lost if j is down.
-// key is msg's content key, "" if not yet encoded; send returns it, once
-// encoded for an unordered channel.
-func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, stamp int) string {
+// send puts *msg, of kind kind, in flight from i to j, lost if j is down.
+// key is its content key, "" if not yet encoded; send returns it, once
+// encoded for an unordered channel. *msg must be clipped (see clip).
+func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, stamp int) string {
 	w.sent = append(w.sent, kind)
 	if w.nodes[j].dead {
 		return key
@@ -977,7 +984,6 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 		w.lose(i, j)
 		return key
 	}
-	clip(&w.t.clipM, &msg)
 	c := int(i)*w.n + int(j)
 	if !w.usedFlag[c] {
 		w.usedFlag[c] = true
@@ -991,12 +997,12 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 			w.chans.add(c, 1)
 		}
 		if key == "" && w.mf.on { // to tell a channel's messages apart
-			key = string(appendKeyOf(w.buf[:0], &msg))
+			key = string(appendKeyOf(w.buf[:0], msg))
 		}
-		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
+		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: *msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
 	} else {
 		if key == "" {
-			key = string(appendKeyOf(w.buf[:0], &msg))
+			key = string(appendKeyOf(w.buf[:0], msg))
 		}
 		b := w.bag[c]
 		// in content order, and copies of one content youngest first (a
@@ -1011,7 +1017,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg M, kind uint8, key string, st
 			b[at].count++
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: msg, kind: kind, key: key, count: 1, stamps: []int{stamp}, sent: w.clock})
+			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: *msg, kind: kind, key: key, count: 1, stamps: []int{stamp}, sent: w.clock})
 			w.chans.add(c, 1)
 		}
 	}
@@ -1036,13 +1042,19 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	}
 	var kind uint8
 	var key string
-	for k, s := range r.sends {
+	for k := range r.sends {
+		// in place, before the copies of a message sent to many are told
+		// alike below: clipped alike, they stay alike
+		clip(&w.t.clipM, &r.sends[k].Msg)
+	}
+	for k := range r.sends {
+		s := &r.sends[k]
 		// a message sent to many (SendAll) is one value: its kind is
 		// looked up and its key encoded once
 		if k == 0 || !shallowEqual(&s.Msg, &r.sends[k-1].Msg) {
-			kind, key = w.kindOf(kindOf(s.Msg)), ""
+			kind, key = w.kindOf(w.t.kindAt(&s.Msg)), ""
 		}
-		key = w.send(i, s.To, s.Msg, kind, key, w.now[i]+1)
+		key = w.send(i, s.To, &s.Msg, kind, key, w.now[i]+1)
 	}
 	for _, o := range r.obs {
 		w.obs = append(w.obs, NodeObs{i, o})
@@ -1361,8 +1373,9 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		r.ops = w.scratch.ops[:0]
 		w.scratch.sends = r.sends
 	} else {
-		r.sends = ctx.Sent()
-		r.ops = make([]liveOp, 0, len(ops))
+		w.scratch.sends = ctx.AppendSent(w.scratch.sends[:0])
+		r.sends = append(w.chunks.sends.take(len(w.scratch.sends)), w.scratch.sends...)
+		r.ops = w.chunks.ops.take(len(ops))
 	}
 	for _, s := range r.sends {
 		if s.To < 0 || int(s.To) >= w.n {
@@ -1372,10 +1385,8 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 			panic(misuse(fmt.Sprintf("sent to %v, which is not a neighbour of %v on topology %s", s.To, i, w.cfg.Topology)))
 		}
 	}
-	var waits []model.NodeID // the timers' own copies of their waits, one after another
-	if n := waitsOf(ops); n > 0 {
-		waits = make([]model.NodeID, 0, n)
-	}
+	// the timers' own copies of their waits, one after another
+	waits := w.chunks.waits.take(waitsOf(ops))
 	for _, op := range ops {
 		if w.t.timed == nil && op.Armed {
 			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
