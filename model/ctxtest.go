@@ -76,8 +76,7 @@ func (c *Ctx[M]) AppendObserved(dst []Obs) []Obs { return append(dst, c.obs...) 
 
 // AppendTimers appends the timers armed and cancelled through c to dst, in
 // order, and returns the extended slice (see AppendSent). Unlike Timers'
-// copies, each WaitOn is the slice the handler passed: read it, never
-// change it.
+// copies, each WaitOn is c's own, until Reset: read it, never change it.
 func (c *Ctx[M]) AppendTimers(dst []TimerEffect) []TimerEffect {
 	for _, t := range c.timers {
 		dst = append(dst, TimerEffect{t.timer, t.arm, slices.Clip(t.waitOn), t.ticks})
@@ -88,4 +87,6 @@ func (c *Ctx[M]) AppendTimers(dst []TimerEffect) []TimerEffect {
 // Reset forgets the effects reported through c so far, so that one
 // context serves handler calls one after another, as an engine calls
 // them. What Sent, Timers and Observed returned before stays as it was.
-func (c *Ctx[M]) Reset() { c.sends, c.timers, c.obs = c.sends[:0], c.timers[:0], c.obs[:0] }
+func (c *Ctx[M]) Reset() {
+	c.sends, c.timers, c.waits, c.obs = c.sends[:0], c.timers[:0], c.waits[:0], c.obs[:0]
+}

@@ -154,6 +154,7 @@ type Ctx[M any] struct {
 	Env
 	sends  []send[M]
 	timers []timerOp
+	waits  []NodeID // the timers' waitOn, one after another
 	obs    []Obs
 }
 
@@ -186,7 +187,15 @@ func (c *Ctx[M]) SendAll(to []NodeID, m M) {
 // forgotten. A wait that narrows as answers come in should keep one timer
 // per awaited node, so that a lost answer keeps its own timer expired.
 func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) {
-	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: waitOn})
+	// copied into c's own buffer, so that waitOn does not escape and a
+	// call's variadic slice stays on its caller's stack
+	var on []NodeID
+	if len(waitOn) > 0 {
+		from := len(c.waits)
+		c.waits = append(c.waits, waitOn...)
+		on = c.waits[from:len(c.waits):len(c.waits)]
+	}
+	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: on})
 }
 
 // SetTimerAfter arms timer t to fire after ticks ticks of time (at least
@@ -208,5 +217,5 @@ func (c *Ctx[M]) Observe(o Obs) { c.obs = append(c.obs, o) }
 // topology in it.
 func (c *Ctx[M]) reset(cfg *Config, self NodeID) {
 	c.cfg, c.self = cfg, self
-	c.sends, c.timers, c.obs = c.sends[:0], c.timers[:0], c.obs[:0]
+	c.sends, c.timers, c.waits, c.obs = c.sends[:0], c.timers[:0], c.waits[:0], c.obs[:0]
 }

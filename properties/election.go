@@ -2,7 +2,6 @@ package properties
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -26,19 +25,40 @@ func (leadersMonitor) Start(cfg *model.Config) any {
 }
 
 func (leadersMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	b := st.([]model.NodeID)
-	next := b[node]
+	return setAt(st, node, leaderAfter(st.([]model.NodeID)[node], o), false)
+}
+
+// ObserveInPlace is Observe on a state of the walk's own (see
+// model.InPlaceMonitor).
+func (leadersMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return setAt(st, node, leaderAfter(st.([]model.NodeID)[node], o), true)
+}
+
+// leaderAfter is the leader a node believes in after o, where it believed
+// in was.
+func leaderAfter(was model.NodeID, o model.Obs) model.NodeID {
 	switch o.Kind {
 	case model.ObsLeader:
-		next = model.NodeID(o.Arg)
+		return model.NodeID(o.Arg)
 	case model.ObsCrash, model.ObsRecover:
-		next = model.None
+		return model.None
 	}
-	if next == b[node] {
-		return b
+	return was
+}
+
+// setAt returns st, a []T indexed by node, with v at node: st itself if it
+// holds v there already (not boxed again), else a copy, or st written in
+// place where the monitor holds it alone (see cow).
+func setAt[T comparable](st any, node model.NodeID, v T, inPlace bool) any {
+	b := st.([]T)
+	if b[node] == v {
+		return st
 	}
-	c := slices.Clone(b)
-	c[node] = next
+	c := cow(b, inPlace)
+	c[node] = v
+	if inPlace {
+		return st
+	}
 	return c
 }
 

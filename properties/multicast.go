@@ -420,20 +420,20 @@ func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, 
 // missing returns a message that node should have delivered before
 // message i and has not.
 func (m orderMonitor) missing(cfg *model.Config, s OrderLog, node model.NodeID, i int) (model.MsgID, bool) {
-	mi := msgOf(cfg, i)
 	if m.causal {
 		if j, ok := s.Past[i].firstNotIn(s.Delivered[node]); ok {
 			return msgOf(cfg, j), true
 		}
 		return model.MsgID{}, false
 	}
+	mi := msgOf(cfg, i)
 	if s.Crashed[mi.Sender] {
 		return model.MsgID{}, false // FIFO order binds correct senders only
 	}
-	for seq := 1; seq < mi.Seq; seq++ {
-		earlier := model.MsgID{Sender: mi.Sender, Seq: seq}
-		if j, _ := msgNumber(cfg, earlier); s.Multicast.has(j) && !s.Delivered[node].has(j) {
-			return earlier, true
+	// the sender's earlier messages are numbered just before i (see msgNumber)
+	for j := i - (mi.Seq - 1); j < i; j++ {
+		if s.Multicast.has(j) && !s.Delivered[node].has(j) {
+			return msgOf(cfg, j), true
 		}
 	}
 	return model.MsgID{}, false

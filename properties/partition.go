@@ -97,19 +97,34 @@ func (groupsMonitor) Start(cfg *model.Config) any {
 	return groupNumbers{Last: make([]int, cfg.N), ReusedBy: model.None}
 }
 
-func (groupsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	g := st.(groupNumbers)
+func (m groupsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.observe(st, node, o, false)
+}
+
+// ObserveInPlace is Observe on a state of the walk's own (see
+// model.InPlaceMonitor).
+func (m groupsMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.observe(st, node, o, true)
+}
+
+func (groupsMonitor) observe(st any, node model.NodeID, o model.Obs, inPlace bool) any {
 	if o.Kind != model.ObsGroup {
-		return g
+		return st
 	}
+	g := st.(groupNumbers)
 	// group numbers are (sequence, node): a node's sequence must grow
-	if o.Arg <= g.Last[node] && g.ReusedBy == model.None {
+	reused := o.Arg <= g.Last[node] && g.ReusedBy == model.None
+	if reused {
 		g.ReusedBy, g.ReusedSeq = node, o.Arg
 	}
-	last := make([]int, len(g.Last))
-	copy(last, g.Last)
-	last[node] = max(last[node], o.Arg)
-	g.Last = last
+	grows := o.Arg > g.Last[node]
+	if grows {
+		g.Last = cow(g.Last, inPlace)
+		g.Last[node] = o.Arg
+	}
+	if !reused && (inPlace || !grows) {
+		return st // what Last holds changed, if anything: not boxed again
+	}
 	return g
 }
 

@@ -2,7 +2,6 @@ package properties
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -27,20 +26,24 @@ func (poolMonitor) Name() string { return "pool" }
 func (poolMonitor) Start(cfg *model.Config) any { return make([]bool, cfg.N) }
 
 func (poolMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	b := st.([]bool)
-	next := b[node]
+	return setAt(st, node, inPoolAfter(st.([]bool)[node], o), false)
+}
+
+// ObserveInPlace is Observe on a state of the walk's own (see
+// model.InPlaceMonitor).
+func (poolMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return setAt(st, node, inPoolAfter(st.([]bool)[node], o), true)
+}
+
+// inPoolAfter is whether a node is in the pool after o, where it was was.
+func inPoolAfter(was bool, o model.Obs) bool {
 	switch o.Kind {
 	case model.ObsPool:
-		next = o.Arg != 0
+		return o.Arg != 0
 	case model.ObsCrash, model.ObsRecover:
-		next = false
+		return false
 	}
-	if next == b[node] {
-		return b
-	}
-	c := slices.Clone(b)
-	c[node] = next
-	return c
+	return was
 }
 
 // PoolSize: in every quiescent world the pool of live nodes is within its

@@ -1024,7 +1024,9 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 	w.chanLen[c]++
 	w.inFlight++
 	w.staleChan(c)
-	if w.nodes[j].waits {
+	if w.nodes[j].waits && w.chanLen[c] == 1 {
+		// j's timers that wait on i may no longer fire; with a message
+		// from i in flight already, none did
 		w.touch(j)
 	}
 	return key
