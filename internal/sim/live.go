@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"cmp"
 	"fmt"
 	"hash/maphash"
 	"reflect"
@@ -133,7 +134,7 @@ type NodeObs struct {
 // which a node's timeouts are drawn) and the nodes it waits on, sorted.
 type liveTimer struct {
 	t    model.Timer
-	key  string
+	id   *timerID
 	wait []model.NodeID
 	// at: under Bounded timing, the tick a timer armed with SetTimerAfter
 	// is due at (see walker.clock); 0 for any other timer
@@ -193,7 +194,7 @@ func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 		ts = slices.Delete(ts, r.fired, r.fired+1)
 	}
 	for _, op := range r.ops {
-		at, armed := slices.BinarySearchFunc(ts, op.key, byKey)
+		at, armed := slices.BinarySearchFunc(ts, op.id, byID)
 		switch {
 		case op.armed && armed:
 			ts[at] = op.liveTimer
@@ -206,7 +207,8 @@ func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 	return ts
 }
 
-func byKey(e liveTimer, key string) int { return strings.Compare(e.key, key) }
+// byID orders timers by content key (see timerID).
+func byID(e liveTimer, id *timerID) int { return cmp.Compare(e.id.ord, id.ord) }
 
 // mergedTimers is timersAfter for a call that armed or cancelled many
 // timers (a coordinator polling every member): its operations sorted by
@@ -217,7 +219,7 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 	last := r.ops
 	if !strictlyByKey(last) {
 		last = slices.Clone(r.ops)
-		byOpKey := func(a, b liveOp) int { return strings.Compare(a.key, b.key) }
+		byOpKey := func(a, b liveOp) int { return cmp.Compare(a.id.ord, b.id.ord) }
 		slices.SortFunc(last, byOpKey)
 		if !strictlyByKey(last) {
 			// a timer armed or cancelled twice: the last operation on it
@@ -227,7 +229,7 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 			ops := last
 			last = ops[:0]
 			for k, op := range ops {
-				if k+1 == len(ops) || ops[k+1].key != op.key {
+				if k+1 == len(ops) || ops[k+1].id != op.id {
 					last = append(last, op)
 				}
 			}
@@ -244,7 +246,7 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 		if j == len(last) {
 			c = -1
 		} else if i < len(r.base) {
-			c = strings.Compare(r.base[i].key, last[j].key)
+			c = cmp.Compare(r.base[i].id.ord, last[j].id.ord)
 		}
 		if c < 0 { // left alone
 			out = append(out, r.base[i])
@@ -265,7 +267,7 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 // strictlyByKey reports whether ops are sorted by key, no key twice.
 func strictlyByKey(ops []liveOp) bool {
 	for k := 1; k < len(ops); k++ {
-		if ops[k-1].key >= ops[k].key {
+		if ops[k-1].id.ord >= ops[k].id.ord {
 			return false
 		}
 	}
@@ -282,15 +284,15 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 	expires := func(t *liveTimer) bool {
 		return lostTo != nil && slices.ContainsFunc(t.wait, func(j model.NodeID) bool { return lostTo[j] })
 	}
-	touched := func(key string) bool {
-		return r.fired >= 0 && r.base[r.fired].key == key ||
-			slices.ContainsFunc(r.ops, func(op liveOp) bool { return op.key == key })
+	touched := func(id *timerID) bool {
+		return r.fired >= 0 && r.base[r.fired].id == id ||
+			slices.ContainsFunc(r.ops, func(op liveOp) bool { return op.id == id })
 	}
 	// a timer r leaves alone is kept unless it expires; none does when no
 	// message is lost, the common case, which skips the scan
 	if lostTo != nil {
 		for k := range r.base {
-			if expires(&r.base[k]) && !touched(r.base[k].key) {
+			if expires(&r.base[k]) && !touched(r.base[k].id) {
 				return false
 			}
 		}
@@ -305,10 +307,10 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 	firedKept := r.fired < 0
 	for k := range r.ops {
 		op := &r.ops[k]
-		if slices.ContainsFunc(r.ops[k+1:], func(later liveOp) bool { return later.key == op.key }) {
+		if slices.ContainsFunc(r.ops[k+1:], func(later liveOp) bool { return later.id == op.id }) {
 			continue // a later op decides
 		}
-		at, armed := slices.BinarySearchFunc(r.base, op.key, byKey)
+		at, armed := slices.BinarySearchFunc(r.base, op.id, byID)
 		if op.armed != armed || armed && !keptAs(&op.liveTimer, &r.base[at], expires) {
 			return false
 		}
@@ -453,7 +455,7 @@ type walker[S, M any] struct {
 	kndIdx map[string]uint8
 	// rcvLabel: the label of receiving each kind
 	rcvLabel []uint16
-	tkeys    map[model.Timer]string
+	tids     timerIDs
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
@@ -493,7 +495,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
 		nodes: make([]liveNode[S, M], n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
-		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, tkeys: map[model.Timer]string{}, seed: maphash.MakeSeed()}
+		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, seed: maphash.MakeSeed()}
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 	}
@@ -1393,7 +1395,7 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		if w.t.timed == nil && op.Armed {
 			panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
 		}
-		tm := liveTimer{t: op.Timer, key: w.timerKey(op.Timer)}
+		tm := liveTimer{t: op.Timer, id: w.timerID(op.Timer)}
 		if op.Armed {
 			if len(op.WaitOn) > 0 {
 				// the node's timers keep it: a copy of the handler's
@@ -1437,18 +1439,15 @@ func waitsOf(ops []model.TimerEffect) int {
 	return n
 }
 
-// timerKey is timer t's content key (see contentKey); a timer that is no
-// plain comparable value is a misuse.
-func (w *walker[S, M]) timerKey(t model.Timer) string {
-	if k, ok := w.tkeys[t]; ok {
-		return k
-	}
-	if err := checkPlainComparable(t); err != nil {
-		panic(misuse(fmt.Sprintf("armed timer %v: %v", t, err)))
-	}
-	k := contentKey(t)
-	w.tkeys[t] = k
-	return k
+// timerID is timer t's identity (see timerID); a timer that is no plain
+// comparable value is a misuse.
+func (w *walker[S, M]) timerID(t model.Timer) *timerID {
+	return w.tids.of(t, func(t model.Timer) string {
+		if err := checkPlainComparable(t); err != nil {
+			panic(misuse(fmt.Sprintf("armed timer %v: %v", t, err)))
+		}
+		return contentKey(t)
+	})
 }
 
 func (w *walker[S, M]) labelOf(l string) uint16 {
@@ -1528,7 +1527,7 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		b = appendKeyOf(b, &nd.state)
 		b = append(b, byte(len(nd.timers)))
 		for _, tm := range nd.timers {
-			b = append(b, tm.key...)
+			b = append(b, tm.id.key...)
 			for _, j := range tm.wait {
 				b = append(b, byte(j), byte(j>>8))
 			}

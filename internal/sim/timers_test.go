@@ -19,8 +19,9 @@ import (
 func TestMergedTimersAreThoseAppliedInOrder(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		key := rapid.SampledFrom([]string{"a", "b", "c", "d", "e", "f", "g", "h"})
+		var ids timerIDs
 		timer := func(k string, wait int) liveTimer {
-			tm := liveTimer{t: model.Timer(k), key: k}
+			tm := liveTimer{t: model.Timer(k), id: ids.of(k, func(model.Timer) string { return k })}
 			if wait > 0 {
 				tm.wait = []model.NodeID{model.NodeID(wait)}
 			}
@@ -30,7 +31,7 @@ func TestMergedTimersAreThoseAppliedInOrder(t *testing.T) {
 		for _, k := range rapid.SliceOfDistinct(key, func(k string) string { return k }).Draw(t, "base") {
 			r.base = append(r.base, timer(k, rapid.IntRange(0, 2).Draw(t, "wait")))
 		}
-		slices.SortFunc(r.base, func(a, b liveTimer) int { return strings.Compare(a.key, b.key) })
+		slices.SortFunc(r.base, func(a, b liveTimer) int { return strings.Compare(a.id.key, b.id.key) })
 		r.fired = rapid.IntRange(-1, len(r.base)-1).Draw(t, "fired")
 		for range rapid.IntRange(0, 20).Draw(t, "ops") {
 			r.ops = append(r.ops, liveOp{timer(key.Draw(t, "key"), rapid.IntRange(0, 2).Draw(t, "wait")), rapid.Bool().Draw(t, "armed")})
@@ -40,14 +41,14 @@ func TestMergedTimersAreThoseAppliedInOrder(t *testing.T) {
 		want := map[string]liveTimer{}
 		for k, tm := range r.base {
 			if k != r.fired {
-				want[tm.key] = tm
+				want[tm.id.key] = tm
 			}
 		}
 		for _, op := range r.ops {
 			if op.armed {
-				want[op.key] = op.liveTimer
+				want[op.id.key] = op.liveTimer
 			} else {
-				delete(want, op.key)
+				delete(want, op.id.key)
 			}
 		}
 		var wantList []string
@@ -56,7 +57,7 @@ func TestMergedTimersAreThoseAppliedInOrder(t *testing.T) {
 		}
 		var got []string
 		for _, tm := range r.mergedTimers() {
-			got = append(got, fmt.Sprintf("%s%v", tm.key, tm.wait))
+			got = append(got, fmt.Sprintf("%s%v", tm.id.key, tm.wait))
 		}
 		require.Equal(t, wantList, got)
 	})

@@ -1,0 +1,44 @@
+package sim
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
+	"github.com/vigil-check/vigil/model"
+)
+
+// Timers met in any order, again and again at one end (which exhausts the
+// room between ranks and spreads them again), are ranked as their keys
+// are ordered, one identity per key.
+func TestTimerIDsRankAsKeysOrder(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		var ids timerIDs
+		names := rapid.SliceOf(rapid.StringMatching(`[a-c]{0,4}`)).Draw(t, "names")
+		if rapid.Bool().Draw(t, "descending") {
+			// inserted at the front every time: 64 halvings use up the room
+			names = nil
+			for k := 200; k > 0; k-- {
+				names = append(names, strings.Repeat("a", k))
+			}
+		}
+		keyOf := func(tm model.Timer) string { return tm.(string) }
+		got := map[string]*timerID{}
+		for _, n := range names {
+			id := ids.of(n, keyOf)
+			require.Equal(t, n, id.key)
+			if seen, ok := got[n]; ok {
+				require.Same(t, seen, id)
+			}
+			got[n] = id
+		}
+		keys := slices.Sorted(maps.Keys(got))
+		for k := 1; k < len(keys); k++ {
+			require.Less(t, got[keys[k-1]].ord, got[keys[k]].ord, "%q before %q", keys[k-1], keys[k])
+		}
+	})
+}
