@@ -432,6 +432,7 @@ type walker[S, M any] struct {
 	inPlace  []model.InPlaceMonitor
 	crashes  int
 	recovers int
+	down     int // nodes down now
 	epoch    uint64
 	net      liveNet
 	// Bounded timing: clock is the ticks passed; sentAt[t % (Delay+1)]
@@ -556,7 +557,7 @@ func (w *walker[S, M]) Start() {
 	w.used = w.used[:0]
 	w.clock, w.ticks = 0, false
 	clear(w.sentAt)
-	w.inFlight, w.crashes, w.recovers = 0, 0, 0
+	w.inFlight, w.crashes, w.recovers, w.down = 0, 0, 0, 0
 	w.mf.losses, w.mf.dups, w.mf.loseAll, w.mf.dupAll = 0, 0, 0, 0
 	w.epoch++
 	clear(w.net.groups)
@@ -1128,6 +1129,7 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 	w.label = uint16(slices.Index(faultKinds, Crash))
 	nd := &w.nodes[i]
 	nd.dead, nd.timers, nd.waits = true, nil, false
+	w.down++
 	nd.forget()
 	for from := range w.n {
 		c := from*w.n + int(i)
@@ -1155,6 +1157,7 @@ func (w *walker[S, M]) recover(i model.NodeID) {
 		return
 	}
 	nd.dead = false
+	w.down--
 	w.label = r.label
 	w.apply(i, r)
 	w.touchAll()
@@ -1206,7 +1209,9 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			case w.cfg.Timing == model.Async:
 				fires = true
 			default:
-				fires = w.waitOver(i, tm.wait)
+				// with every node up and connected, no wait on a node is
+				// over: most steps, where a node may hold many timers
+				fires = len(tm.wait) == 0 || (w.down > 0 || w.net.split) && w.waitOver(i, tm.wait)
 			}
 			if fires {
 				nd.slots = append(nd.slots, int32(k))
