@@ -428,6 +428,8 @@ type walker[S, M any] struct {
 	// the emergent election's walks)
 	inits []liveResult[S, M]
 	mons  []any
+	// monStart: what each monitor's Start returned, at the first walk
+	monStart []any
 	// inPlace: the monitors, if each is a model.InPlaceMonitor
 	inPlace  []model.InPlaceMonitor
 	crashes  int
@@ -569,7 +571,11 @@ func (w *walker[S, M]) Start() {
 	clear(w.now)
 	for k, mon := range w.m.monitors {
 		if f := catch(func() {
-			w.mons[k] = mon.Start(w.cfg)
+			// Start is pure: every walk starts from the first walk's
+			if len(w.monStart) == k {
+				w.monStart = append(w.monStart, mon.Start(w.cfg))
+			}
+			w.mons[k] = w.monStart[k]
 			if _, ok := mon.(model.InPlaceMonitor); ok && w.mons[k] != nil {
 				// the walk's own, to write into
 				w.mons[k] = deepClone(reflect.ValueOf(w.mons[k])).Interface()

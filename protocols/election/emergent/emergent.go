@@ -325,18 +325,14 @@ func without(xs []model.NodeID, x model.NodeID) []model.NodeID {
 // withoutVote is vs less the votes that keep turns down, vs itself if it
 // keeps them all (see with).
 func withoutVote(vs []Vote, keep func(Vote) bool) []Vote {
-	at := slices.IndexFunc(vs, func(v Vote) bool { return !keep(v) })
-	if at < 0 {
+	if !slices.ContainsFunc(vs, func(v Vote) bool { return !keep(v) }) {
 		return vs
 	}
-	out := append(make([]Vote, 0, len(vs)-1), vs[:at]...)
-	for _, v := range vs[at+1:] {
+	var out []Vote
+	for _, v := range vs {
 		if keep(v) {
 			out = append(out, v)
 		}
-	}
-	if len(out) == 0 {
-		return nil // as in a state that never had a vote
 	}
 	return out
 }
