@@ -216,22 +216,14 @@ func byID(e liveTimer, id *timerID) int { return cmp.Compare(e.id.ord, id.ord) }
 // one search and one shift of base per operation would cost its length
 // each.
 func (r *liveResult[S, M]) mergedTimers() []liveTimer {
-	last := r.ops
+	last := r.ops // as a loop over the nodes in id order often arms them
 	if !strictlyByKey(last) {
-		last = slices.Clone(r.ops)
-		byOpKey := func(a, b liveOp) int { return cmp.Compare(a.id.ord, b.id.ord) }
-		slices.SortFunc(last, byOpKey)
-		if !strictlyByKey(last) {
-			// a timer armed or cancelled twice: the last operation on it
-			// decides
-			copy(last, r.ops)
-			slices.SortStableFunc(last, byOpKey)
-			ops := last
-			last = ops[:0]
-			for k, op := range ops {
-				if k+1 == len(ops) || ops[k+1].id != op.id {
-					last = append(last, op)
-				}
+		ops := slices.Clone(r.ops)
+		slices.SortStableFunc(ops, func(a, b liveOp) int { return cmp.Compare(a.id.ord, b.id.ord) })
+		last = ops[:0]
+		for k, op := range ops {
+			if k+1 == len(ops) || ops[k+1].id != op.id {
+				last = append(last, op)
 			}
 		}
 	}
@@ -1381,17 +1373,13 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 			panic(&Fault{Mutated: "message", After: fmt.Sprintf("%+v", *msg)})
 		}
 	}
+	// built in the walker's buffers; an outcome kept for later is copied
+	// out of them below
 	w.scratch.timers = ctx.AppendTimers(w.scratch.timers[:0])
 	ops := w.scratch.timers
-	if atOnce {
-		r.sends = ctx.AppendSent(w.scratch.sends[:0])
-		r.ops = w.scratch.ops[:0]
-		w.scratch.sends = r.sends
-	} else {
-		w.scratch.sends = ctx.AppendSent(w.scratch.sends[:0])
-		r.sends = append(w.chunks.sends.take(len(w.scratch.sends)), w.scratch.sends...)
-		r.ops = w.chunks.ops.take(len(ops))
-	}
+	w.scratch.sends = ctx.AppendSent(w.scratch.sends[:0])
+	r.sends = w.scratch.sends
+	r.ops = w.scratch.ops[:0]
 	for _, s := range r.sends {
 		if s.To < 0 || int(s.To) >= w.n {
 			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, w.n-1)))
@@ -1423,18 +1411,17 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		}
 		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}
-	if atOnce {
-		w.scratch.ops = r.ops
+	w.scratch.ops = r.ops
+	w.scratch.obs = ctx.AppendObserved(w.scratch.obs[:0])
+	r.obs = w.scratch.obs
+	if !atOnce {
+		r.sends = append(w.chunks.sends.take(len(r.sends)), r.sends...)
+		r.ops = append(w.chunks.ops.take(len(r.ops)), r.ops...)
+		r.obs = slices.Clone(r.obs)
 	}
 	// what a Stepper gets by cloning what it interns: a handler may build
 	// its result on its input's slices, which must not change under it
 	clip(&w.t.clipS, &r.state)
-	if atOnce {
-		r.obs = ctx.AppendObserved(w.scratch.obs[:0])
-		w.scratch.obs = r.obs
-	} else {
-		r.obs = ctx.Observed()
-	}
 	if handler == "Recover" {
 		r.label = w.labelOf("recover")
 	}
