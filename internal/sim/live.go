@@ -331,7 +331,6 @@ type liveNode[S, M any] struct {
 	// keyed: key holds state's encoding
 	keyed  bool
 	timers []liveTimer
-	dead   bool
 	dirty  bool
 	// waits: a Sync timer waits on some node, so a message sent to this
 	// node can disable it
@@ -396,7 +395,10 @@ type walker[S, M any] struct {
 	n     int
 	fifo  bool
 	nodes []liveNode[S, M]
-	ctxs  []*model.Ctx[M] // each node's, reset before each call
+	// dead: whether each node is down, apart from nodes for the scans
+	// that read it alone (whose wait is over, whom a message is lost to)
+	dead []bool
+	ctxs []*model.Ctx[M] // each node's, reset before each call
 	// channel from*n+to: fifo[c] a queue (head at fifoHead[c]), or bag[c]
 	// its distinct messages by key
 	fifoQ    [][]liveMsg[M]
@@ -488,7 +490,7 @@ type walker[S, M any] struct {
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
-		nodes: make([]liveNode[S, M], n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
+		nodes: make([]liveNode[S, M], n), dead: make([]bool, n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, seed: maphash.MakeSeed()}
 	for i := range n {
@@ -528,7 +530,7 @@ func (w *walker[S, M]) Start() {
 		nd.clearOuts()
 		clear(nd.acts)
 		clear(nd.actOuts)
-		*nd = liveNode[S, M]{key: nd.key[:0], slots: nd.slots[:0], outs: nd.outs[:0], ran: nd.ran, acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
+		*nd = liveNode[S, M]{key: nd.key[:0], timers: nd.timers[:0], slots: nd.slots[:0], outs: nd.outs[:0], ran: nd.ran, acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
 	}
 	for _, c := range w.used {
 		if w.fifo {
@@ -551,6 +553,7 @@ func (w *walker[S, M]) Start() {
 	w.used = w.used[:0]
 	w.clock, w.ticks = 0, false
 	clear(w.sentAt)
+	clear(w.dead)
 	w.inFlight, w.crashes, w.recovers, w.down = 0, 0, 0, 0
 	w.mf.losses, w.mf.dups, w.mf.loseAll, w.mf.dupAll = 0, 0, 0, 0
 	w.epoch++
@@ -590,7 +593,8 @@ func (w *walker[S, M]) Start() {
 			w.inits = append(w.inits, r)
 		}
 		r := w.inits[i]
-		r.base = slices.Clone(r.base) // the walk's own, to change in place
+		// the walk's own, to change in place, in the last walk's memory
+		r.base = append(w.nodes[i].timers, r.base...)
 		w.apply(model.NodeID(i), r)
 	}
 }
@@ -602,7 +606,7 @@ func (w *walker[S, M]) Labels() []string                 { return slices.Clone(w
 func (w *walker[S, M]) Kinds() []string                  { return slices.Clone(w.kinds) }
 func (w *walker[S, M]) N() int                           { return w.n }
 func (w *walker[S, M]) Config() *model.Config            { return w.cfg }
-func (w *walker[S, M]) Alive(i model.NodeID) bool        { return !w.nodes[i].dead }
+func (w *walker[S, M]) Alive(i model.NodeID) bool        { return !w.dead[i] }
 func (w *walker[S, M]) Rank(i model.NodeID) int          { return w.cfg.Rank(i) }
 func (w *walker[S, M]) Connected(i, j model.NodeID) bool { return w.connected(i, j) }
 func (w *walker[S, M]) Split() bool                      { return w.net.split }
@@ -654,8 +658,7 @@ func (w *walker[S, M]) Enabled() (total, protocol int) {
 	losses, dups := w.MessageFaults()
 	total += losses + dups
 	if w.faultsOpen() {
-		for i := range w.nodes {
-			dead := w.nodes[i].dead
+		for _, dead := range w.dead {
 			if !dead && w.crashes < w.cfg.Crashes || dead && w.recovers < w.cfg.Recoveries {
 				total++
 			}
@@ -729,11 +732,10 @@ func (w *walker[S, M]) Take(k int) bool {
 	} else {
 		k -= l + d
 	}
-	for i := range w.nodes {
-		nd := &w.nodes[i]
-		if !nd.dead && w.crashes < w.cfg.Crashes || nd.dead && w.recovers < w.cfg.Recoveries {
+	for i, dead := range w.dead {
+		if !dead && w.crashes < w.cfg.Crashes || dead && w.recovers < w.cfg.Recoveries {
 			if k == 0 {
-				if nd.dead {
+				if dead {
 					w.recover(model.NodeID(i))
 				} else {
 					w.crash(model.NodeID(i))
@@ -899,7 +901,7 @@ func (w *walker[S, M]) timePasses() bool {
 	counting := w.inFlight > 0
 	for i := range w.nodes {
 		nd := &w.nodes[i]
-		if nd.dead {
+		if w.dead[i] {
 			continue
 		}
 		for k := range nd.timers {
@@ -978,7 +980,7 @@ func (w *walker[S, M]) remove(c, j int) {
 // encoded for an unordered channel. *msg must be clipped (see clip).
 func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, stamp int) string {
 	w.sent = append(w.sent, kind)
-	if w.nodes[j].dead {
+	if w.dead[j] {
 		return key
 	}
 	if !w.connected(i, j) {
@@ -1126,7 +1128,7 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 	w.epoch++
 	w.label = uint16(slices.Index(faultKinds, Crash))
 	nd := &w.nodes[i]
-	nd.dead, nd.timers, nd.waits = true, nil, false
+	w.dead[i], nd.timers, nd.waits = true, nil, false
 	w.down++
 	nd.forget()
 	for from := range w.n {
@@ -1154,7 +1156,7 @@ func (w *walker[S, M]) recover(i model.NodeID) {
 	if !ok {
 		return
 	}
-	nd.dead = false
+	w.dead[i] = false
 	w.down--
 	w.label = r.label
 	w.apply(i, r)
@@ -1189,7 +1191,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 	nd := &w.nodes[i]
 	nd.dirty = false
 	nd.slots = nd.slots[:0]
-	if !nd.dead {
+	if !w.dead[i] {
 		if !nd.known {
 			// cleared before they shrink, outs and actOuts hold zeros
 			// past their lengths, so that they grow into no stale outcome
@@ -1244,7 +1246,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 // flight.
 func (w *walker[S, M]) waitOver(i model.NodeID, ws []model.NodeID) bool {
 	for _, j := range ws {
-		if !w.nodes[j].dead && w.connected(i, j) || w.chanLen[int(j)*w.n+int(i)] > 0 {
+		if !w.dead[j] && w.connected(i, j) || w.chanLen[int(j)*w.n+int(i)] > 0 {
 			return false
 		}
 	}
@@ -1264,7 +1266,7 @@ func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 	lost := false // to a cut
 	for _, s := range r.sends {
 		j := s.To
-		if w.nodes[j].dead {
+		if w.dead[j] {
 			continue
 		}
 		if w.connected(i, j) {
@@ -1280,7 +1282,7 @@ func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 		w.lostTo = slices.Grow(w.lostTo[:0], w.n)[:w.n]
 		clear(w.lostTo)
 		for _, s := range r.sends {
-			w.lostTo[s.To] = !w.nodes[s.To].dead
+			w.lostTo[s.To] = !w.dead[s.To]
 		}
 		lostTo = w.lostTo
 	}
@@ -1519,7 +1521,7 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		w.fpNodeOld[i] = false
 		nd := &w.nodes[i]
 		b := append(w.buf[:0], byte(i), byte(i>>8))
-		if nd.dead {
+		if w.dead[i] {
 			b = append(b, 1)
 		}
 		b = appendKeyOf(b, &nd.state)

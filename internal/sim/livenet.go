@@ -131,7 +131,7 @@ func (w *walker[S, M]) lose(i, j model.NodeID) {
 // expireOn makes node a's timers that wait on b wait on no node.
 func (w *walker[S, M]) expireOn(a, b model.NodeID) {
 	nd := &w.nodes[a]
-	if nd.dead {
+	if w.dead[a] {
 		return
 	}
 	if waitsOn(nd.timers, b) {
