@@ -142,19 +142,28 @@ func (s msgSet) members() []int {
 	return out
 }
 
-// msgNumber numbers message m of a run under cfg: sender·msgs + seq - 1,
-// or false when no node of the run multicasts such a message.
-func msgNumber(cfg *model.Config, m model.MsgID) (int, bool) {
-	k := cfg.Param(MsgsParam, 1)
-	if m.Sender < 0 || int(m.Sender) >= cfg.N || m.Seq < 1 || m.Seq > k {
+// numbering numbers the messages of a run of N nodes that multicast Msgs
+// messages each (parameter MsgsParam). The monitors keep it in their
+// state, read once from the configuration at Start rather than at every
+// observation.
+type numbering struct{ N, Msgs int }
+
+func numberingOf(cfg *model.Config) numbering {
+	return numbering{N: cfg.N, Msgs: cfg.Param(MsgsParam, 1)}
+}
+
+// msgNumber numbers message m: sender·msgs + seq - 1, or false when no
+// node of the run multicasts such a message.
+func (nb numbering) msgNumber(m model.MsgID) (int, bool) {
+	k := nb.Msgs
+	if m.Sender < 0 || int(m.Sender) >= nb.N || m.Seq < 1 || m.Seq > k {
 		return 0, false
 	}
 	return int(m.Sender)*k + m.Seq - 1, true
 }
 
-func msgOf(cfg *model.Config, i int) model.MsgID {
-	k := cfg.Param(MsgsParam, 1)
-	return model.MsgID{Sender: model.NodeID(i / k), Seq: i%k + 1}
+func (nb numbering) msgOf(i int) model.MsgID {
+	return model.MsgID{Sender: model.NodeID(i / nb.Msgs), Seq: i%nb.Msgs + 1}
 }
 
 // badDelivery is the first violation a monitor saw: Node delivered Msg,
@@ -175,6 +184,7 @@ func (b badDelivery) seen() bool { return b.Node != model.None }
 
 // DeliveryState is the Deliveries monitor's state.
 type DeliveryState struct {
+	numbering
 	Multicast msgSet   // messages multicast so far
 	Anywhere  msgSet   // messages delivered by some process, crashed or not
 	Delivered []msgSet // per node, in its current incarnation
@@ -195,43 +205,56 @@ type deliveriesMonitor struct{}
 func (deliveriesMonitor) Name() string { return "deliveries" }
 
 func (deliveriesMonitor) Start(cfg *model.Config) any {
-	return DeliveryState{Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Twice: noViolation, Forged: noViolation}
+	return DeliveryState{numbering: numberingOf(cfg), Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Twice: noViolation, Forged: noViolation}
 }
 
 func (deliveriesMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	in := st.(DeliveryState)
-	return observed(st, in, observeDeliveries(cfg, in, node, o, false))
+	return observeDeliveriesOf(st, node, o, false)
 }
 
 func (deliveriesMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observeDeliveriesOf(st, node, o, true)
+}
+
+// observeDeliveriesOf is the monitor's state st after observation o at
+// node: st itself where no field moved (see sameAs), so that it is not
+// boxed again.
+func observeDeliveriesOf(st any, node model.NodeID, o model.Obs, inPlace bool) any {
 	in := st.(DeliveryState)
-	return observed(st, in, observeDeliveries(cfg, in, node, o, true))
+	out := in
+	observeDeliveries(&out, node, o, inPlace)
+	if out.sameAs(&in) {
+		return st
+	}
+	return out
 }
 
-func (s DeliveryState) sameAs(t DeliveryState) bool {
+// sameAs reports whether s holds t's fields: the same slices, and the
+// same violations (each set once, from none, so told apart by its node).
+func (s *DeliveryState) sameAs(t *DeliveryState) bool {
 	return sameSlice(s.Multicast, t.Multicast) && sameSlice(s.Anywhere, t.Anywhere) && sameSlice(s.Delivered, t.Delivered) &&
-		sameSlice(s.Crashed, t.Crashed) && s.Twice == t.Twice && s.Forged == t.Forged
+		sameSlice(s.Crashed, t.Crashed) && s.Twice.Node == t.Twice.Node && s.Forged.Node == t.Forged.Node
 }
 
-func observeDeliveries(cfg *model.Config, s DeliveryState, node model.NodeID, o model.Obs, inPlace bool) DeliveryState {
+func observeDeliveries(s *DeliveryState, node model.NodeID, o model.Obs, inPlace bool) {
 	switch o.Kind {
 	case model.ObsMulticast:
-		if i, ok := msgNumber(cfg, o.Msg()); ok && !s.Multicast.has(i) {
+		if i, ok := s.msgNumber(o.Msg()); ok && !s.Multicast.has(i) {
 			s.Multicast = s.Multicast.add(i, inPlace)
 		}
 	case model.ObsDeliver:
-		i, ok := msgNumber(cfg, o.Msg())
+		i, ok := s.msgNumber(o.Msg())
 		switch {
 		case !ok || !s.Multicast.has(i):
 			if !s.Forged.seen() && !s.Twice.seen() {
 				s.Forged = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
 			}
-			return s
+			return
 		case s.Delivered[node].has(i):
 			if !s.Forged.seen() && !s.Twice.seen() {
 				s.Twice = badDelivery{Node: node, Msg: o.Msg(), Peer: model.None}
 			}
-			return s
+			return
 		}
 		s.Delivered = cow(s.Delivered, inPlace)
 		s.Delivered[node] = s.Delivered[node].add(i, inPlace)
@@ -245,7 +268,6 @@ func observeDeliveries(cfg *model.Config, s DeliveryState, node model.NodeID, o 
 		s.Delivered = cow(s.Delivered, inPlace)
 		s.Delivered[node] = nil
 	}
-	return s
 }
 
 func deliveries(v View) DeliveryState { return v.Monitor(Deliveries).(DeliveryState) }
@@ -255,9 +277,9 @@ var Validity = &Property{
 	Name: "validity", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
 	Doc: "where a run ends, every correct process has delivered each message it multicast",
 	Check: func(v View) string {
-		s, cfg := deliveries(v), v.Config()
+		s := deliveries(v)
 		for _, i := range s.Multicast.members() {
-			m := msgOf(cfg, i)
+			m := s.msgOf(i)
 			if !s.Crashed[m.Sender] && !s.Delivered[m.Sender].has(i) {
 				return fmt.Sprintf("the run is over and %v, correct, never delivered its own %v", m.Sender, m)
 			}
@@ -286,11 +308,11 @@ var Integrity = &Property{
 // agreementOn checks that every correct process delivered the messages
 // of set, which the processes of whom delivered.
 func agreementOn(v View, set msgSet, whom string) string {
-	s, cfg := deliveries(v), v.Config()
+	s := deliveries(v)
 	for _, i := range set.members() {
 		for q := range model.NodeID(v.N()) {
 			if !s.Crashed[q] && !s.Delivered[q].has(i) {
-				return fmt.Sprintf("the run is over, %s delivered %v and %v, correct, never did", whom, msgOf(cfg, i), q)
+				return fmt.Sprintf("the run is over, %s delivered %v and %v, correct, never did", whom, s.msgOf(i), q)
 			}
 		}
 	}
@@ -328,6 +350,7 @@ var UniformAgreement = &Property{
 // delivered and whether it crashed, the first violation, and for causal
 // order the causal pasts.
 type OrderLog struct {
+	numbering
 	Multicast msgSet
 	Delivered []msgSet
 	Crashed   []bool
@@ -353,7 +376,7 @@ var (
 func (m orderMonitor) Name() string { return m.name }
 
 func (m orderMonitor) Start(cfg *model.Config) any {
-	s := OrderLog{Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
+	s := OrderLog{numbering: numberingOf(cfg), Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
 	if m.causal {
 		s.Past = make([]msgSet, cfg.N*cfg.Param(MsgsParam, 1))
 		s.Knows = make([]msgSet, cfg.N)
@@ -362,26 +385,36 @@ func (m orderMonitor) Start(cfg *model.Config) any {
 }
 
 func (m orderMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	in := st.(OrderLog)
-	return observed(st, in, m.observe(cfg, in, node, o, false))
+	return m.observeOf(st, node, o, false)
 }
 
 func (m orderMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.observeOf(st, node, o, true)
+}
+
+// observeOf is observeDeliveriesOf for this monitor.
+func (m orderMonitor) observeOf(st any, node model.NodeID, o model.Obs, inPlace bool) any {
 	in := st.(OrderLog)
-	return observed(st, in, m.observe(cfg, in, node, o, true))
+	out := in
+	m.observe(&out, node, o, inPlace)
+	if out.sameAs(&in) {
+		return st
+	}
+	return out
 }
 
-func (s OrderLog) sameAs(t OrderLog) bool {
+// sameAs: see DeliveryState.sameAs.
+func (s *OrderLog) sameAs(t *OrderLog) bool {
 	return sameSlice(s.Multicast, t.Multicast) && sameSlice(s.Delivered, t.Delivered) && sameSlice(s.Crashed, t.Crashed) &&
-		s.Bad == t.Bad && sameSlice(s.Past, t.Past) && sameSlice(s.Knows, t.Knows)
+		s.Bad.Node == t.Bad.Node && sameSlice(s.Past, t.Past) && sameSlice(s.Knows, t.Knows)
 }
 
-func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, o model.Obs, inPlace bool) OrderLog {
+func (m orderMonitor) observe(s *OrderLog, node model.NodeID, o model.Obs, inPlace bool) {
 	switch o.Kind {
 	case model.ObsMulticast:
-		i, ok := msgNumber(cfg, o.Msg())
+		i, ok := s.msgNumber(o.Msg())
 		if !ok || s.Multicast.has(i) {
-			return s
+			return
 		}
 		s.Multicast = s.Multicast.add(i, inPlace)
 		if m.causal {
@@ -393,12 +426,12 @@ func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, 
 			s.Knows[node] = s.Knows[node].add(i, inPlace)
 		}
 	case model.ObsDeliver:
-		i, ok := msgNumber(cfg, o.Msg())
+		i, ok := s.msgNumber(o.Msg())
 		if !ok || !s.Multicast.has(i) {
-			return s // integrity's business
+			return // integrity's business
 		}
 		if !s.Bad.seen() && !s.Crashed[node] {
-			if missing, ok := m.missing(cfg, s, node, i); ok {
+			if missing, ok := m.missing(s, node, i); ok {
 				s.Bad = badDelivery{Node: node, Msg: o.Msg(), Other: missing, Peer: model.None}
 			}
 		}
@@ -414,26 +447,25 @@ func (m orderMonitor) observe(cfg *model.Config, s OrderLog, node model.NodeID, 
 			s.Crashed[node] = true
 		}
 	}
-	return s
 }
 
 // missing returns a message that node should have delivered before
 // message i and has not.
-func (m orderMonitor) missing(cfg *model.Config, s OrderLog, node model.NodeID, i int) (model.MsgID, bool) {
+func (m orderMonitor) missing(s *OrderLog, node model.NodeID, i int) (model.MsgID, bool) {
 	if m.causal {
 		if j, ok := s.Past[i].firstNotIn(s.Delivered[node]); ok {
-			return msgOf(cfg, j), true
+			return s.msgOf(j), true
 		}
 		return model.MsgID{}, false
 	}
-	mi := msgOf(cfg, i)
+	mi := s.msgOf(i)
 	if s.Crashed[mi.Sender] {
 		return model.MsgID{}, false // FIFO order binds correct senders only
 	}
 	// the sender's earlier messages are numbered just before i (see msgNumber)
 	for j := i - (mi.Seq - 1); j < i; j++ {
 		if s.Multicast.has(j) && !s.Delivered[node].has(j) {
-			return msgOf(cfg, j), true
+			return s.msgOf(j), true
 		}
 	}
 	return model.MsgID{}, false
@@ -468,6 +500,7 @@ var CausalOrder = &Property{
 // SequenceLog is the total-order monitor's state: each node's deliveries
 // in order (message numbers), which nodes crashed, the first violation.
 type SequenceLog struct {
+	numbering
 	Seq     [][]uint16
 	Crashed []bool
 	Bad     badDelivery
@@ -481,33 +514,43 @@ type sequenceMonitor struct{}
 func (sequenceMonitor) Name() string { return "delivery-order" }
 
 func (sequenceMonitor) Start(cfg *model.Config) any {
-	return SequenceLog{Seq: make([][]uint16, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
+	return SequenceLog{numbering: numberingOf(cfg), Seq: make([][]uint16, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
 }
 
 func (sequenceMonitor) Observe(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
-	in := st.(SequenceLog)
-	return observed(st, in, observeSequence(cfg, in, node, o, false))
+	return observeSequenceOf(st, node, o, false)
 }
 
 func (sequenceMonitor) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observeSequenceOf(st, node, o, true)
+}
+
+// observeSequenceOf is observeDeliveriesOf for this monitor.
+func observeSequenceOf(st any, node model.NodeID, o model.Obs, inPlace bool) any {
 	in := st.(SequenceLog)
-	return observed(st, in, observeSequence(cfg, in, node, o, true))
+	out := in
+	observeSequence(&out, node, o, inPlace)
+	if out.sameAs(&in) {
+		return st
+	}
+	return out
 }
 
-func (s SequenceLog) sameAs(t SequenceLog) bool {
-	return sameSlice(s.Seq, t.Seq) && sameSlice(s.Crashed, t.Crashed) && s.Bad == t.Bad
+// sameAs: see DeliveryState.sameAs.
+func (s *SequenceLog) sameAs(t *SequenceLog) bool {
+	return sameSlice(s.Seq, t.Seq) && sameSlice(s.Crashed, t.Crashed) && s.Bad.Node == t.Bad.Node
 }
 
-func observeSequence(cfg *model.Config, s SequenceLog, node model.NodeID, o model.Obs, inPlace bool) SequenceLog {
+func observeSequence(s *SequenceLog, node model.NodeID, o model.Obs, inPlace bool) {
 	switch o.Kind {
 	case model.ObsDeliver:
-		i, ok := msgNumber(cfg, o.Msg())
+		i, ok := s.msgNumber(o.Msg())
 		if !ok || s.Crashed[node] {
-			return s // a process that crashed is no longer bound
+			return // a process that crashed is no longer bound
 		}
 		x := uint16(i)
 		if !s.Bad.seen() {
-			s.Bad = s.conflict(cfg, node, x)
+			s.Bad = s.conflict(node, x)
 		}
 		s.Seq = cow(s.Seq, inPlace)
 		seq := s.Seq[node]
@@ -521,14 +564,13 @@ func observeSequence(cfg *model.Config, s SequenceLog, node model.NodeID, o mode
 			s.Crashed[node] = true
 		}
 	}
-	return s
 }
 
 // conflict looks for the first violation that node's delivery of x makes:
 // a correct process j delivered some m before x while node has not
 // delivered m; or node delivered some m before x while j delivered x
 // without m before it. Either way the two disagree on m and x for good.
-func (s SequenceLog) conflict(cfg *model.Config, node model.NodeID, x uint16) badDelivery {
+func (s *SequenceLog) conflict(node model.NodeID, x uint16) badDelivery {
 	mine := s.Seq[node]
 	for j, seq := range s.Seq {
 		peer := model.NodeID(j)
@@ -541,12 +583,12 @@ func (s SequenceLog) conflict(cfg *model.Config, node model.NodeID, x uint16) ba
 		}
 		for _, m := range seq[:at] {
 			if !slices.Contains(mine, m) {
-				return badDelivery{Node: node, Msg: msgOf(cfg, int(x)), Other: msgOf(cfg, int(m)), Peer: peer}
+				return badDelivery{Node: node, Msg: s.msgOf(int(x)), Other: s.msgOf(int(m)), Peer: peer}
 			}
 		}
 		for _, m := range mine {
 			if !slices.Contains(seq[:at], m) {
-				return badDelivery{Node: node, Msg: msgOf(cfg, int(x)), Other: msgOf(cfg, int(m)), Peer: peer, Mine: true}
+				return badDelivery{Node: node, Msg: s.msgOf(int(x)), Other: s.msgOf(int(m)), Peer: peer, Mine: true}
 			}
 		}
 	}

@@ -527,17 +527,17 @@ func TestMulticastMsgSets(t *testing.T) {
 		{msgID(39, 3), 119, true}, {msgID(0, 0), 0, false}, {msgID(0, 4), 0, false}, {msgID(40, 1), 0, false},
 		{msgID(-1, 1), 0, false},
 	} {
-		i, ok := msgNumber(cfg, c.m)
+		i, ok := numberingOf(cfg).msgNumber(c.m)
 		require.Equal(t, c.ok, ok, "%v", c.m)
 		if ok {
 			require.Equal(t, c.i, i, "%v", c.m)
-			require.Equal(t, c.m, msgOf(cfg, i))
+			require.Equal(t, c.m, numberingOf(cfg).msgOf(i))
 		}
 	}
-	i, ok := msgNumber(&model.Config{N: 3}, msgID(2, 1))
+	i, ok := numberingOf(&model.Config{N: 3}).msgNumber(msgID(2, 1))
 	require.True(t, ok, "msgs defaults to 1")
 	require.Equal(t, 2, i)
-	_, ok = msgNumber(&model.Config{N: 3}, msgID(2, 2))
+	_, ok = numberingOf(&model.Config{N: 3}).msgNumber(msgID(2, 2))
 	require.False(t, ok, "msgs defaults to 1")
 }
 

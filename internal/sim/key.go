@@ -263,6 +263,16 @@ func deepClone(v reflect.Value) reflect.Value {
 	return v
 }
 
+// canBeNil reports whether a value of type t may be nil and then holds
+// nothing to copy.
+func canBeNil(t reflect.Type) bool {
+	switch t.Kind() {
+	case reflect.Slice, reflect.Map, reflect.Pointer, reflect.Interface:
+		return true
+	}
+	return false
+}
+
 // A cloner copies a value of one type deeply (see deepClone); types whose
 // values hold no slice or map have none. Cloners are built once per type,
 // as encoders are, so that interning a state costs no reflection over its
@@ -299,8 +309,13 @@ func buildCloner(t reflect.Type) cloner {
 				reflect.Copy(c, v)
 				return c
 			}
+			nilable := canBeNil(t.Elem())
 			for i := range v.Len() {
-				c.Index(i).Set(elem(v.Index(i)))
+				// c holds zeros: a nil element (a monitor's per-node set,
+				// before the node has any) needs no copy
+				if e := v.Index(i); !nilable || !e.IsNil() {
+					c.Index(i).Set(elem(e))
+				}
 			}
 			return c
 		}
@@ -352,8 +367,13 @@ func buildCloner(t reflect.Type) cloner {
 		elem := clonerFor(t.Elem())
 		return func(v reflect.Value) reflect.Value {
 			c := reflect.New(t).Elem()
+			nilable := canBeNil(t.Elem())
 			for i := range v.Len() {
-				c.Index(i).Set(elem(v.Index(i)))
+				// c holds zeros: a nil element (a monitor's per-node set,
+				// before the node has any) needs no copy
+				if e := v.Index(i); !nilable || !e.IsNil() {
+					c.Index(i).Set(elem(e))
+				}
 			}
 			return c
 		}
