@@ -332,9 +332,6 @@ type liveNode[S, M any] struct {
 	keyed  bool
 	timers []liveTimer
 	dirty  bool
-	// waits: a Sync timer waits on some node, so a message sent to this
-	// node can disable it
-	waits bool
 	// slots lists the node's timeouts whose wait is over (timer index)
 	// and its actions (^action index), in the order a walk draws them
 	slots []int32
@@ -622,11 +619,25 @@ func (w *walker[S, M]) State(i model.NodeID) any {
 }
 
 func (w *walker[S, M]) Monitor(mon model.Monitor) any {
+	// a property names its monitor by the variable the machine was
+	// compiled with: the same interface words, found without comparing
+	// the monitors' values (a string each, for the multicast orders)
+	for k, m := range w.m.monitors {
+		if interfaceWords(m) == interfaceWords(mon) {
+			return w.mons[k]
+		}
+	}
 	k := slices.Index(w.m.monitors, mon)
 	if k < 0 {
 		panic(fmt.Sprintf("monitor %s is not attached to this machine: compile with a property that reads it", mon.Name()))
 	}
 	return w.mons[k]
+}
+
+// interfaceWords is the two words of interface value m: its type's and
+// its value's. Equal words make equal values.
+func interfaceWords(m model.Monitor) [2]unsafe.Pointer {
+	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&m))
 }
 
 // faultsOpen reports whether a crash or a recovery may still happen.
@@ -1026,12 +1037,9 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 	}
 	w.chanLen[c]++
 	w.inFlight++
+	// j's timers are left as they were: a wait on i, up and connected
+	// to j, was not over before, nor is it now
 	w.staleChan(c)
-	if w.nodes[j].waits && w.chanLen[c] == 1 {
-		// j's timers that wait on i may no longer fire; with a message
-		// from i in flight already, none did
-		w.touch(j)
-	}
 	return key
 }
 
@@ -1041,10 +1049,6 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	timers := r.timersAfter(true) // nd.forget() below
 	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
 	nd.forget()
-	nd.waits = false
-	for k := 0; k < len(timers) && !nd.waits; k++ {
-		nd.waits = len(timers[k].wait) > 0
-	}
 	var kind uint8
 	var key string
 	for k := range r.sends {
@@ -1128,7 +1132,7 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 	w.epoch++
 	w.label = uint16(slices.Index(faultKinds, Crash))
 	nd := &w.nodes[i]
-	w.dead[i], nd.timers, nd.waits = true, nil, false
+	w.dead[i], nd.timers = true, nil
 	w.down++
 	nd.forget()
 	for from := range w.n {
@@ -1200,18 +1204,19 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			clear(nd.acts)
 			nd.acts, nd.acted, nd.known = nd.acts[:0], false, true
 		}
+		// with every node up and connected, no wait on a node is over:
+		// most steps, where a node may hold a timer per peer
+		async, waitsEnd := w.cfg.Timing == model.Async, w.down > 0 || w.net.split
 		for k := range nd.timers {
 			tm := &nd.timers[k]
 			var fires bool
 			switch {
 			case tm.at > 0: // Bounded timing only
 				fires = tm.at <= w.clock
-			case w.cfg.Timing == model.Async:
+			case async || len(tm.wait) == 0:
 				fires = true
 			default:
-				// with every node up and connected, no wait on a node is
-				// over: most steps, where a node may hold many timers
-				fires = len(tm.wait) == 0 || (w.down > 0 || w.net.split) && w.waitOver(i, tm.wait)
+				fires = waitsEnd && w.waitOver(i, tm.wait)
 			}
 			if fires {
 				nd.slots = append(nd.slots, int32(k))

@@ -125,7 +125,7 @@ func (w *walker[S, M]) loseOne(c, j int) {
 func (w *walker[S, M]) duplicate(c, j int) {
 	w.label = uint16(slices.Index(faultKinds, Duplicate))
 	w.mf.dups++
-	from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
+	from := model.NodeID(c / w.n)
 	stamp := w.now[from] + 1
 	if w.fifo {
 		// the j-th distinct message, in content order
@@ -148,8 +148,7 @@ func (w *walker[S, M]) duplicate(c, j int) {
 	}
 	w.chanLen[c]++
 	w.inFlight++
+	// the receiver's timers are left as they were: the channel held a
+	// message from the sender, so no wait on it was over
 	w.staleChan(c)
-	if w.nodes[to].waits {
-		w.touch(to)
-	}
 }
