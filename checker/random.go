@@ -529,16 +529,20 @@ func (r *walkResult) named(names []string) []KindCount {
 // judge judges the world v of a walk after at steps: its invariants or,
 // where the run ends (atEnd), the other properties, those not yet broken.
 func (r *walkResult) judge(props []*properties.Property, v properties.View, atEnd bool, at int, sameMonitors bool) {
-	for p, prop := range props {
+	// one recover for every property judged: a walk judges after every
+	// step, most often every invariant
+	p := 0
+	defer func() {
+		if rec := recover(); rec != nil {
+			r.fault = propertyFault(props[p], "Check", rec)
+		}
+	}()
+	for ; p < len(props); p++ {
+		prop := props[p]
 		if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd || sameMonitors && prop.MonitorOnly {
 			continue
 		}
-		d, f := judgeSafely(prop, v, atEnd)
-		if f != nil {
-			r.fault = f
-			return
-		}
-		if d != "" {
+		if d := prop.Judge(v, atEnd); d != "" {
 			if r.viol == nil {
 				r.viol = map[int]walkViolation{}
 			}

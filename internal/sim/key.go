@@ -263,6 +263,75 @@ func deepClone(v reflect.Value) reflect.Value {
 	return v
 }
 
+// sharesMemory reports whether a and b share storage a write could go
+// through: the array of a slice, a map, a pointer's target, at any depth.
+// Strings are never written, so they do not count.
+func sharesMemory(a, b reflect.Value) bool {
+	in := storage(a, nil, map[uintptr]bool{})
+	if len(in) == 0 {
+		return false
+	}
+	for _, s := range storage(b, nil, map[uintptr]bool{}) {
+		for _, t := range in {
+			if s.lo < t.hi && t.lo < s.hi {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// span is a block of memory, [lo, hi).
+type span struct{ lo, hi uintptr }
+
+// storage appends to out the memory v's slices, maps and pointers reach
+// (see sharesMemory), each block once (seen).
+func storage(v reflect.Value, out []span, seen map[uintptr]bool) []span {
+	if !v.IsValid() {
+		return out
+	}
+	reach := func(p uintptr, size uintptr) bool {
+		if p == 0 || seen[p] {
+			return false
+		}
+		seen[p] = true
+		out = append(out, span{p, p + max(size, 1)})
+		return true
+	}
+	switch v.Kind() {
+	case reflect.Slice:
+		if v.Cap() > 0 && reach(v.Pointer(), uintptr(v.Cap())*v.Type().Elem().Size()) {
+			for i := range v.Len() {
+				out = storage(v.Index(i), out, seen)
+			}
+		}
+	case reflect.Array:
+		for i := range v.Len() {
+			out = storage(v.Index(i), out, seen)
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			out = storage(v.Field(i), out, seen)
+		}
+	case reflect.Pointer:
+		if !v.IsNil() && reach(v.Pointer(), v.Type().Elem().Size()) {
+			out = storage(v.Elem(), out, seen)
+		}
+	case reflect.Map:
+		if !v.IsNil() && reach(v.Pointer(), 1) {
+			for it := v.MapRange(); it.Next(); {
+				out = storage(it.Key(), out, seen)
+				out = storage(it.Value(), out, seen)
+			}
+		}
+	case reflect.Interface:
+		out = storage(v.Elem(), out, seen)
+	case reflect.Chan, reflect.Func, reflect.UnsafePointer:
+		reach(v.Pointer(), 1)
+	}
+	return out
+}
+
 // canBeNil reports whether a value of type t may be nil and then holds
 // nothing to copy.
 func canBeNil(t reflect.Type) bool {

@@ -429,6 +429,44 @@ func TestDeepClone(t *testing.T) {
 	require.Equal(t, "", tags[:2][1], "an append to the clone wrote into the original's spare capacity")
 }
 
+type cyclic struct {
+	Next *cyclic
+	Vals []int
+}
+
+// sharesMemory finds storage two values share at any depth, and only
+// storage a write could go through.
+func TestSharesMemory(t *testing.T) {
+	arr := []int{1, 2, 3, 4}
+	inner := []string{"x"}
+	m := map[string][]int{"k": {1}}
+	loop := &cyclic{Vals: []int{1}}
+	loop.Next = loop
+	fresh := func() cloneSample {
+		return cloneSample{A: []int{1}, B: [][]string{{"x"}}, M: map[string][]int{"k": {1}}, List: []keyInner{{Tags: []string{"a"}}}}
+	}
+	for _, c := range []struct {
+		name   string
+		a, b   any
+		shared bool
+	}{
+		{"built twice", fresh(), fresh(), false},
+		{"nil and empty", cloneSample{}, cloneSample{A: []int{}}, false},
+		{"one slice", cloneSample{A: arr}, cloneSample{A: arr}, true},
+		{"overlapping slices", cloneSample{A: arr[:2]}, cloneSample{A: arr[3:]}, true},
+		{"an element slice", cloneSample{B: [][]string{inner}}, cloneSample{B: [][]string{{"y"}, inner}}, true},
+		{"a slice in a struct of a list", cloneSample{List: []keyInner{{Tags: inner}}}, cloneSample{B: [][]string{inner}}, true},
+		{"one map", cloneSample{M: m}, cloneSample{M: m}, true},
+		{"a map's value", cloneSample{M: map[string][]int{"a": arr}}, cloneSample{A: arr}, true},
+		{"one string", keyInner{Tags: []string{"s"}}, keyInner{Tags: []string{"s"}}, false},
+		{"a cycle", loop, &cyclic{Vals: []int{1}}, false},
+		{"into a cycle", loop, &cyclic{Vals: loop.Vals}, true},
+	} {
+		require.Equal(t, c.shared, sharesMemory(reflect.ValueOf(c.a), reflect.ValueOf(c.b)), c.name)
+		require.Equal(t, c.shared, sharesMemory(reflect.ValueOf(c.b), reflect.ValueOf(c.a)), c.name)
+	}
+}
+
 type unexportedSlice struct {
 	Ok   int
 	list []int

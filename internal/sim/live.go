@@ -419,8 +419,13 @@ type walker[S, M any] struct {
 	// the emergent election's walks)
 	inits []liveResult[S, M]
 	mons  []any
-	// monStart: what each monitor's Start returned, at the first walk
+	// monWords: each monitor's interface words (see Monitor)
+	monWords [][2]unsafe.Pointer
+	// monStart: what each monitor's Start returned, at the first walk;
+	// monFresh: whether an in-place monitor's Start returns memory of its
+	// own at every call (see Start)
 	monStart []any
+	monFresh []bool
 	// inPlace: the monitors, if each is a model.InPlaceMonitor
 	inPlace  []model.InPlaceMonitor
 	crashes  int
@@ -494,6 +499,9 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 	}
 	for _, mon := range m.monitors {
+		w.monWords = append(w.monWords, interfaceWords(mon))
+	}
+	for _, mon := range m.monitors {
 		ip, ok := mon.(model.InPlaceMonitor)
 		if !ok {
 			w.inPlace = nil
@@ -564,13 +572,23 @@ func (w *walker[S, M]) Start() {
 	for k, mon := range w.m.monitors {
 		if f := catch(func() {
 			// Start is pure: every walk starts from the first walk's
+			_, inPlace := mon.(model.InPlaceMonitor)
 			if len(w.monStart) == k {
-				w.monStart = append(w.monStart, mon.Start(w.cfg))
+				first := mon.Start(w.cfg)
+				w.monStart = append(w.monStart, first)
+				// a Start that builds its state afresh at every call
+				// hands every walk memory of its own, at the cost of the
+				// allocations alone; one that returns memory it keeps
+				// (a package variable) is copied
+				w.monFresh = append(w.monFresh, inPlace && !sharesMemory(reflect.ValueOf(first), reflect.ValueOf(mon.Start(w.cfg))))
 			}
-			w.mons[k] = w.monStart[k]
-			if _, ok := mon.(model.InPlaceMonitor); ok && w.mons[k] != nil {
-				// the walk's own, to write into
-				w.mons[k] = deepClone(reflect.ValueOf(w.mons[k])).Interface()
+			switch {
+			case !inPlace || w.monStart[k] == nil:
+				w.mons[k] = w.monStart[k]
+			case w.monFresh[k]:
+				w.mons[k] = mon.Start(w.cfg)
+			default: // the walk's own, to write into
+				w.mons[k] = deepClone(reflect.ValueOf(w.monStart[k])).Interface()
 			}
 		}); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
@@ -622,8 +640,9 @@ func (w *walker[S, M]) Monitor(mon model.Monitor) any {
 	// a property names its monitor by the variable the machine was
 	// compiled with: the same interface words, found without comparing
 	// the monitors' values (a string each, for the multicast orders)
-	for k, m := range w.m.monitors {
-		if interfaceWords(m) == interfaceWords(mon) {
+	words := interfaceWords(mon)
+	for k := range w.monWords {
+		if w.monWords[k] == words {
 			return w.mons[k]
 		}
 	}

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -148,19 +149,45 @@ func (m inPlaceLog) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o
 	return append(st.([]string), fmt.Sprintf("%v %v", node, o))
 }
 
+// perNode counts each node's observations, in place where it may: its
+// Start builds its state afresh at every call, so a walk may start from
+// it as it is, but not from an earlier walk's.
+type perNode struct{}
+
+func (perNode) Name() string              { return "per-node" }
+func (perNode) Start(c *model.Config) any { return make([]int, c.N) }
+func (perNode) Observe(_ *model.Config, st any, node model.NodeID, _ model.Obs) any {
+	out := slices.Clone(st.([]int))
+	out[node]++
+	return out
+}
+func (perNode) ObserveInPlace(_ *model.Config, st any, node model.NodeID, _ model.Obs) any {
+	st.([]int)[node]++
+	return st
+}
+
 // A Walker updates an InPlaceMonitor's state in place, on a copy of what
-// Start returned, and each walk starts afresh.
+// Start returned (or on what a Start that shares nothing returned), and
+// each walk starts afresh.
 func TestWalkerObservesInPlace(t *testing.T) {
-	m, err := sim.Compile("in-place", observingProtocol(), model.Config{N: 2}, inPlaceLog{})
-	require.NoError(t, err)
-	lw := m.NewWalker()
-	for range 2 {
-		lw.Start()
-		total, _ := lw.Enabled()
-		require.Equal(t, 1, total)
-		lw.Take(0)
-		require.Nil(t, lw.Fault())
-		require.Equal(t, []string{"n0 leader=n0", "n1 leader=n0"}, lw.Monitor(inPlaceLog{}))
+	for _, c := range []struct {
+		mon  model.Monitor
+		want any
+	}{
+		{inPlaceLog{}, []string{"n0 leader=n0", "n1 leader=n0"}},
+		{perNode{}, []int{1, 1}},
+	} {
+		m, err := sim.Compile("in-place", observingProtocol(), model.Config{N: 2}, c.mon)
+		require.NoError(t, err)
+		lw := m.NewWalker()
+		for range 3 {
+			lw.Start()
+			total, _ := lw.Enabled()
+			require.Equal(t, 1, total)
+			lw.Take(0)
+			require.Nil(t, lw.Fault())
+			require.Equal(t, c.want, lw.Monitor(c.mon), "%T", c.mon)
+		}
 	}
 	require.Empty(t, sharedLog[:cap(sharedLog)][0], "the walk wrote into the state Start returned")
 }

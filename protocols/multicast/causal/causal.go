@@ -110,8 +110,11 @@ func coDeliver(ctx *model.Ctx[Msg], s State, h Msg) State {
 // V_j[k] ≤ V_i[k] for k ≠ j.
 func deliverable(v []int, h Msg) bool {
 	j := h.Value.ID.Sender
-	for k := range v {
-		if model.NodeID(k) == j && h.V[k] != v[k]+1 || model.NodeID(k) != j && h.V[k] > v[k] {
+	if h.V[j] != v[j]+1 {
+		return false
+	}
+	for k, x := range h.V[:len(v)] {
+		if x > v[k] && model.NodeID(k) != j {
 			return false
 		}
 	}
