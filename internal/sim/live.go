@@ -178,13 +178,18 @@ type liveOp struct {
 // timersAfter returns the node's timers after r, sorted by key: base
 // itself when r changes none of them. inPlace builds them in base's
 // memory, which only a step taken may do: the node's outcomes, which
-// share base, are forgotten then.
-func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
+// share base, are forgotten then. mb holds the buffers of a merge (see
+// mergedTimers); nil, its own.
+func (r *liveResult[S, M]) timersAfter(inPlace bool, mb *mergeBuf) []liveTimer {
 	if r.fired < 0 && len(r.ops) == 0 {
 		return r.base
 	}
 	if len(r.ops) > 8 {
-		return r.mergedTimers()
+		merged := r.mergedTimers(mb)
+		if inPlace {
+			return append(r.base[:0], merged...) // where base has room
+		}
+		return slices.Clone(merged)
 	}
 	ts := r.base
 	if !inPlace {
@@ -210,35 +215,66 @@ func (r *liveResult[S, M]) timersAfter(inPlace bool) []liveTimer {
 // byID orders timers by content key (see timerID).
 func byID(e liveTimer, id *timerID) int { return cmp.Compare(e.id.ord, id.ord) }
 
+// mergeBuf holds a walker's buffers for mergedTimers, reused from call to
+// call.
+type mergeBuf struct {
+	order []opAt
+	out   []liveTimer
+}
+
+// opAt is operation at of a call, by the rank of its timer's key.
+type opAt struct {
+	ord uint64
+	at  int32
+}
+
 // mergedTimers is timersAfter for a call that armed or cancelled many
 // timers (a coordinator polling every member): its operations sorted by
 // key, the last on each key deciding, merged with base in one pass, where
 // one search and one shift of base per operation would cost its length
-// each.
-func (r *liveResult[S, M]) mergedTimers() []liveTimer {
-	last := r.ops // as a loop over the nodes in id order often arms them
-	if !strictlyByKey(last) {
-		ops := slices.Clone(r.ops)
-		slices.SortStableFunc(ops, func(a, b liveOp) int { return cmp.Compare(a.id.ord, b.id.ord) })
-		last = ops[:0]
-		for k, op := range ops {
-			if k+1 == len(ops) || ops[k+1].id != op.id {
-				last = append(last, op)
+// each. The timers are built in mb.out, valid until the next call.
+func (r *liveResult[S, M]) mergedTimers(mb *mergeBuf) []liveTimer {
+	if mb == nil {
+		mb = &mergeBuf{}
+	}
+	// The operations by key: as made, where a loop over the nodes arms
+	// them in key order; else sorted by rank, then position (the last on
+	// a key deciding), as pairs of integers, which move less than the
+	// operations themselves.
+	order := mb.order[:0]
+	sorted := true
+	for k := range r.ops {
+		order = append(order, opAt{r.ops[k].id.ord, int32(k)})
+		sorted = sorted && (k == 0 || order[k-1].ord < order[k].ord)
+	}
+	if !sorted {
+		slices.SortFunc(order, func(a, b opAt) int {
+			if c := cmp.Compare(a.ord, b.ord); c != 0 {
+				return c
+			}
+			return cmp.Compare(a.at, b.at)
+		})
+		last := order[:0]
+		for k, o := range order {
+			if k+1 == len(order) || order[k+1].ord != o.ord {
+				last = append(last, o)
 			}
 		}
+		order = last
 	}
-	out := make([]liveTimer, 0, len(r.base)+len(last))
+	mb.order = order
+	out := mb.out[:0]
 	i, j := 0, 0
-	for i < len(r.base) || j < len(last) {
+	for i < len(r.base) || j < len(order) {
 		if i == r.fired { // fired: gone, unless an operation arms it again
 			i++
 			continue
 		}
-		c := 1 // base[i] after last[j], or base done
-		if j == len(last) {
+		c := 1 // base[i] after the operation, or base done
+		if j == len(order) {
 			c = -1
 		} else if i < len(r.base) {
-			c = cmp.Compare(r.base[i].id.ord, last[j].id.ord)
+			c = cmp.Compare(r.base[i].id.ord, order[j].ord)
 		}
 		if c < 0 { // left alone
 			out = append(out, r.base[i])
@@ -248,22 +284,13 @@ func (r *liveResult[S, M]) mergedTimers() []liveTimer {
 		if c == 0 { // armed again or cancelled
 			i++
 		}
-		if last[j].armed {
-			out = append(out, last[j].liveTimer)
+		if op := &r.ops[order[j].at]; op.armed {
+			out = append(out, op.liveTimer)
 		}
 		j++
 	}
+	mb.out = out
 	return out
-}
-
-// strictlyByKey reports whether ops are sorted by key, no key twice.
-func strictlyByKey(ops []liveOp) bool {
-	for k := 1; k < len(ops); k++ {
-		if ops[k-1].id.ord >= ops[k].id.ord {
-			return false
-		}
-	}
-	return true
 }
 
 // keepsTimers reports whether the node's timers after r are those before
@@ -272,7 +299,7 @@ func strictlyByKey(ops []liveOp) bool {
 // cut, indexed by node; nil: none), a timer after r that waits on one of
 // them counts as expired, waiting on no node (see Walker.lose): it is
 // kept only if it waited on none before.
-func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
+func (r *liveResult[S, M]) keepsTimers(lostTo []bool, mb *mergeBuf) bool {
 	expires := func(t *liveTimer) bool {
 		return lostTo != nil && slices.ContainsFunc(t.wait, func(j model.NodeID) bool { return lostTo[j] })
 	}
@@ -293,7 +320,7 @@ func (r *liveResult[S, M]) keepsTimers(lostTo []bool) bool {
 		return true
 	}
 	if len(r.ops) > 8 { // the quadratic search below would cost more
-		after := r.timersAfter(false)
+		after := r.mergedTimers(mb)
 		return slices.EqualFunc(after, r.base, func(a, b liveTimer) bool { return keptAs(&a, &b, expires) })
 	}
 	firedKept := r.fired < 0
@@ -455,6 +482,7 @@ type walker[S, M any] struct {
 	// rcvLabel: the label of receiving each kind
 	rcvLabel []uint16
 	tids     timerIDs
+	merge    mergeBuf
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
@@ -604,7 +632,7 @@ func (w *walker[S, M]) Start() {
 			if !ok {
 				return
 			}
-			r.base, r.ops, r.fired = r.timersAfter(false), nil, -1
+			r.base, r.ops, r.fired = r.timersAfter(false, nil), nil, -1
 			w.inits = append(w.inits, r)
 		}
 		r := w.inits[i]
@@ -863,7 +891,10 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	if s >= 0 {
 		tm := nd.timers[s]
 		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s), false)
-		r.label = w.eventLabel(evKey{v: tm.t})
+		if tm.id.label == 0 {
+			tm.id.label = w.eventLabel(evKey{v: tm.t}) + 1
+		}
+		r.label = tm.id.label - 1
 	} else {
 		a := nd.acts[^s]
 		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1, false)
@@ -1065,7 +1096,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 // apply makes r node i's step: its state, timers, sends, observations.
 func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	nd := &w.nodes[i]
-	timers := r.timersAfter(true) // nd.forget() below
+	timers := r.timersAfter(true, &w.merge) // nd.forget() below
 	nd.state, nd.boxed, nd.keyed, nd.timers = r.state, nil, false, timers
 	nd.forget()
 	var kind uint8
@@ -1310,7 +1341,7 @@ func (w *walker[S, M]) stutters(i model.NodeID, r *liveResult[S, M]) bool {
 		}
 		lostTo = w.lostTo
 	}
-	if !r.keepsTimers(lostTo) {
+	if !r.keepsTimers(lostTo, &w.merge) {
 		return false
 	}
 	if r.same == 0 && shallowEqual(&r.state, &nd.state) {

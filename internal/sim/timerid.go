@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"unsafe"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -17,17 +18,33 @@ import (
 type timerID struct {
 	key string
 	ord uint64
+	// label: the label of its timeout, plus one (0: not yet looked up)
+	label uint16
 }
 
 // timerIDs interns the timers a Walker meets, one timerID per content key.
 type timerIDs struct {
 	byTimer map[model.Timer]*timerID
 	byKey   []*timerID // sorted by key, so by ord
+	// recent caches byTimer by the timer's interface words: a handler
+	// that re-arms a timer per peer at every step boxes the same values
+	// (small integers, constants) to the same words, found without
+	// hashing the value
+	recent [64]struct {
+		words [2]unsafe.Pointer
+		id    *timerID
+	}
 }
 
 // of returns the timerID of timer t, whose content key is keyOf(t).
 func (ids *timerIDs) of(t model.Timer, keyOf func(model.Timer) string) *timerID {
+	words := *(*[2]unsafe.Pointer)(unsafe.Pointer(&t))
+	slot := &ids.recent[(uintptr(words[0])>>3^uintptr(words[1])>>3)%uintptr(len(ids.recent))]
+	if slot.words == words && slot.id != nil {
+		return slot.id // equal words make equal values
+	}
 	if id, ok := ids.byTimer[t]; ok {
+		slot.words, slot.id = words, id
 		return id
 	}
 	if ids.byTimer == nil {

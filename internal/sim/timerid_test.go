@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -41,4 +42,29 @@ func TestTimerIDsRankAsKeysOrder(t *testing.T) {
 			require.Less(t, got[keys[k-1]].ord, got[keys[k]].ord, "%q before %q", keys[k-1], keys[k])
 		}
 	})
+}
+
+type timerA int
+type timerB int
+
+// Timers of two types with equal values, boxed to one value word (small
+// integers share theirs), or to new words at every boxing, keep one
+// identity per type and value.
+func TestTimerIDsTellTypesApart(t *testing.T) {
+	var ids timerIDs
+	keyOf := func(tm model.Timer) string { return fmt.Sprintf("%T %v", tm, tm) }
+	first := map[string]*timerID{}
+	for range 3 {
+		for v := range 600 {
+			for _, tm := range []model.Timer{timerA(v), timerB(v)} {
+				id := ids.of(tm, keyOf)
+				require.Equal(t, keyOf(tm), id.key)
+				if seen, ok := first[id.key]; ok {
+					require.Same(t, seen, id)
+				}
+				first[id.key] = id
+			}
+		}
+	}
+	require.Len(t, first, 1200)
 }
