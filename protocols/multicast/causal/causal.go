@@ -34,7 +34,7 @@ import (
 // Msg carries the multicast value and its sender's vector timestamp.
 type Msg struct {
 	Value multicast.Value
-	V     []int
+	V     []int32
 }
 
 func (Msg) Kind() string     { return "msg" }
@@ -44,7 +44,7 @@ func (m Msg) String() string { return fmt.Sprintf("msg %v V=%v", m.Value, m.V) }
 // arrival order.
 type State struct {
 	multicast.Process[Msg]
-	V        []int
+	V        []int32
 	HoldBack []Msg
 }
 
@@ -59,7 +59,7 @@ func (s State) String() string {
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
-func (Protocol) Init(ctx *model.Ctx[Msg]) State { return State{V: make([]int, ctx.N())} }
+func (Protocol) Init(ctx *model.Ctx[Msg]) State { return State{V: make([]int32, ctx.N())} }
 
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	return multicast.Actions(env, s.Process)
@@ -108,7 +108,7 @@ func coDeliver(ctx *model.Ctx[Msg], s State, h Msg) State {
 
 // deliverable is the wait of Vlassov and Montelius: V_j[j] = V_i[j] + 1 and
 // V_j[k] ≤ V_i[k] for k ≠ j.
-func deliverable(v []int, h Msg) bool {
+func deliverable(v []int32, h Msg) bool {
 	j := h.Value.ID.Sender
 	if h.V[j] != v[j]+1 {
 		return false

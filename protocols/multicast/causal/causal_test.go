@@ -14,7 +14,7 @@ func value(p model.NodeID, k int) multicast.Value {
 }
 
 // msgOf is <V, m> for message k of p.
-func msgOf(p model.NodeID, k int, v ...int) Msg { return Msg{Value: value(p, k), V: v} }
+func msgOf(p model.NodeID, k int, v ...int32) Msg { return Msg{Value: value(p, k), V: v} }
 
 func delivered(p model.NodeID, k int) model.Obs {
 	return model.Delivered(model.MsgID{Sender: p, Seq: k})
@@ -44,7 +44,7 @@ func roomy(s State) State {
 		s.Work = append(make([]multicast.Item[Msg], 0, len(s.Work)+3), s.Work...)
 	}
 	if s.V != nil {
-		s.V = append(make([]int, 0, len(s.V)+3), s.V...)
+		s.V = append(make([]int32, 0, len(s.V)+3), s.V...)
 	}
 	if s.HoldBack != nil {
 		s.HoldBack = append(make([]Msg, 0, len(s.HoldBack)+3), s.HoldBack...)
@@ -82,16 +82,16 @@ func TestDo(t *testing.T) {
 		sent     []model.Sent[Msg]
 		observed []model.Obs
 	}{
-		{"the first: V_i[i] + 1, delivered, sent to the others", 0, State{V: []int{2, 0, 0}},
-			State{Process: work(1), V: []int{2, 1, 0}},
+		{"the first: V_i[i] + 1, delivered, sent to the others", 0, State{V: []int32{2, 0, 0}},
+			State{Process: work(1), V: []int32{2, 1, 0}},
 			[]model.Sent[Msg]{{To: 0, Msg: msgOf(1, 1, 2, 1, 0)}, {To: 2, Msg: msgOf(1, 1, 2, 1, 0)}},
 			[]model.Obs{model.Multicast(value(1, 1).ID), delivered(1, 1)}},
-		{"the second", 0, State{Process: work(1), V: []int{0, 1, 3}},
-			State{Process: work(2), V: []int{0, 2, 3}},
+		{"the second", 0, State{Process: work(1), V: []int32{0, 1, 3}},
+			State{Process: work(2), V: []int32{0, 2, 3}},
 			[]model.Sent[Msg]{{To: 0, Msg: msgOf(1, 2, 0, 2, 3)}, {To: 2, Msg: msgOf(1, 2, 0, 2, 3)}},
 			[]model.Obs{model.Multicast(value(1, 2).ID), delivered(1, 2)}},
-		{"crashes: delivered at once, the sends queued", 1, State{V: []int{0, 0, 1}},
-			State{Process: work(1, sendTo(0, msgOf(1, 1, 0, 1, 1)), sendTo(2, msgOf(1, 1, 0, 1, 1))), V: []int{0, 1, 1}},
+		{"crashes: delivered at once, the sends queued", 1, State{V: []int32{0, 0, 1}},
+			State{Process: work(1, sendTo(0, msgOf(1, 1, 0, 1, 1)), sendTo(2, msgOf(1, 1, 0, 1, 1))), V: []int32{0, 1, 1}},
 			nil, []model.Obs{model.Multicast(value(1, 1).ID), delivered(1, 1)}},
 	}
 	for _, c := range cases {
@@ -126,33 +126,33 @@ func TestReceive(t *testing.T) {
 		want     State
 		observed []model.Obs
 	}{
-		{"nothing to wait for: delivered", 0, State{V: []int{0, 0, 0}}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int{1, 0, 0}}, []model.Obs{delivered(0, 1)}},
-		{"its sender's next, after what was delivered here", 0, State{V: []int{1, 2, 1}}, msgOf(1, 3, 1, 3, 1),
-			State{V: []int{1, 3, 1}}, []model.Obs{delivered(1, 3)}},
-		{"after the receiver's own message, which it delivered at once", 0, State{V: []int{0, 0, 1}}, msgOf(0, 1, 1, 0, 1),
-			State{V: []int{1, 0, 1}}, []model.Obs{delivered(0, 1)}},
-		{"a causal predecessor missing: held back", 0, State{V: []int{0, 0, 0}}, msgOf(1, 1, 1, 1, 0),
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, nil},
-		{"the receiver's own message not counted yet: held back", 0, State{V: []int{0, 0, 0}}, msgOf(0, 1, 1, 0, 1),
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(0, 1, 1, 0, 1))}, nil},
-		{"its sender's previous missing: held back", 0, State{V: []int{0, 0, 0}}, msgOf(0, 2, 2, 0, 0),
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(0, 2, 2, 0, 0))}, nil},
-		{"held back behind others, in arrival order", 0, State{V: []int{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, msgOf(0, 2, 2, 0, 0),
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 2, 2, 0, 0))}, nil},
+		{"nothing to wait for: delivered", 0, State{V: []int32{0, 0, 0}}, msgOf(0, 1, 1, 0, 0),
+			State{V: []int32{1, 0, 0}}, []model.Obs{delivered(0, 1)}},
+		{"its sender's next, after what was delivered here", 0, State{V: []int32{1, 2, 1}}, msgOf(1, 3, 1, 3, 1),
+			State{V: []int32{1, 3, 1}}, []model.Obs{delivered(1, 3)}},
+		{"after the receiver's own message, which it delivered at once", 0, State{V: []int32{0, 0, 1}}, msgOf(0, 1, 1, 0, 1),
+			State{V: []int32{1, 0, 1}}, []model.Obs{delivered(0, 1)}},
+		{"a causal predecessor missing: held back", 0, State{V: []int32{0, 0, 0}}, msgOf(1, 1, 1, 1, 0),
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, nil},
+		{"the receiver's own message not counted yet: held back", 0, State{V: []int32{0, 0, 0}}, msgOf(0, 1, 1, 0, 1),
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(0, 1, 1, 0, 1))}, nil},
+		{"its sender's previous missing: held back", 0, State{V: []int32{0, 0, 0}}, msgOf(0, 2, 2, 0, 0),
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(0, 2, 2, 0, 0))}, nil},
+		{"held back behind others, in arrival order", 0, State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, msgOf(0, 2, 2, 0, 0),
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 2, 2, 0, 0))}, nil},
 		{"the predecessor arrives: it, then the message that waited for it", 0,
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int{1, 1, 0}}, []model.Obs{delivered(0, 1), delivered(1, 1)}},
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
+			State{V: []int32{1, 1, 0}}, []model.Obs{delivered(0, 1), delivered(1, 1)}},
 		{"a chain released in causal order, not arrival order", 0,
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(0, 2, 2, 1, 0), msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int{2, 1, 0}}, []model.Obs{delivered(0, 1), delivered(1, 1), delivered(0, 2)}},
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(0, 2, 2, 1, 0), msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
+			State{V: []int32{2, 1, 0}}, []model.Obs{delivered(0, 1), delivered(1, 1), delivered(0, 2)}},
 		{"what still waits stays held", 0,
-			State{V: []int{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 3, 3, 0, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int{1, 1, 0}, HoldBack: held(msgOf(0, 3, 3, 0, 0))}, []model.Obs{delivered(0, 1), delivered(1, 1)}},
+			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 3, 3, 0, 0))}, msgOf(0, 1, 1, 0, 0),
+			State{V: []int32{1, 1, 0}, HoldBack: held(msgOf(0, 3, 3, 0, 0))}, []model.Obs{delivered(0, 1), delivered(1, 1)}},
 		{"crashes, its loop under way: V counts, the deliveries wait", 1,
-			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1))), V: []int{0, 0, 1}, HoldBack: held(msgOf(1, 1, 1, 1, 1))},
+			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1))), V: []int32{0, 0, 1}, HoldBack: held(msgOf(1, 1, 1, 1, 1))},
 			msgOf(0, 1, 1, 0, 0),
-			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1)), deliverOf(0, 1), deliverOf(1, 1)), V: []int{1, 1, 1}}, nil},
+			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1)), deliverOf(0, 1), deliverOf(1, 1)), V: []int32{1, 1, 1}}, nil},
 	}
 	for _, c := range cases {
 		in := roomy(c.in)
@@ -171,17 +171,17 @@ func TestReceive(t *testing.T) {
 func TestDeliverable(t *testing.T) {
 	cases := []struct {
 		name string
-		v    []int
+		v    []int32
 		m    Msg
 		want bool
 	}{
-		{"next of its sender, nothing else", []int{0, 0, 0}, msgOf(0, 1, 1, 0, 0), true},
-		{"next of its sender, its past delivered", []int{2, 1, 0}, msgOf(1, 2, 1, 2, 0), true},
-		{"next of its sender, less past than here", []int{3, 1, 2}, msgOf(1, 2, 1, 2, 0), true},
-		{"delivered already", []int{1, 0, 0}, msgOf(0, 1, 1, 0, 0), false},
-		{"a gap in its sender's", []int{0, 0, 0}, msgOf(0, 2, 2, 0, 0), false},
-		{"V_j[k] > V_i[k]", []int{0, 0, 0}, msgOf(1, 1, 0, 1, 1), false},
-		{"V_j[k] = V_i[k] + 1 is not enough for k ≠ j", []int{1, 0, 0}, msgOf(1, 1, 2, 1, 0), false},
+		{"next of its sender, nothing else", []int32{0, 0, 0}, msgOf(0, 1, 1, 0, 0), true},
+		{"next of its sender, its past delivered", []int32{2, 1, 0}, msgOf(1, 2, 1, 2, 0), true},
+		{"next of its sender, less past than here", []int32{3, 1, 2}, msgOf(1, 2, 1, 2, 0), true},
+		{"delivered already", []int32{1, 0, 0}, msgOf(0, 1, 1, 0, 0), false},
+		{"a gap in its sender's", []int32{0, 0, 0}, msgOf(0, 2, 2, 0, 0), false},
+		{"V_j[k] > V_i[k]", []int32{0, 0, 0}, msgOf(1, 1, 0, 1, 1), false},
+		{"V_j[k] = V_i[k] + 1 is not enough for k ≠ j", []int32{1, 0, 0}, msgOf(1, 1, 2, 1, 0), false},
 	}
 	for _, c := range cases {
 		require.Equal(t, c.want, deliverable(c.v, c.m), c.name)
@@ -191,5 +191,5 @@ func TestDeliverable(t *testing.T) {
 // V starts at 0.
 func TestInit(t *testing.T) {
 	ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: 1}, 1)
-	require.Equal(t, State{V: []int{0, 0, 0}}, Protocol{}.Init(ctx))
+	require.Equal(t, State{V: []int32{0, 0, 0}}, Protocol{}.Init(ctx))
 }
