@@ -30,7 +30,7 @@ type timerIDs struct {
 	// that re-arms a timer per peer at every step boxes the same values
 	// (small integers, constants) to the same words, found without
 	// hashing the value
-	recent [64]struct {
+	recent [256]struct {
 		words [2]unsafe.Pointer
 		id    *timerID
 	}

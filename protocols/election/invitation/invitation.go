@@ -253,7 +253,12 @@ func ask(ctx *model.Ctx[Msg], j model.NodeID) {
 // topRank reports whether the node has the highest rank of all, and so no
 // reason to delay a merge.
 func topRank(ctx *model.Ctx[Msg]) bool {
-	return len(ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) > ctx.MyRank() })) == 0
+	for j := range model.NodeID(ctx.N()) {
+		if ctx.Rank(j) > ctx.MyRank() {
+			return false
+		}
+	}
+	return true
 }
 
 // found notes lower coordinator j, to merge after the delay. Found
@@ -469,7 +474,7 @@ func remove(xs []model.NodeID, x model.NodeID) []model.NodeID {
 	if i < 0 {
 		return xs
 	}
-	return slices.Delete(slices.Clone(xs), i, i+1)
+	return append(xs[:i:i], xs[i+1:]...) // clipped: a copy
 }
 
 func insert(xs []model.NodeID, x model.NodeID) []model.NodeID {
