@@ -258,6 +258,18 @@ func TestConfigAccessors(t *testing.T) {
 	require.Equal(t, 2, ranked.Param("requests", 7))
 	require.Equal(t, 7, ranked.Param("other", 7))
 	require.Equal(t, 7, sorted.Param("requests", 7), "nil Params")
+
+	// a handler's context reads the parameters it was made with
+	many := Config{N: 2, Params: map[string]int{"a": 1, "requests": 2, "zero": 0}}
+	for _, c := range []struct {
+		cfg  Config
+		name string
+		want int
+	}{
+		{many, "a", 1}, {many, "requests", 2}, {many, "zero", 0}, {many, "other", 7}, {sorted, "requests", 7},
+	} {
+		require.Equal(t, c.want, NewCtx[int](c.cfg, 1).Param(c.name, 7), c.name)
+	}
 }
 
 // A Config survives JSON, with channels and timing as words, which is how

@@ -70,6 +70,15 @@ type Declarer interface{ Vocabulary() Vocabulary }
 type Env struct {
 	cfg  *Config
 	self NodeID
+	// params: the configuration's parameters as the context was made,
+	// read by a scan: a handler may read one at every call, and a
+	// protocol has a few
+	params []param
+}
+
+type param struct {
+	name  string
+	value int
 }
 
 // Self is the node's own id.
@@ -99,7 +108,14 @@ func (e *Env) Initiator() bool { return e.cfg.Initiator(e.self) }
 func (e *Env) Crashes() int { return e.cfg.Crashes }
 
 // Param returns a protocol parameter, or def when the run does not set it.
-func (e *Env) Param(name string, def int) int { return e.cfg.Param(name, def) }
+func (e *Env) Param(name string, def int) int {
+	for _, p := range e.params {
+		if p.name == name {
+			return p.value
+		}
+	}
+	return def
+}
 
 // Nodes returns the nodes j != self for which keep(j) holds, in id order,
 // whatever the topology: a node may know of nodes it cannot send to (see
@@ -216,6 +232,9 @@ func (c *Ctx[M]) Observe(o Obs) { c.obs = append(c.obs, o) }
 // reset points c at cfg, which must be c's own copy: Env caches the parsed
 // topology in it.
 func (c *Ctx[M]) reset(cfg *Config, self NodeID) {
-	c.cfg, c.self = cfg, self
+	c.cfg, c.self, c.params = cfg, self, c.params[:0]
+	for name, value := range cfg.Params {
+		c.params = append(c.params, param{name, value})
+	}
 	c.sends, c.timers, c.waits, c.obs = c.sends[:0], c.timers[:0], c.waits[:0], c.obs[:0]
 }
