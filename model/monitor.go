@@ -16,8 +16,9 @@ type Monitor interface {
 // InPlaceMonitor is a Monitor that can also update a state it is handed
 // to keep. A random walk holds one world at a time and never goes back to
 // an earlier one, so where a search calls Observe, a walk calls
-// ObserveInPlace on a state that only it holds (a deep copy of what Start
-// returned, then what ObserveInPlace returned) and never reads st again:
+// ObserveInPlace on a state that only it holds (what Start returned, or a
+// deep copy of it where two calls of Start share memory; then what
+// ObserveInPlace returned) and never reads st again:
 // ObserveInPlace may write into st's slices and return them, where
 // Observe must copy each one it changes. It must return what Observe
 // returns for the same input, which a walk checks on a sample of calls,
