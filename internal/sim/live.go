@@ -396,18 +396,26 @@ func (nd *liveNode[S, M]) forget() { nd.known = false }
 // In an unordered channel, copies of one message are one event (count of
 // them), in content order (key).
 type liveMsg[M any] struct {
-	msg   M
-	kind  uint8
-	key   string
-	count int
-	// stamp: the time it was sent at (see Walker.Now); in a bag, stamps:
-	// the copies', in send order
-	stamp  int
-	stamps []int
+	msg  M
+	key  string
+	kind uint8
+	// stamp: the time it was sent at (see Walker.Now), in a FIFO queue
+	stamp int
 	// sent: under Bounded timing, the tick it was sent at (see
 	// walker.clock); copies sent at different ticks are different
 	// messages, as their ages differ
 	sent int
+}
+
+// bagMsg is a message in flight in an unordered channel: its copies
+// (count), and the times they were sent at, in send order. A FIFO queue
+// holds a copy per entry, and no more than a liveMsg: under async timers
+// messages pile up in flight, and every byte of an entry is written once
+// and read once.
+type bagMsg[M any] struct {
+	liveMsg[M]
+	count  int
+	stamps []int
 }
 
 type goneOut[S, M any] struct {
@@ -430,7 +438,7 @@ type walker[S, M any] struct {
 	// its distinct messages by key
 	fifoQ    [][]liveMsg[M]
 	fifoHead []int
-	bag      [][]liveMsg[M]
+	bag      [][]bagMsg[M]
 	chanLen  []int // messages in flight per channel, copies counted
 	// used lists the channels that carried a message this walk (flagged
 	// in usedFlag): the ones Start has to empty, out of N²
@@ -546,7 +554,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	if w.fifo {
 		w.fifoQ, w.fifoHead = make([][]liveMsg[M], n*n), make([]int, n*n)
 	} else {
-		w.bag = make([][]liveMsg[M], n*n)
+		w.bag = make([][]bagMsg[M], n*n)
 	}
 	if m.cfg.Timing == model.Bounded {
 		w.bounded, w.sentAt = true, make([]int, m.cfg.Delay+1)
@@ -926,10 +934,13 @@ func (nd *liveNode[S, M]) clearOuts() {
 func (w *walker[S, M]) deliver(c, j int) {
 	from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
 	var lm *liveMsg[M]
+	var stamp int
 	if w.fifo {
 		lm = &w.fifoQ[c][w.fifoHead[c]]
+		stamp = lm.stamp
 	} else {
-		lm = &w.bag[c][j]
+		lm = &w.bag[c][j].liveMsg
+		stamp = w.bag[c][j].stamps[0]
 	}
 	w.label = w.receiveLabel(lm.kind)
 	nd := &w.nodes[to]
@@ -937,11 +948,7 @@ func (w *walker[S, M]) deliver(c, j int) {
 	if !ok {
 		return
 	}
-	if w.fifo {
-		w.now[to] = max(w.now[to], lm.stamp)
-	} else {
-		w.now[to] = max(w.now[to], lm.stamps[0])
-	}
+	w.now[to] = max(w.now[to], stamp)
 	w.remove(c, j)
 	w.apply(to, r)
 }
@@ -951,7 +958,7 @@ func (w *walker[S, M]) msgAt(c, j int) *liveMsg[M] {
 	if w.fifo {
 		return &w.fifoQ[c][w.fifoHead[c]]
 	}
-	return &w.bag[c][j]
+	return &w.bag[c][j].liveMsg
 }
 
 // timePasses reports whether a tick is enabled (Bounded timing; see
@@ -1066,7 +1073,16 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 		if key == "" && w.mf.on { // to tell a channel's messages apart
 			key = string(appendKeyOf(w.buf[:0], msg))
 		}
-		w.fifoQ[c] = append(w.fifoQ[c], liveMsg[M]{msg: *msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
+		q, head := w.fifoQ[c], w.fifoHead[c]
+		if len(q) == cap(q) && head > 0 && head >= len(q)/2 {
+			// full, and half of it delivered: the messages in flight move
+			// to the front rather than into a larger array (under async
+			// timers they pile up, and a queue would only grow)
+			n := copy(q, q[head:])
+			clear(q[n:])
+			q, w.fifoHead[c] = q[:n], 0
+		}
+		w.fifoQ[c] = append(q, liveMsg[M]{msg: *msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
 	} else {
 		if key == "" {
 			key = string(appendKeyOf(w.buf[:0], msg))
@@ -1074,7 +1090,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 		b := w.bag[c]
 		// in content order, and copies of one content youngest first (a
 		// Stepper's EventKey: the content, then the age)
-		at, found := slices.BinarySearchFunc(b, key, func(e liveMsg[M], key string) int {
+		at, found := slices.BinarySearchFunc(b, key, func(e bagMsg[M], key string) int {
 			if c := strings.Compare(e.key, key); c != 0 {
 				return c
 			}
@@ -1084,7 +1100,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 			b[at].count++
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, liveMsg[M]{msg: *msg, kind: kind, key: key, count: 1, stamps: []int{stamp}, sent: w.clock})
+			w.bag[c] = slices.Insert(b, at, bagMsg[M]{liveMsg[M]{msg: *msg, kind: kind, key: key, sent: w.clock}, 1, []int{stamp}})
 			w.chans.add(c, 1)
 		}
 	}
