@@ -692,10 +692,12 @@ func (w *walker[S, M]) Monitor(mon model.Monitor) any {
 	return w.mons[k]
 }
 
-// interfaceWords is the two words of interface value m: its type's and
-// its value's. Equal words make equal values.
-func interfaceWords(m model.Monitor) [2]unsafe.Pointer {
-	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&m))
+// interfaceWords is the two words of v, a value of an interface type I:
+// its dynamic type's and its value's. Equal words make equal values (the
+// value a word points to is never written), so a lookup may match them
+// before it hashes or compares the values.
+func interfaceWords[I any](v I) [2]unsafe.Pointer {
+	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&v))
 }
 
 // faultsOpen reports whether a crash or a recovery may still happen.
@@ -902,10 +904,10 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	if s >= 0 {
 		tm := nd.timers[s]
 		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s), false)
-		if tm.id.label == 0 {
-			tm.id.label = w.eventLabel(evKey{v: tm.t}) + 1
+		if !tm.id.labeled {
+			tm.id.label, tm.id.labeled = w.eventLabel(evKey{v: tm.t}), true
 		}
-		r.label = tm.id.label - 1
+		r.label = tm.id.label
 	} else {
 		a := nd.acts[^s]
 		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1, false)

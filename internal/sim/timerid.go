@@ -18,8 +18,9 @@ import (
 type timerID struct {
 	key string
 	ord uint64
-	// label: the label of its timeout, plus one (0: not yet looked up)
-	label uint16
+	// label: the label of its timeout, once labeled
+	label   uint16
+	labeled bool
 }
 
 // timerIDs interns the timers a Walker meets, one timerID per content key.
@@ -30,16 +31,23 @@ type timerIDs struct {
 	// that re-arms a timer per peer at every step boxes the same values
 	// (small integers, constants) to the same words, found without
 	// hashing the value
-	recent [256]struct {
-		words [2]unsafe.Pointer
-		id    *timerID
-	}
+	recent [256]recentTimer
+}
+
+type recentTimer struct {
+	words [2]unsafe.Pointer
+	id    *timerID
+}
+
+// slot is the entry of recent where a timer of these words is kept.
+func (ids *timerIDs) slot(words [2]unsafe.Pointer) *recentTimer {
+	return &ids.recent[(uintptr(words[0])>>3^uintptr(words[1])>>3)%uintptr(len(ids.recent))]
 }
 
 // of returns the timerID of timer t, whose content key is keyOf(t).
 func (ids *timerIDs) of(t model.Timer, keyOf func(model.Timer) string) *timerID {
-	words := *(*[2]unsafe.Pointer)(unsafe.Pointer(&t))
-	slot := &ids.recent[(uintptr(words[0])>>3^uintptr(words[1])>>3)%uintptr(len(ids.recent))]
+	words := interfaceWords(t)
+	slot := ids.slot(words)
 	if slot.words == words && slot.id != nil {
 		return slot.id // equal words make equal values
 	}

@@ -67,4 +67,12 @@ func TestTimerIDsTellTypesApart(t *testing.T) {
 		}
 	}
 	require.Len(t, first, 1200)
+
+	// a timer whose slot holds another type's value of one value word
+	// (small integers share theirs) is not taken for it
+	for v := range 200 {
+		a, b := model.Timer(timerA(v)), model.Timer(timerB(v))
+		*ids.slot(interfaceWords(b)) = recentTimer{interfaceWords(a), ids.of(a, keyOf)}
+		require.Equal(t, keyOf(b), ids.of(b, keyOf).key)
+	}
 }
