@@ -134,6 +134,49 @@ func (e *Env) Nodes(keep func(j NodeID) bool) []NodeID {
 	return slices.Clone(out)
 }
 
+// Higher returns the nodes ranked above this one, in id order: the "∀ j > i"
+// of an election in which the highest rank wins. Like Nodes, it ignores the
+// topology. The slice is the caller's.
+func (e *Env) Higher() []NodeID { return e.ranked(+1) }
+
+// Lower returns the nodes ranked below this one, in id order, whatever the
+// topology. The slice is the caller's.
+func (e *Env) Lower() []NodeID { return e.ranked(-1) }
+
+// ranked returns the nodes whose rank compares to this node's as sign
+// says. With ranks by id, the nodes above i are i+1..N-1 and those below
+// 0..i-1, and nothing needs comparing: an election's broadcasts call this
+// at every step.
+func (e *Env) ranked(sign int) []NodeID {
+	n, self := e.cfg.N, int(e.self)
+	if e.cfg.Ranks == nil {
+		from, to := 0, self
+		if sign > 0 {
+			from, to = self+1, n
+		}
+		if from == to {
+			return nil
+		}
+		out := make([]NodeID, to-from)
+		for k := range out {
+			out[k] = NodeID(from + k)
+		}
+		return out
+	}
+	var buf [64]NodeID // one allocation, of the right size, up to 64 nodes
+	out := buf[:0]
+	mine := e.cfg.Ranks[self]
+	for j, r := range e.cfg.Ranks[:n] {
+		if r != mine && (r > mine) == (sign > 0) {
+			out = append(out, NodeID(j))
+		}
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return slices.Clone(out)
+}
+
 // Neighbors returns the nodes this node is linked to on the run's topology,
 // in id order: every other node on the complete graph. The slice is the
 // caller's.

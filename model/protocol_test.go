@@ -40,3 +40,36 @@ func TestEnvNextPrev(t *testing.T) {
 		}
 	}
 }
+
+// Higher and Lower are the nodes ranked above and below, as Nodes would
+// find them by comparing ranks, with ranks by id and permuted.
+func TestEnvHigherLower(t *testing.T) {
+	ranks := map[string][]int{
+		"by id":    nil,
+		"reversed": {4, 3, 2, 1, 0},
+		"shuffled": {2, 40, 7, 0, 13},
+	}
+	for name, r := range ranks {
+		for n := 1; n <= 5; n++ {
+			cfg := Config{N: n}
+			if r != nil {
+				cfg.Ranks = r[:n]
+			}
+			for i := range n {
+				env := &NewCtx[int](cfg, NodeID(i)).Env
+				up := env.Nodes(func(j NodeID) bool { return env.Rank(j) > env.MyRank() })
+				down := env.Nodes(func(j NodeID) bool { return env.Rank(j) < env.MyRank() })
+				require.Equal(t, up, env.Higher(), "%s, n=%d, node %d: Higher", name, n, i)
+				require.Equal(t, down, env.Lower(), "%s, n=%d, node %d: Lower", name, n, i)
+			}
+		}
+	}
+	// by id, spelled out
+	env := &NewCtx[int](Config{N: 4}, 1).Env
+	require.Equal(t, []NodeID{2, 3}, env.Higher())
+	require.Equal(t, []NodeID{0}, env.Lower())
+	// the caller's to keep
+	up := env.Higher()
+	up[0] = 0
+	require.Equal(t, []NodeID{2, 3}, env.Higher())
+}

@@ -126,21 +126,13 @@ var own = Elector[Msg](func(m Msg) Msg { return m })
 // judge the embedded election as they judge bully's own runs.
 type Elector[M any] func(Msg) M
 
-func (e Elector[M]) higher(ctx *model.Ctx[M]) []model.NodeID {
-	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) > ctx.MyRank() })
-}
-
-func (e Elector[M]) lower(ctx *model.Ctx[M]) []model.NodeID {
-	return ctx.Nodes(func(j model.NodeID) bool { return ctx.Rank(j) < ctx.MyRank() })
-}
-
 // Start is guarded command 1: ∀ j > i send election to j;
 // state := wait_reply. With no higher node there is no one to wait for.
 func (e Elector[M]) Start(ctx *model.Ctx[M]) State {
 	ctx.CancelTimer(CoordinatorTimer)
 	ctx.CancelTimer(LeaderCheck)
 	ctx.Observe(model.Leader(model.None))
-	up := e.higher(ctx)
+	up := ctx.Higher()
 	if len(up) == 0 {
 		return e.becomeLeader(ctx)
 	}
@@ -153,7 +145,7 @@ func (e Elector[M]) Start(ctx *model.Ctx[M]) State {
 // lower nodes; state := idle.
 func (e Elector[M]) becomeLeader(ctx *model.Ctx[M]) State {
 	ctx.CancelTimer(AnswerTimer)
-	ctx.SendAll(e.lower(ctx), e(Msg{Coordinator}))
+	ctx.SendAll(ctx.Lower(), e(Msg{Coordinator}))
 	ctx.Observe(model.Leader(ctx.Self()))
 	return State{Status: Idle, Leader: ctx.Self()}
 }
@@ -195,7 +187,7 @@ func (e Elector[M]) Receive(ctx *model.Ctx[M], s State, from model.NodeID, m Msg
 		// command 3: state := wait_leader, until T' runs out
 		if s.Status == WaitReply {
 			ctx.CancelTimer(AnswerTimer)
-			ctx.SetTimer(CoordinatorTimer, e.higher(ctx)...)
+			ctx.SetTimer(CoordinatorTimer, ctx.Higher()...)
 			s.Status = WaitLeader
 		}
 	case Coordinator:
