@@ -21,6 +21,9 @@ type handCount struct {
 	transitions int64
 	quiescent   int64
 	depth       int
+	// reduced: searched with partial-order reduction (every world
+	// otherwise)
+	reduced bool
 }
 
 func ranksOf(t *testing.T, spec string, n int) []int {
@@ -162,17 +165,31 @@ func ranksOf(t *testing.T, spec string, n int) []int {
 // Y3, Y4; depth 4 ((1,3), and X7 by (0,1), crash, leader-check, answer).
 func handCounts(t *testing.T) []handCount {
 	cs := []handCount{
-		{"changroberts n2 fifo sorted", "changroberts", model.Config{N: 2}, 7, 7, 1, 5},
-		{"changroberts n2 fifo reverse", "changroberts", model.Config{N: 2, Ranks: ranksOf(t, "reverse", 2)}, 7, 7, 1, 5},
-		{"changroberts n2 unordered sorted", "changroberts", model.Config{N: 2, Channels: model.Unordered}, 10, 13, 1, 5},
-		{"changroberts n2 unordered reverse", "changroberts", model.Config{N: 2, Channels: model.Unordered, Ranks: ranksOf(t, "reverse", 2)}, 10, 13, 1, 5},
-		{"changroberts n3 fifo sorted", "changroberts", model.Config{N: 3}, 14, 19, 1, 8},
-		{"changroberts n3 fifo reverse", "changroberts", model.Config{N: 3, Ranks: ranksOf(t, "reverse", 3)}, 17, 24, 1, 9},
-		{"lelann n2 fifo sorted", "lelann", model.Config{N: 2}, 7, 8, 1, 4},
-		{"lelann n2 fifo reverse", "lelann", model.Config{N: 2, Ranks: ranksOf(t, "reverse", 2)}, 7, 8, 1, 4},
-		{"bully n2 sync", "bully", model.Config{N: 2}, 6, 6, 1, 4},
-		{"bully n2 sync crash1", "bully", model.Config{N: 2, Crashes: 1}, 17, 26, 4, 4},
-		{"bully n2 sync unordered", "bully", model.Config{N: 2, Channels: model.Unordered}, 8, 10, 1, 4},
+		{"changroberts n2 fifo sorted", "changroberts", model.Config{N: 2}, 7, 7, 1, 5, false},
+		{"changroberts n2 fifo reverse", "changroberts", model.Config{N: 2, Ranks: ranksOf(t, "reverse", 2)}, 7, 7, 1, 5, false},
+		{"changroberts n2 unordered sorted", "changroberts", model.Config{N: 2, Channels: model.Unordered}, 10, 13, 1, 5, false},
+		{"changroberts n2 unordered reverse", "changroberts", model.Config{N: 2, Channels: model.Unordered, Ranks: ranksOf(t, "reverse", 2)}, 10, 13, 1, 5, false},
+		{"changroberts n3 fifo sorted", "changroberts", model.Config{N: 3}, 14, 19, 1, 8, false},
+		{"changroberts n3 fifo reverse", "changroberts", model.Config{N: 3, Ranks: ranksOf(t, "reverse", 3)}, 17, 24, 1, 9, false},
+		{"lelann n2 fifo sorted", "lelann", model.Config{N: 2}, 7, 8, 1, 4, false},
+		{"lelann n2 fifo reverse", "lelann", model.Config{N: 2, Ranks: ranksOf(t, "reverse", 2)}, 7, 8, 1, 4, false},
+		{"bully n2 sync", "bully", model.Config{N: 2}, 6, 6, 1, 4, false},
+		{"bully n2 sync crash1", "bully", model.Config{N: 2, Crashes: 1}, 17, 26, 4, 4, false},
+		{"bully n2 sync unordered", "bully", model.Config{N: 2, Channels: model.Unordered}, 8, 10, 1, 4, false},
+	}
+	// # Chang-Roberts on the unidirectional ring, falling ranks, every node
+	// an initiator, with partial-order reduction
+	//
+	// Node i's election message travels N-i links to n0, the highest,
+	// which drops it; n0's goes round, N links; then the elected message
+	// goes round: N(N+1)/2 + N deliveries in every run. Each node hears
+	// from its predecessor alone, and while its message to its successor is
+	// in flight that successor's delivery is the only step explored: the
+	// reduced search is one run, N(N+1)/2 + N + 1 states in a line.
+	for n := 2; n <= 8; n++ {
+		steps := n*(n+1)/2 + n
+		cs = append(cs, handCount{fmt.Sprintf("changroberts uniring reverse reduced n%d", n), "changroberts",
+			model.Config{N: n, Topology: "uniring", Ranks: ranksOf(t, "reverse", n)}, int64(steps + 1), int64(steps), 1, steps, true})
 	}
 	for n := 1; n <= 8; n++ {
 		initiators := []int{0}
@@ -187,9 +204,9 @@ func handCounts(t *testing.T) []handCount {
 					cfg := model.Config{N: n, Channels: ch, Ranks: ranksOf(t, rk, n), Initiators: inits}
 					cs = append(cs,
 						handCount{fmt.Sprintf("changroberts single initiator n%d init%d %v %s", n, initiator, ch, rk), "changroberts", cfg,
-							int64(2*n + 1), int64(2 * n), 1, 2 * n},
+							int64(2*n + 1), int64(2 * n), 1, 2 * n, false},
 						handCount{fmt.Sprintf("lelann single initiator n%d init%d %v %s", n, initiator, ch, rk), "lelann", cfg,
-							int64(n + 1), int64(n), 1, n})
+							int64(n + 1), int64(n), 1, n, false})
 				}
 			}
 		}
@@ -208,7 +225,11 @@ func TestHandCounts(t *testing.T) {
 			require.NoError(t, err)
 			for _, workers := range []int{1, 2} {
 				// The bound only turns a runaway search into a failure.
-				r := checker.Exhaustive(context.Background(), m, checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000})
+				opt := checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000, Reduce: checker.ReduceNone}
+				if tc.reduced {
+					opt.Reduce = checker.ReduceAll
+				}
+				r := checker.Exhaustive(context.Background(), m, opt)
 				require.Empty(t, r.Cut, "the search was cut")
 				require.Equal(t, tc.states, r.Stats.States, "states")
 				require.Equal(t, tc.transitions, r.Stats.Transitions, "transitions")

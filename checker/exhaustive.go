@@ -112,6 +112,14 @@ type search struct {
 	// sym: the search keeps one world per family of renamings (see
 	// Reduction); nil when it keeps every world
 	sym *sim.Symmetry
+	// por: the search explores one node's steps where partial order allows
+	// (partialorder.go); observed: some invariant is judged, so a step that
+	// observes something is visible
+	por, observed bool
+	reduced       int64 // the states whose steps partial order narrowed
+	// fallsBack: the search is lean, and searches again keeping the graph
+	// at the first edge back (see fellBack)
+	fallsBack bool
 }
 
 // exhaustive is Exhaustive over the Machine and properties m wraps.
@@ -133,9 +141,11 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			e.live = append(e.live, p)
 		}
 	}
+	e.sym, res.Reduction = reduction(m, opt)
+	e.por, res.PartialOrder = partialOrder(m, props, opt, e.sym)
+	e.observed = slices.ContainsFunc(props, func(p *properties.Property) bool { return p.When == properties.Always })
 	opt = e.choose(opt)
 	res.Sweep = opt.Sweep
-	e.sym, res.Reduction = reduction(m, opt)
 	if len(e.live) > 0 && !opt.Sweep {
 		res.Fairness = opt.Fairness.String()
 	}
@@ -320,6 +330,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 	}
 	res.Stats.Revisits = e.revisits
+	if e.por {
+		res.PartialOrder = partialOrderSummary(e.reduced, e.count)
+	}
 	res.Coverage = exhaustiveCoverage(m, xs)
 	var traced *Result
 	if !e.parents && len(e.first) > 0 {

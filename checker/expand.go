@@ -25,6 +25,8 @@ type chunk struct {
 	viol  []violation
 	trans int64
 	quiet int
+	// reduced: the states whose steps partial order narrowed
+	reduced int
 	// rounds: the least and most time of the quiescent states, when the
 	// search measures it (search.rounds)
 	roundsLo, roundsHi int
@@ -146,8 +148,12 @@ type expander struct {
 	out    unitWriter // packs units of the next level
 	fps    []uint64
 	succs  []sim.Successor
-	sink   uint64 // see visited.touch
-	cover  eventCounts
+	nodes  []model.NodeID // partial order: the nodes whose steps may be explored alone
+	// narrowed: where partial order narrowed the events, their positions
+	// in Enabled's order; else empty
+	narrowed []int
+	sink     uint64 // see visited.touch
+	cover    eventCounts
 	// checked caches verdicts of MonitorOnly properties, direct-mapped
 	checked [256]checkEntry
 }
@@ -205,7 +211,6 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 			c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
 			return
 		}
-		c.trans += int64(len(x.evs))
 		quiet := nproto == 0
 		if quiet {
 			c.quiet++
@@ -226,7 +231,26 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 			}
 		}
 		if judgeOnly {
+			c.trans += int64(len(x.evs))
 			continue
+		}
+		// Fingerprint every successor from w's, without building it, then
+		// look them all up: the lookups are independent loads that the
+		// processor overlaps. Only unseen successors are built.
+		f0 := lv.fps[a+i]
+		x.fps, x.succs = x.fps[:0], x.succs[:0]
+		for _, ev := range x.evs {
+			succ := x.successor(w, f0, ev)
+			x.fps = append(x.fps, succ.FP)
+			x.succs = append(x.succs, succ)
+		}
+		x.narrowed = x.narrowed[:0]
+		if e.por && x.persistent(w, nproto) {
+			c.reduced++
+		}
+		c.trans += int64(len(x.evs))
+		for k, ev := range x.evs {
+			x.cover.add(sim.Label(ev, x.succs[k].Step), 1)
 		}
 		edges := e.keepsEdges()
 		if edges {
@@ -242,17 +266,6 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 				}
 				c.pend = append(c.pend, pend)
 			}
-		}
-		// Fingerprint every successor from w's, without building it, then
-		// look them all up: the lookups are independent loads that the
-		// processor overlaps. Only unseen successors are built.
-		f0 := lv.fps[a+i]
-		x.fps, x.succs = x.fps[:0], x.succs[:0]
-		for _, ev := range x.evs {
-			succ := x.successor(w, f0, ev)
-			x.fps = append(x.fps, succ.FP)
-			x.succs = append(x.succs, succ)
-			x.cover.add(sim.Label(ev, succ.Step), 1)
 		}
 		if k := c.lo + i; e.sym != nil && (k < symmetryAll || k%symmetrySample == 0) {
 			if f := x.checkSymmetry(w, c.lo+i, nproto == 0); f != nil {
@@ -287,7 +300,8 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 				continue
 			}
 			ev := x.evs[pos]
-			c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(pos), wlen: int32(x.succs[pos].Len)})
+			at := x.enabledAt(pos)
+			c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(at), wlen: int32(x.succs[pos].Len)})
 			// A MonitorOnly property cannot change its verdict on a step that
 			// changes no monitor and no node's liveness: w was judged already.
 			same := ev.Kind != sim.Crash && ev.Kind != sim.Recover && !x.succs[pos].MonitorsChanged
@@ -301,11 +315,11 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 					built = true
 				}
 				if d := x.check(p, prop, x.buf); d != "" {
-					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: pos, depth: depth + 1, detail: d})
+					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: at, depth: depth + 1, detail: d})
 				}
 			}
 			if x.pfault != nil {
-				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, pos, nil
+				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, at, nil
 				return
 			}
 		}

@@ -31,14 +31,18 @@ func (e *search) choose(opt Options) Options {
 	case needsGraph && !opt.lean:
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
-	e.seen = &seen{perLevel: opt.Sweep || opt.lean, lean: opt.lean, size: opt.Window, numbered: e.keepsEdges()}
+	// a search reduced by partial order keeps its levels apart as a lean
+	// one does, for the cycle proviso
+	leveled := opt.lean || e.por
+	e.fallsBack = opt.lean
+	e.seen = &seen{perLevel: opt.Sweep || leveled, lean: leveled, size: opt.Window, numbered: e.keepsEdges()}
 	e.seen.next = newVisited(e.seen.numbered)
 	return opt
 }
 
 // fellBack reports whether a lean search met an edge that does not go from
 // one level to the next: Exhaustive then searches again with the graph.
-func (e *search) fellBack() bool { return e.seen.lean && e.revisits > 0 }
+func (e *search) fellBack() bool { return e.fallsBack && e.revisits > 0 }
 
 // seen is the visited sets of a search.
 type seen struct {

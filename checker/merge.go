@@ -11,6 +11,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 	for _, c := range chunks {
 		res.Stats.Transitions += c.trans
 		e.quiet += int64(c.quiet)
+		e.reduced += int64(c.reduced)
 		e.roundsLo, e.roundsHi = min(e.roundsLo, c.roundsLo), max(e.roundsHi, c.roundsHi)
 		e.revisits += c.revisits
 		for k := range c.cand {

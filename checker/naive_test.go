@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/binary"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -392,6 +393,10 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 						cfg: model.Config{N: n, Channels: ch, Ranks: ranks(rk, n)}})
 				}
 			}
+			// the ring they are written for, on which partial order
+			// reduces
+			cs = append(cs, naiveCase{name: fmt.Sprintf("n%d-uniring", n),
+				cfg: model.Config{N: n, Topology: "uniring", Ranks: ranks("reverse", n)}})
 		}
 	case "bully":
 		for n := 2; n <= 4; n++ {
@@ -525,12 +530,15 @@ func comparableResult(r *checker.Result) checker.Result {
 func TestExhaustiveAgainstNaive(t *testing.T) {
 	const limit = 300_000
 	require.NotEmpty(t, protocols.All())
-	lassos := 0 // lasso counterexamples compared: some must be
-	sweeps := 0 // sweeps that ran to the end
+	lassos := 0  // lasso counterexamples compared: some must be
+	sweeps := 0  // sweeps that ran to the end
+	reduced := 0 // searches that partial order reduced
 	defer func() {
 		if !t.Failed() {
 			require.Positive(t, lassos, "no configuration had a fair cycle to compare")
 			require.Positive(t, sweeps, "no configuration was swept to the end")
+			require.Positive(t, reduced, "partial order reduced no configuration")
+			t.Logf("partial order reduced %d configurations", reduced)
 		}
 	}()
 	for _, p := range protocols.All() {
@@ -648,6 +656,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 				sweeps += compareSweep(t, compile, props, naive, byMessages[true])
 				compareWindow(t, compile, props, naive, byMessages[true])
 				compareSymmetry(t, compile, props, naive, byMessages[true])
+				reduced += comparePartialOrder(t, p, tc.cfg, tc.props, limit)
 			})
 		}
 	}
@@ -818,4 +827,92 @@ func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*pro
 				"%s: the families of worlds and of quiescent worlds", what)
 		}
 	}
+}
+
+// comparePartialOrder checks a search reduced by partial order, with one
+// worker and with two, with figures and without, against the naive
+// enumeration of every world under the properties partial order allows
+// (the protocol's own, and the tests' but their invariants, which read
+// what every step changes): the same verdicts,
+// counterexamples that replay to their violations and are no shorter than
+// the shortest, the same quiescent worlds (each met once), no more worlds
+// than there are, the full search's message figures, and results that do
+// not depend on the number of workers. It returns 1 if the search was
+// reduced.
+func comparePartialOrder(t *testing.T, p *suite.Protocol, cfg model.Config, names []string, limit int) int {
+	props, err := p.Props(cfg, names)
+	require.NoError(t, err)
+	if names == nil {
+		props = append(props, endsCrashed, busy)
+	}
+	compile := func() *checker.Machine {
+		m, err := p.Compile(cfg, props)
+		require.NoError(t, err)
+		return m
+	}
+	naive := naiveExplore(checker.ModelOf(compile()), props, limit)
+	require.False(t, naive.truncated)
+	allFail := len(naive.failDepth) == len(props)
+	full := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, Messages: true, Reduce: checker.ReduceNone})
+	reduced := 0
+	first := map[bool]*checker.Result{}
+	for _, opt := range []checker.Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Messages: true}, {Workers: 2, Messages: true}} {
+		what := fmt.Sprintf("partial order workers=%d messages=%v", opt.Workers, opt.Messages)
+		opt.MaxStates = 2 * naive.states
+		r := checker.Exhaustive(context.Background(), compile(), opt)
+		require.Empty(t, r.Cut, what)
+		require.Nil(t, r.Fault, what)
+		require.NotEmpty(t, r.PartialOrder, what)
+		if strings.HasPrefix(r.Reduction, "symmetry: ") {
+			return 0 // families of worlds, not worlds: see compareSymmetry
+		}
+		if strings.HasPrefix(r.PartialOrder, "partial order: ") && r.Stats.States < naive.states {
+			reduced = 1
+		}
+		require.LessOrEqual(t, r.Stats.States, naive.states, what)
+		if !allFail && !r.Stopped {
+			require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
+		}
+		for i, pr := range r.Properties {
+			depth, fails := naive.failDepth[pr.Name]
+			if !fails {
+				require.Equal(t, checker.Pass, pr.Verdict, "%s: %s", what, pr.Name)
+				continue
+			}
+			require.Equal(t, checker.Fail, pr.Verdict, "%s: %s", what, pr.Name)
+			cx := pr.Counterexample
+			require.NotNil(t, cx, "%s: %s", what, pr.Name)
+			if cx.Cycle > 0 { // (judged on the graph, searched again without the reduction)
+				rt, err := checker.Replay(compile(), cx)
+				require.NoError(t, err, "%s: %s", what, pr.Name)
+				require.Equal(t, pr.Name, rt.Property, "%s: the lasso does not replay to its violation", what)
+				continue
+			}
+			require.GreaterOrEqual(t, len(cx.Events), depth, "%s: %s", what, pr.Name)
+			st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
+			require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, pr.Name)
+			detail := props[i].Check(st.View(w))
+			if props[i].When != properties.Always {
+				require.True(t, quiescent, "%s: the counterexample to %s does not end a run", what, pr.Name)
+			}
+			if props[i].When == properties.Eventually {
+				detail = "the run ends while " + detail
+			}
+			require.Equal(t, pr.Detail, detail, "%s: the counterexample to %s does not replay to its violation", what, pr.Name)
+		}
+		if opt.Messages {
+			// (kinds are listed in the order the search met them)
+			require.Equal(t, byKind(full.Messages), byKind(r.Messages), "%s: the figures", what)
+		}
+		if base := first[opt.Messages]; base != nil {
+			require.Equal(t, comparableResult(base), comparableResult(r), "%s differs from workers=1", what)
+		}
+		first[opt.Messages] = r
+	}
+	return reduced
+}
+
+// byKind is figures sorted by kind.
+func byKind(ms []checker.MessageRange) []checker.MessageRange {
+	return slices.SortedFunc(slices.Values(ms), func(a, b checker.MessageRange) int { return strings.Compare(a.Kind, b.Kind) })
 }

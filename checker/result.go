@@ -147,6 +147,10 @@ type Result struct {
 	// a symmetry used it: "symmetry: n1 n2 n3 interchangeable" (its
 	// states are families of worlds), or "none: " and why not.
 	Reduction string `json:"reduction,omitempty"`
+	// PartialOrder says whether an exhaustive search explored one node's
+	// steps alone where no other node could reach it first (see
+	// ReduceAll), or "none: " and why not.
+	PartialOrder string `json:"partial_order,omitempty"`
 	// Stopped: the search ended early because every property already had
 	// a counterexample; the stats cover what was explored until then.
 	Stopped bool `json:"stopped_early,omitempty"`

@@ -13,15 +13,27 @@ import (
 type Reduction uint8
 
 const (
-	// ReduceAll applies every reduction where it is sound: symmetry, where
-	// the protocol declares interchangeable nodes (model.Symmetric). The
-	// search keeps one world of each family of renamings, so it counts
-	// families, not worlds; every verdict, every counterexample (a run of
-	// worlds, rebuilt from the representatives), the quiescent states up
-	// to renaming and the message figures are those of the full search.
-	// Where eventually-properties are judged on cycles, a cycle of
-	// representatives need not be one of worlds: a search that meets one
-	// searches again without the reduction.
+	// ReduceAll applies every reduction where it is sound.
+	//
+	// Symmetry, where the protocol declares interchangeable nodes
+	// (model.Symmetric): the search keeps one world of each family of
+	// renamings, so it counts families, not worlds; every verdict, every
+	// counterexample (a run of worlds, rebuilt from the representatives),
+	// the quiescent states up to renaming and the message figures are
+	// those of the full search. Where eventually-properties are judged on
+	// cycles, a cycle of representatives need not be one of worlds: a
+	// search that meets one searches again without the reduction.
+	//
+	// Partial order, where symmetry does not apply, channels are FIFO and
+	// steps untimed (see partialorder.go): from a world where no fault can
+	// happen any more and some node has a message in flight from every
+	// node that may still send to it, the search takes that node's steps
+	// alone, unless one observes something an invariant could tell apart.
+	// Every verdict, the quiescent worlds and the message figures are the
+	// full search's; a counterexample is one of the reduced runs, not
+	// always a shortest. Where eventually-properties or figures are judged
+	// on a graph with cycles, the search meets an edge back and searches
+	// again without it (Result.PartialOrder says so).
 	ReduceAll Reduction = iota
 	// ReduceNone keeps every world.
 	ReduceNone

@@ -228,7 +228,7 @@ func TestConfigValidate(t *testing.T) {
 		{"too few initiator flags", Config{N: 3, Initiators: []bool{true}}, "1 initiator flags for 3 nodes"},
 		{"empty initiator flags", Config{N: 2, Initiators: []bool{}}, "0 initiator flags for 2 nodes"},
 		{"ring", Config{N: 4, Topology: "ring"}, ""},
-		{"unknown topology", Config{N: 4, Topology: "hypercube"}, `topology "hypercube": want complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
+		{"unknown topology", Config{N: 4, Topology: "hypercube"}, `topology "hypercube": want complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
 		{"grid of other n", Config{N: 5, Topology: "grid:2x3"}, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 5`},
 		{"self-loop", Config{N: 3, Topology: "edges:0-1,1-1,1-2"}, `topology "edges:0-1,1-1,1-2": link "1-1" links a node to itself`},
 		{"edge out of range", Config{N: 3, Topology: "edges:0-1,1-3"}, `topology "edges:0-1,1-3": link "1-3" names a node outside 0..2`},

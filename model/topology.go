@@ -9,23 +9,30 @@ import (
 )
 
 // Graph is a run's network: which nodes are linked, and so which may send
-// to which (see Config.Topology). Links are undirected, and every graph
-// ParseTopology returns is connected. Get one from ParseTopology; the zero
-// Graph is not usable.
+// to which (see Config.Topology). Links are undirected but in a
+// unidirectional ring, whose links go one way, and every graph
+// ParseTopology returns is connected (strongly, where links go one way).
+// Get one from ParseTopology; the zero Graph is not usable.
 type Graph struct {
 	spec     string
 	n        int
 	complete bool       // every two nodes are linked; adj is nil, to cost nothing for large N
-	adj      [][]NodeID // adj[i]: node i's neighbours, sorted
+	directed bool       // links go one way: from i to the nodes of adj[i]
+	adj      [][]NodeID // adj[i]: the nodes i may send to, sorted
 }
 
 // topologyHelp lists the specs, for error messages.
-const topologyHelp = "complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,..."
+const topologyHelp = "complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,..."
 
 // ParseTopology reads a topology spec for n nodes:
 //
 //   - "" or "complete": every two nodes are linked;
 //   - "ring": i and i+1 mod n;
+//   - "uniring": the unidirectional ring, i to i+1 mod n, one way: i may
+//     send to its successor only (the ring of Chang and Roberts' and
+//     LeLann's elections), and hears from its predecessor only, which
+//     lets a search take the steps of nodes that cannot reach each other
+//     in one order (partial-order reduction);
 //   - "line": i and i+1, for i < n-1;
 //   - "star": node 0, the hub, and every other node;
 //   - "tree": the balanced binary tree, i and its parent (i-1)/2;
@@ -71,6 +78,13 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 	case "ring":
 		for i := range n {
 			link(i, (i+1)%n)
+		}
+	case "uniring":
+		g.directed = true
+		for i := range n {
+			if j := (i + 1) % n; j != i {
+				g.adj[i] = []NodeID{NodeID(j)}
+			}
 		}
 	case "line":
 		for i := 1; i < n; i++ {
@@ -160,7 +174,8 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 }
 
 // unreached returns the lowest node that n0 cannot reach, or -1 when the
-// graph is connected.
+// graph is connected. (Of the graphs whose links go one way, the
+// unidirectional ring is strongly connected by construction.)
 func (g *Graph) unreached() int {
 	seen := make([]bool, g.n)
 	seen[0] = true
@@ -178,6 +193,25 @@ func (g *Graph) unreached() int {
 	return slices.Index(seen, false)
 }
 
+// Directed reports whether links go one way (see Senders).
+func (g *Graph) Directed() bool { return g.directed }
+
+// Senders returns the nodes that may send to i, in id order: its
+// neighbours, or where links go one way the nodes linked to i. The slice
+// is the caller's.
+func (g *Graph) Senders(i NodeID) []NodeID {
+	if !g.directed {
+		return g.Neighbors(i)
+	}
+	var out []NodeID
+	for j := range g.adj {
+		if slices.Contains(g.adj[j], i) {
+			out = append(out, NodeID(j))
+		}
+	}
+	return out
+}
+
 // String is the spec the graph was parsed from ("complete" for "").
 func (g *Graph) String() string {
 	if g.spec == "" {
@@ -190,7 +224,7 @@ func (g *Graph) String() string {
 func (g *Graph) N() int { return g.n }
 
 // Neighbors returns the nodes linked to i, in id order, in a slice the
-// caller may keep and change.
+// caller may keep and change: where links go one way, those i may send to.
 func (g *Graph) Neighbors(i NodeID) []NodeID {
 	if g.complete {
 		out := make([]NodeID, 0, g.n-1)
@@ -204,8 +238,9 @@ func (g *Graph) Neighbors(i NodeID) []NodeID {
 	return slices.Clone(g.adj[i])
 }
 
-// Adjacent reports whether i and j are linked. No node is its own
-// neighbour, and nodes outside 0..N-1 have none.
+// Adjacent reports whether i and j are linked (from i to j, where links go
+// one way). No node is its own neighbour, and nodes outside 0..N-1 have
+// none.
 func (g *Graph) Adjacent(i, j NodeID) bool {
 	if i == j || i < 0 || j < 0 || int(i) >= g.n || int(j) >= g.n {
 		return false
@@ -214,21 +249,22 @@ func (g *Graph) Adjacent(i, j NodeID) bool {
 		return true
 	}
 	// degrees are small in every sparse topology, and the search is on
-	// the shorter list
+	// the shorter list (the one way a link goes, where it goes one way)
 	a, b := g.adj[i], j
-	if len(g.adj[j]) < len(a) {
+	if !g.directed && len(g.adj[j]) < len(a) {
 		a, b = g.adj[j], i
 	}
 	_, ok := slices.BinarySearch(a, b)
 	return ok
 }
 
-// Edges returns every link once, as {i, j} with i < j, in order.
+// Edges returns every link once, as {i, j} with i < j, in order; where
+// links go one way, as {from, to}, in order of from.
 func (g *Graph) Edges() [][2]NodeID {
 	var out [][2]NodeID
 	for i := NodeID(0); int(i) < g.n; i++ {
 		for _, j := range g.Neighbors(i) {
-			if i < j {
+			if i < j || g.directed {
 				out = append(out, [2]NodeID{i, j})
 			}
 		}

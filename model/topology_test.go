@@ -59,7 +59,7 @@ func TestParseTopologyErrors(t *testing.T) {
 		n    int
 		want string
 	}{
-		{"hypercube", 4, `topology "hypercube": want complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
+		{"hypercube", 4, `topology "hypercube": want complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
 		{"ring:3", 4, `topology "ring:3": want`},
 		{"complete:", 4, `topology "complete:": want`},
 		{"grid", 4, `topology "grid": want`},
@@ -97,6 +97,7 @@ func TestGraphNeighbors(t *testing.T) {
 	want := map[string][][]NodeID{
 		"complete":          {{1, 2, 3}, {0, 2, 3}, {0, 1, 3}, {0, 1, 2}},
 		"ring":              {{1, 3}, {0, 2}, {1, 3}, {0, 2}},
+		"uniring":           {{1}, {2}, {3}, {0}},
 		"line":              {{1}, {0, 2}, {1, 3}, {2}},
 		"star":              {{1, 2, 3}, {0}, {0}, {0}},
 		"tree":              {{1, 2}, {0, 3}, {0}, {1}},
@@ -128,6 +129,43 @@ func TestGraphNeighbors(t *testing.T) {
 	require.NoError(t, err)
 	g.Neighbors(0)[0] = 3
 	require.Equal(t, []NodeID{1, 3}, g.Neighbors(0))
+}
+
+// Senders are the nodes whose neighbours include i: on an undirected graph
+// its own neighbours, on the unidirectional ring its predecessor alone.
+func TestGraphSenders(t *testing.T) {
+	for _, spec := range []string{"complete", "ring", "uniring", "line", "star", "tree", "grid:2x3", "random:5"} {
+		for n := 1; n <= 6; n++ {
+			g, err := ParseTopology(spec, n)
+			if err != nil {
+				continue // (a grid of another size)
+			}
+			for i := range NodeID(n) {
+				var want []NodeID
+				for j := range NodeID(n) {
+					if g.Adjacent(j, i) {
+						want = append(want, j)
+					}
+				}
+				got := g.Senders(i)
+				require.True(t, slices.Equal(want, got), "%s, n=%d: senders of %v are %v, not %v", spec, n, i, want, got)
+			}
+		}
+	}
+	g, err := ParseTopology("uniring", 4)
+	require.NoError(t, err)
+	require.True(t, g.Directed())
+	require.Equal(t, []NodeID{3}, g.Senders(0))
+	require.Equal(t, [][2]NodeID{{0, 1}, {1, 2}, {2, 3}, {3, 0}}, g.Edges())
+	require.False(t, g.Adjacent(1, 0), "links go one way")
+	for n, want := range map[int][][2]NodeID{1: nil, 2: {{0, 1}, {1, 0}}} {
+		g, err := ParseTopology("uniring", n)
+		require.NoError(t, err)
+		require.Equal(t, want, g.Edges(), "n=%d", n)
+	}
+	ring, err := ParseTopology("ring", 4)
+	require.NoError(t, err)
+	require.False(t, ring.Directed())
 }
 
 // A random graph is connected whatever the seed and P, is drawn from its

@@ -89,7 +89,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		})
 	}
 	fs.StringVar(&f.fairness, "fairness", "weak", "exhaustive: runs that count against eventually-properties: weak, strong or none")
-	fs.StringVar(&f.reduce, "reduce", "all", "exhaustive: the reductions to apply where they are sound: all (symmetry, where the protocol declares interchangeable nodes) or none")
+	fs.StringVar(&f.reduce, "reduce", "all", "exhaustive: the reductions to apply where they are sound: all (symmetry, where the protocol declares interchangeable nodes; partial order, where FIFO channels and untimed steps allow) or none")
 	fs.BoolVar(&f.sweep, "sweep", false, "exhaustive: keep two levels of the search in memory, not every state; for runs that all end")
 	fs.StringVar(&f.scheduler, "scheduler", "uniform", "random: how walks choose events: uniform, pct:D (PCT with bug depth D) or swarm (each walk leaves out some kinds of events)")
 	fs.BoolVar(&f.rounds, "rounds", false, "measure the time of complete runs in asynchronous rounds (exhaustive: by a second search whose worlds carry causal clocks)")
@@ -104,7 +104,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	})
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
 	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
-	fs.StringVar(&f.topology, "topology", "", "the network's graph: complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...; a node sends only to its neighbours")
+	fs.StringVar(&f.topology, "topology", "", "the network's graph: complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...; a node sends only to its neighbours")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
 	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (exhaustive for n < %d)", autoRandomN))
@@ -596,6 +596,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	}
 	if why, ok := strings.CutPrefix(r.Reduction, "none: "); ok {
 		fmt.Fprintf(out, "  no symmetry reduction: %s\n", why)
+	}
+	if why, ok := strings.CutPrefix(r.PartialOrder, "none: "); ok {
+		fmt.Fprintf(out, "  no partial-order reduction: %s\n", why)
+	} else if r.PartialOrder != "" {
+		fmt.Fprintf(out, "  %s\n", r.PartialOrder)
 	}
 	if r.Messages != nil {
 		var parts []string

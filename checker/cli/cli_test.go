@@ -55,7 +55,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
 		{[]string{"check", "invitation", "-partitions", "8"}, "partitions must be between 0 and 7"},
 		{[]string{"check", "invitation", "-n", "1", "-partitions", "1"}, "partitions need at least 2 nodes"},
-		{[]string{"check", "bully", "-topology", "hypercube"}, `topology "hypercube": want complete, ring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
+		{[]string{"check", "bully", "-topology", "hypercube"}, `topology "hypercube": want complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
 		{[]string{"check", "bully", "-topology", "grid:2x3"}, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 4`},
 		{[]string{"check", "bully", "-topology", "edges:0-1,1-2,2-2"}, `topology "edges:0-1,1-2,2-2": link "2-2" links a node to itself`},
 		{[]string{"check", "bully", "-topology", "edges:0-1,1-4"}, `topology "edges:0-1,1-4": link "1-4" names a node outside 0..3`},
@@ -377,25 +377,33 @@ func TestFaultsAreReported(t *testing.T) {
 	}
 }
 
-// -topology restricts the network: a ring election (whose scenario runs
-// on the ring) finds the same states on the complete graph, and the
-// header says which graph it ran on;
+// -topology restricts the network: a ring election, whose scenario runs on
+// the unidirectional ring, finds the same states on the ring and on the
+// complete graph, and on its own ring with -reduce none (partial order
+// reduces it there to one run), and the header says which graph it ran on;
 // bully, which sends to every node, faults on a star, and its trace
 // replays on the star to the same fault.
 func TestTopologyFlag(t *testing.T) {
 	counts := regexp.MustCompile(`\n  \d+ states, \d+ transitions, depth \d+`)
-	code, ring, _ := vigil("check", "changroberts")
+	code, uniring, _ := vigil("check", "changroberts")
+	require.Equal(t, 0, code, uniring)
+	require.Contains(t, uniring, "[worst-ring] n=6 fifo sync crashes=0 recoveries=0 topology=uniring ranks=")
+	require.Contains(t, uniring, "\n  28 states, 27 transitions, depth 27")
+	code, full, _ := vigil("check", "changroberts", "-reduce", "none")
+	require.Equal(t, 0, code, full)
+	code, ring, _ := vigil("check", "changroberts", "-topology", "ring")
 	require.Equal(t, 0, code, ring)
-	require.Contains(t, ring, "[worst-ring] n=6 fifo sync crashes=0 recoveries=0 topology=ring ranks=")
+	require.Contains(t, ring, "[worst-ring with flags] n=6 fifo sync crashes=0 recoveries=0 topology=ring ranks=")
 	code, complete, _ := vigil("check", "changroberts", "-topology", "complete")
 	require.Equal(t, 0, code, complete)
 	require.Contains(t, complete, "[worst-ring with flags] n=6 fifo sync crashes=0 recoveries=0 topology=complete ranks=")
 	require.Equal(t, counts.FindString(complete), counts.FindString(ring))
-	require.NotEmpty(t, counts.FindString(ring))
+	require.Equal(t, counts.FindString(complete), counts.FindString(full))
+	require.Contains(t, full, "\n  435 states, ")
 
 	code, out, _ := vigil("check", "changroberts", "-json")
 	require.Equal(t, 0, code, out)
-	require.Contains(t, out, `"topology": "ring"`)
+	require.Contains(t, out, `"topology": "uniring"`)
 
 	file := filepath.Join(t.TempDir(), "star.json")
 	code, out, stderr := vigil("check", "bully", "-topology", "star", "-trace", file)
@@ -408,7 +416,7 @@ func TestTopologyFlag(t *testing.T) {
 }
 
 func TestCutSearchSaysSoAndExits2(t *testing.T) {
-	code, out, _ := vigil("check", "changroberts", "-n", "9", "-ranks", "reverse", "-mode", "exhaustive", "-max-states", "5000")
+	code, out, _ := vigil("check", "changroberts", "-n", "9", "-ranks", "reverse", "-mode", "exhaustive", "-max-states", "5000", "-reduce", "none")
 	require.Equal(t, 2, code, out)
 	require.Contains(t, out, "search cut by the state limit (-max-states)")
 	require.Contains(t, out, "unknown")

@@ -230,6 +230,9 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		if r.Reduction != "" {
 			fmt.Fprintf(&out, "  %s\n", withoutReduction(t, p, &gc.sc, opt, r))
 		}
+		if r.PartialOrder != "" {
+			fmt.Fprintf(&out, "  %s\n", withoutPartialOrder(t, p, &gc.sc, opt, r))
+		}
 	}
 	if cover != nil {
 		// a property no run shows failing could be one that cannot fail
@@ -309,6 +312,45 @@ func golden(t *testing.T, name string, got []byte) {
 		}
 	}
 	t.Fatalf("%s changed; if intended, run go test ./internal/regress -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
+}
+
+// withoutPartialOrder searches sc again with every step of every state
+// explored, where r is a search reduced by partial order, and requires the
+// same verdicts, a counterexample wherever the full search has one, the
+// same quiescent states (as many: a reduced search meets each once) and
+// the same message figures; it returns the golden line of the reduction:
+// the states r explored of those there are, and the counterexamples'
+// lengths where they differ, or why it did not reduce.
+func withoutPartialOrder(t *testing.T, p *suite.Protocol, sc *suite.Scenario, opt checker.Options, r *checker.Result) string {
+	if !strings.HasPrefix(r.PartialOrder, "partial order: ") {
+		return "no partial-order reduction: " + strings.TrimPrefix(r.PartialOrder, "none: ")
+	}
+	opt.Reduce = checker.ReduceNone
+	full, err := suite.Exhaustive(context.Background(), p, sc, opt)
+	require.NoError(t, err)
+	require.Equal(t, full.Verdict, r.Verdict, "%s %s: the verdict without partial order", p.Path(), sc.Name)
+	var longer []string
+	for i, pr := range r.Properties {
+		fp := full.Properties[i]
+		require.Equal(t, fp.Verdict, pr.Verdict, "%s %s: %s without partial order", p.Path(), sc.Name, pr.Name)
+		require.Equal(t, fp.Counterexample == nil, pr.Counterexample == nil, "%s %s: %s's counterexample without partial order", p.Path(), sc.Name, pr.Name)
+		if pr.Counterexample != nil && len(pr.Counterexample.Events) != len(fp.Counterexample.Events) {
+			longer = append(longer, fmt.Sprintf("%s in %d steps, not %d", pr.Name, len(pr.Counterexample.Events), len(fp.Counterexample.Events)))
+		}
+	}
+	if r.Cut == "" && !r.Stopped && !r.StoppedFirst && full.Cut == "" && !full.Stopped && !full.StoppedFirst {
+		require.Equal(t, full.Stats.Quiescent, r.Stats.Quiescent, "%s %s: the quiescent states without partial order", p.Path(), sc.Name)
+	}
+	// (kinds are listed in the order the search met them)
+	byKind := func(ms []checker.MessageRange) []checker.MessageRange {
+		return slices.SortedFunc(slices.Values(ms), func(a, b checker.MessageRange) int { return strings.Compare(a.Kind, b.Kind) })
+	}
+	require.Equal(t, byKind(full.Messages), byKind(r.Messages), "%s %s: the figures without partial order", p.Path(), sc.Name)
+	line := fmt.Sprintf("%s; %d states of %d (%.1f×)", r.PartialOrder, r.Stats.States, full.Stats.States, float64(full.Stats.States)/float64(r.Stats.States))
+	if len(longer) > 0 {
+		line += "; " + strings.Join(longer, ", ")
+	}
+	return line
 }
 
 // withoutReduction searches sc again with every world kept, where r is a

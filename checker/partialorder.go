@@ -1,0 +1,108 @@
+package checker
+
+import (
+	"fmt"
+
+	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
+)
+
+// Partial-order reduction. Where the steps of one node cannot be preceded
+// by anything that would change them or give the node another step (see
+// sim.Stepper.PersistentNodes), the search explores that node's steps
+// alone: the other nodes' steps are taken from the successors, in every
+// order that matters. Three more conditions make it sound:
+//
+//   - invisibility: none of the node's steps observes anything, where an
+//     invariant is checked (the order of two observations is what a
+//     monitor tells apart);
+//   - the cycle proviso: where one of the node's steps leads back to a
+//     level already reached (a cycle may close there), every step is
+//     explored, so that no step is put off for ever round a cycle;
+//   - no cycle judged: a search that judges eventually-properties on
+//     cycles, or counts messages, searches again without the reduction at
+//     the first edge back (as a lean search does, keeping the graph).
+//
+// It keeps every quiescent world, every invariant's verdict, a
+// counterexample of each (not always the shortest), and the message
+// figures of complete runs, which end alike in every order of their steps.
+
+// partialOrder reports whether a search of m judging props with opt may
+// reduce by partial order, and what Result.PartialOrder says of it.
+func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym *sim.Symmetry) (bool, string) {
+	cfg := m.Config()
+	live := false
+	for _, p := range props {
+		if p.When == properties.Always && !p.MonitorOnly {
+			return false, "none: invariant " + p.Name + " reads node states, which every step may change"
+		}
+		live = live || p.When == properties.Eventually
+	}
+	switch {
+	case opt.clocked: // (worlds with clocks, measuring rounds only)
+		return false, ""
+	case opt.Reduce == ReduceNone:
+		return false, "none, as asked"
+	case sym != nil:
+		return false, "none: the search is reduced by symmetry"
+	case opt.Sweep:
+		return false, "none: a sweep forgets the levels a cycle would close on"
+	case cfg.Channels != model.FIFO:
+		return false, "none: unordered channels (a message sent later may be received first)"
+	case cfg.Timing == model.Bounded:
+		return false, "none: bounded timing (a tick ages every message)"
+	case cfg.N > 64:
+		return false, "none: more than 64 nodes"
+	case live && opt.Fairness == NoFairness:
+		return false, "none: eventually-properties judged without fairness"
+	case opt.graph:
+		return false, "none: the search met an edge back to a level it had reached, where a cycle may close, and searched again keeping the graph"
+	}
+	return true, ""
+}
+
+// partialOrderSummary is Result.PartialOrder of a reduced search.
+func partialOrderSummary(reduced, states int64) string {
+	return fmt.Sprintf("partial order: one node's steps alone from %d of %d states", reduced, states)
+}
+
+// persistent narrows x.evs, x.fps and x.succs, the events enabled in w
+// (nproto of them protocol events) and their successors, to the steps of
+// one node where partial order allows it, and records their positions in
+// x.narrowed.
+func (x *expander) persistent(w sim.World, nproto int) bool {
+	x.nodes = x.st.PersistentNodes(w, x.evs, nproto, x.nodes[:0])
+next:
+	for _, i := range x.nodes {
+		x.narrowed = x.narrowed[:0]
+		for pos, ev := range x.evs[:nproto] {
+			if ev.Node != i {
+				continue
+			}
+			if st := x.succs[pos].Step; x.e.observed && st != nil && len(st.Obs) > 0 {
+				continue next // visible
+			}
+			if _, _, earlier := x.e.seen.find(x.fps[pos]); earlier {
+				continue next // the cycle proviso
+			}
+			x.narrowed = append(x.narrowed, pos)
+		}
+		for k, pos := range x.narrowed {
+			x.evs[k], x.fps[k], x.succs[k] = x.evs[pos], x.fps[pos], x.succs[pos]
+		}
+		n := len(x.narrowed)
+		x.evs, x.fps, x.succs = x.evs[:n], x.fps[:n], x.succs[:n]
+		return true
+	}
+	x.narrowed = x.narrowed[:0]
+	return false
+}
+
+// enabledAt is the position in Enabled's order of the k-th event expanded.
+func (x *expander) enabledAt(k int) int {
+	if len(x.narrowed) > 0 {
+		return x.narrowed[k]
+	}
+	return k
+}
