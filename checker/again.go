@@ -63,12 +63,30 @@ func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt O
 // first violations, unless a bound cuts it first (the memory of the
 // parents, near a first pass cut by memory): then the runs it did not
 // reach are left out.
+//
+// A search reduced by partial order met its violations on runs that need
+// not be the shortest: the search for traces takes every step, down to the
+// same depth, where a shortest run of each lies, and keeps what it finds
+// there (another violation of the property, maybe, as short or shorter).
+// Only if a bound cuts it are the reduced search's runs shown.
 func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	deepest := 0
 	for _, v := range e.first {
 		deepest = max(deepest, v.depth)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, deepest, false, nil, 0
+	if e.por {
+		full := opt
+		full.Reduce = ReduceNone
+		if again := exhaustive(context.Background(), m, props, full); again.Cut == "" || again.Cut == "depth" {
+			for p := range e.first {
+				if again.Properties[p].Counterexample == nil {
+					panic(fmt.Sprintf("checker: the full search for traces did not meet a violation of %s", props[p].Name))
+				}
+			}
+			return again
+		}
+	}
 	again := exhaustive(context.Background(), m, props, opt)
 	for p, v := range e.first {
 		pr := again.Properties[p]

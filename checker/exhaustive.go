@@ -344,6 +344,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			res.Properties[p].Detail = v.detail
 			if traced != nil {
 				res.Properties[p].Counterexample = traced.Properties[p].Counterexample
+				if cx := res.Properties[p].Counterexample; cx != nil {
+					res.Properties[p].Detail = cx.Detail // (a shortest run, where partial order found another)
+				}
 				if res.Properties[p].Counterexample == nil {
 					res.Properties[p].Detail += fmt.Sprintf(" (its run is not shown: the search for it was cut by %s)", traced.Cut)
 				}

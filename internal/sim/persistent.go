@@ -77,7 +77,7 @@ func mayReach(cfg *model.Config) []uint64 {
 	out := make([]uint64, cfg.N)
 	if cfg.Topology == "" {
 		for i := range out {
-			out[i] = 1<<cfg.N - 1&^(1<<i)
+			out[i] = (1<<cfg.N - 1) &^ (1 << i)
 		}
 		return out
 	}
