@@ -24,9 +24,10 @@ import (
 //     cycles, or counts messages, searches again without the reduction at
 //     the first edge back (as a lean search does, keeping the graph).
 //
-// It keeps every quiescent world, every invariant's verdict, a
-// counterexample of each (not always the shortest), and the message
-// figures of complete runs, which end alike in every order of their steps.
+// It keeps every quiescent world, every invariant's verdict, and the
+// message figures of complete runs, which end alike in every order of
+// their steps. Its runs to a violation need not be the shortest: the
+// search for traces takes every step again (searchForTraces).
 
 // partialOrder reports whether a search of m judging props with opt may
 // reduce by partial order, and what Result.PartialOrder says of it.
@@ -43,7 +44,7 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 	case opt.clocked: // (worlds with clocks, measuring rounds only)
 		return false, ""
 	case opt.Reduce == ReduceNone:
-		return false, "none, as asked"
+		return false, "none: as asked"
 	case sym != nil:
 		return false, "none: the search is reduced by symmetry"
 	case opt.Sweep:
