@@ -32,6 +32,9 @@ import (
 // partialOrder reports whether a search of m judging props with opt may
 // reduce by partial order, and what Result.PartialOrder says of it.
 func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym *sim.Symmetry) (bool, string) {
+	if opt.clocked { // (worlds with clocks, measuring rounds only)
+		return false, ""
+	}
 	cfg := m.Config()
 	live := false
 	for _, p := range props {
@@ -41,8 +44,6 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 		live = live || p.When == properties.Eventually
 	}
 	switch {
-	case opt.clocked: // (worlds with clocks, measuring rounds only)
-		return false, ""
 	case opt.Reduce == ReduceNone:
 		return false, "none: as asked"
 	case sym != nil:

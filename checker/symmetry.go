@@ -30,10 +30,11 @@ const (
 	// node that may still send to it, the search takes that node's steps
 	// alone, unless one observes something an invariant could tell apart.
 	// Every verdict, the quiescent worlds and the message figures are the
-	// full search's; a counterexample is one of the reduced runs, not
-	// always a shortest. Where eventually-properties or figures are judged
-	// on a graph with cycles, the search meets an edge back and searches
-	// again without it (Result.PartialOrder says so).
+	// full search's, and a counterexample is among the shortest (its run
+	// is searched for again without the reduction). Where
+	// eventually-properties or figures are judged on a graph with cycles,
+	// the search meets an edge back and searches again without it
+	// (Result.PartialOrder says so).
 	ReduceAll Reduction = iota
 	// ReduceNone keeps every world.
 	ReduceNone

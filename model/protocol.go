@@ -144,9 +144,9 @@ func (e *Env) Higher() []NodeID { return e.ranked(+1) }
 func (e *Env) Lower() []NodeID { return e.ranked(-1) }
 
 // ranked returns the nodes whose rank compares to this node's as sign
-// says. With ranks by id, the nodes above i are i+1..N-1 and those below
-// 0..i-1, and nothing needs comparing: an election's broadcasts call this
-// at every step.
+// says: an election's broadcasts call this at every step. Without ranks
+// (Config.Ranks nil: ranks are ids) the nodes above i are i+1..N-1 and
+// those below 0..i-1, and nothing needs comparing.
 func (e *Env) ranked(sign int) []NodeID {
 	n, self := e.cfg.N, int(e.self)
 	if e.cfg.Ranks == nil {
@@ -163,11 +163,13 @@ func (e *Env) ranked(sign int) []NodeID {
 		}
 		return out
 	}
+	// a loop of its own, not Nodes: no call per node (ranks are distinct,
+	// so only this node's equals mine)
 	var buf [64]NodeID // one allocation, of the right size, up to 64 nodes
 	out := buf[:0]
 	mine := e.cfg.Ranks[self]
 	for j, r := range e.cfg.Ranks[:n] {
-		if r != mine && (r > mine) == (sign > 0) {
+		if r != mine && r > mine == (sign > 0) {
 			out = append(out, NodeID(j))
 		}
 	}
