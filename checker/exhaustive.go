@@ -112,9 +112,10 @@ type search struct {
 	// sym: the search keeps one world per family of renamings (see
 	// Reduction); nil when it keeps every world
 	sym *sim.Symmetry
-	// por: the search explores one node's steps where partial order allows
-	// (partialorder.go); observed: some invariant is judged, so a step that
-	// observes something is visible
+	// por: the search explores some nodes' steps where partial order allows
+	// (partialorder.go); observed: the worlds hold monitors, so a step that
+	// observes something is visible (two observations in either order may
+	// leave a monitor in two states, which a property may tell apart)
 	por, observed bool
 	reduced       int64 // the states whose steps partial order narrowed
 	// fallsBack: the search is lean, and searches again keeping the graph
@@ -143,7 +144,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	e.sym, res.Reduction = reduction(m, opt)
 	e.por, res.PartialOrder = partialOrder(m, props, opt, e.sym)
-	e.observed = slices.ContainsFunc(props, func(p *properties.Property) bool { return p.When == properties.Always })
+	e.observed = len(m.Monitors()) > 0
 	opt = e.choose(opt)
 	res.Sweep = opt.Sweep
 	if len(e.live) > 0 && !opt.Sweep {

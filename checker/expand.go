@@ -148,7 +148,7 @@ type expander struct {
 	out    unitWriter // packs units of the next level
 	fps    []uint64
 	succs  []sim.Successor
-	nodes  []model.NodeID // partial order: the nodes whose steps may be explored alone
+	sets   []uint64 // partial order: sets of nodes whose steps may be explored alone
 	// narrowed: where partial order narrowed the events, their positions
 	// in Enabled's order; else empty
 	narrowed []int

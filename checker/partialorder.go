@@ -8,16 +8,16 @@ import (
 	"github.com/vigil-check/vigil/properties"
 )
 
-// Partial-order reduction. Where the steps of one node cannot be preceded
-// by anything that would change them or give the node another step (see
-// sim.Stepper.PersistentNodes), the search explores that node's steps
+// Partial-order reduction. Where the steps of a set of nodes cannot be
+// preceded by anything that would change them or give those nodes another
+// step (see sim.Stepper.PersistentSets), the search explores their steps
 // alone: the other nodes' steps are taken from the successors, in every
 // order that matters. Three more conditions make it sound:
 //
-//   - invisibility: none of the node's steps observes anything, where an
-//     invariant is checked (the order of two observations is what a
-//     monitor tells apart);
-//   - the cycle proviso: where one of the node's steps leads back to a
+//   - invisibility: none of the set's steps observes anything, where the
+//     worlds hold a monitor (the order of two observations is what a
+//     monitor may tell apart, mid-run or where the run ends);
+//   - the cycle proviso: where one of the set's steps leads back to a
 //     level already reached (a cycle may close there), every step is
 //     explored, so that no step is put off for ever round a cycle;
 //   - no cycle judged: a search that judges eventually-properties on
@@ -66,20 +66,20 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 
 // partialOrderSummary is Result.PartialOrder of a reduced search.
 func partialOrderSummary(reduced, states int64) string {
-	return fmt.Sprintf("partial order: one node's steps alone from %d of %d states", reduced, states)
+	return fmt.Sprintf("partial order: some nodes' steps alone from %d of %d states", reduced, states)
 }
 
 // persistent narrows x.evs, x.fps and x.succs, the events enabled in w
 // (nproto of them protocol events) and their successors, to the steps of
-// one node where partial order allows it, and records their positions in
+// some nodes where partial order allows it, and records their positions in
 // x.narrowed.
 func (x *expander) persistent(w sim.World, nproto int) bool {
-	x.nodes = x.st.PersistentNodes(w, x.evs, nproto, x.nodes[:0])
+	x.sets = x.st.PersistentSets(w, x.evs, nproto, x.sets[:0])
 next:
-	for _, i := range x.nodes {
+	for _, set := range x.sets {
 		x.narrowed = x.narrowed[:0]
 		for pos, ev := range x.evs[:nproto] {
-			if ev.Node != i {
+			if set&(1<<ev.Node) == 0 {
 				continue
 			}
 			if st := x.succs[pos].Step; x.e.observed && st != nil && len(st.Obs) > 0 {

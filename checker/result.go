@@ -147,8 +147,8 @@ type Result struct {
 	// a symmetry used it: "symmetry: n1 n2 n3 interchangeable" (its
 	// states are families of worlds), or "none: " and why not.
 	Reduction string `json:"reduction,omitempty"`
-	// PartialOrder says whether an exhaustive search explored one node's
-	// steps alone where no other node could reach it first (see
+	// PartialOrder says whether an exhaustive search explored some nodes'
+	// steps alone where no other node could reach them first (see
 	// ReduceAll), or "none: " and why not.
 	PartialOrder string `json:"partial_order,omitempty"`
 	// Stopped: the search ended early because every property already had

@@ -26,9 +26,10 @@ const (
 	//
 	// Partial order, where symmetry does not apply, channels are FIFO and
 	// steps untimed (see partialorder.go): from a world where no fault can
-	// happen any more and some node has a message in flight from every
-	// node that may still send to it, the search takes that node's steps
-	// alone, unless one observes something an invariant could tell apart.
+	// happen any more, the search takes alone the steps of a set of nodes
+	// that every node outside it that may still send to one of them has a
+	// message in flight to, unless one observes something an invariant
+	// could tell apart.
 	// Every verdict, the quiescent worlds and the message figures are the
 	// full search's, and a counterexample is among the shortest (its run
 	// is searched for again without the reduction). Where

@@ -103,7 +103,7 @@ type Stepper struct {
 	sent      []int32  // scratch per-receiver send counts
 	fault     *Fault   // the first fault met since TakeFault
 	sym       *symCache
-	mayReach  []uint64 // per node, the nodes that may send to it (see PersistentNodes)
+	po        *persistentScratch // see PersistentSets
 }
 
 // NewStepper returns a Stepper for m.
