@@ -223,6 +223,16 @@ func (c *Config) Validate() error {
 
 func (c *Config) netCached() bool { return c.net != nil && c.net.n == c.N && c.net.spec == c.Topology }
 
+// Graph returns the graph of c's Topology: the one parsed when c was
+// validated (every engine validates its Config, so a property or monitor
+// reading its View's Config gets it without parsing), or else parsed now.
+func (c *Config) Graph() (*Graph, error) {
+	if c.netCached() {
+		return c.net, nil
+	}
+	return ParseTopology(c.Topology, c.N)
+}
+
 // network is the graph of c's Topology: the one Validate cached, or else
 // parsed now. A Config whose Topology does not parse has none: it is a
 // contract violation to run handlers under a Config Validate rejects.

@@ -272,6 +272,34 @@ func TestConfigAccessors(t *testing.T) {
 	}
 }
 
+// Graph gives the graph Validate parsed, or parses one, and says why a
+// topology does not parse.
+func TestConfigGraph(t *testing.T) {
+	line := Config{N: 4, Topology: "line"}
+	g, err := line.Graph()
+	require.NoError(t, err)
+	require.Equal(t, []NodeID{0, 2}, g.Neighbors(1))
+	again, err := line.Graph()
+	require.NoError(t, err)
+	require.NotSame(t, g, again, "not validated: parsed at each call")
+
+	require.NoError(t, line.Validate())
+	g, err = line.Graph()
+	require.NoError(t, err)
+	again, err = line.Graph()
+	require.NoError(t, err)
+	require.Same(t, g, again, "validated: the graph Validate parsed")
+	require.Equal(t, []NodeID{0, 2}, g.Neighbors(1))
+
+	line.Topology = "ring" // a change Validate did not see
+	g, err = line.Graph()
+	require.NoError(t, err)
+	require.Equal(t, []NodeID{0, 2}, g.Neighbors(3))
+
+	_, err = (&Config{N: 4, Topology: "grid:3x3"}).Graph()
+	require.Error(t, err)
+}
+
 // A Config survives JSON, with channels and timing as words, which is how
 // traces store it for replay.
 func TestConfigJSONRoundTrip(t *testing.T) {

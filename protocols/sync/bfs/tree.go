@@ -32,14 +32,20 @@ var Tree = properties.NewMonitor("tree",
 // Distances returns every node's hop distance from the root on cfg's
 // topology, in a slice the caller may keep and change.
 func Distances(cfg *model.Config) ([]int, error) {
+	d, err := sharedDistances(cfg)
+	return slices.Clone(d), err
+}
+
+// sharedDistances is Distances in a slice shared with other callers.
+func sharedDistances(cfg *model.Config) ([]int, error) {
 	// BFSTree judges the end of every run with them: a random search
 	// ends thousands of short runs a second on one topology
 	if m := lastDistances.Load(); m != nil && m.topology == cfg.Topology && len(m.d) == cfg.N {
-		return slices.Clone(m.d), nil
+		return m.d, nil
 	}
 	d, err := distances(cfg)
 	if err == nil {
-		lastDistances.Store(&distanceMemo{cfg.Topology, slices.Clone(d)})
+		lastDistances.Store(&distanceMemo{cfg.Topology, d})
 	}
 	return d, err
 }
@@ -53,7 +59,7 @@ type distanceMemo struct {
 }
 
 func distances(cfg *model.Config) ([]int, error) {
-	g, err := model.ParseTopology(cfg.Topology, cfg.N)
+	g, err := cfg.Graph()
 	if err != nil {
 		return nil, err
 	}
@@ -81,11 +87,11 @@ var BFSTree = &properties.Property{
 	Doc: "where a run ends the parents form a spanning tree rooted at node 0 and every node's level is its hop distance from the root",
 	Check: func(v properties.View) string {
 		cfg := v.Config()
-		d, err := Distances(cfg)
+		d, err := sharedDistances(cfg)
 		if err != nil {
 			return err.Error()
 		}
-		g, _ := model.ParseTopology(cfg.Topology, cfg.N)
+		g, _ := cfg.Graph()
 		t := properties.MonitorState[[]int](v, Tree)
 		for i := range model.NodeID(v.N()) {
 			if t[i] < 0 {

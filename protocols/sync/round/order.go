@@ -35,25 +35,51 @@ type Owed struct {
 // Pulses is the monitor of pulse order, fed by ObsPulse, ObsSend and
 // ObsTake. Its state is an Order: N pulse numbers and, under a synchronizer
 // that keeps neighbours within a pulse of each other, the messages of at most
-// two pulses, so it stays small.
-var Pulses = properties.NewMonitor("pulses",
-	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N), Taker: model.None} },
-	observe)
+// two pulses, so it stays small. A random walk updates it in place
+// (model.InPlaceMonitor): it is fed at nearly every step.
+var Pulses model.InPlaceMonitor = pulsesMonitor{}
 
-func observe(cfg *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+type pulsesMonitor struct{}
+
+func (pulsesMonitor) Name() string { return "pulses" }
+
+func (pulsesMonitor) Start(cfg *model.Config) any {
+	return Order{Pulse: make([]int, cfg.N), Taker: model.None}
+}
+
+func (pulsesMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observe(st.(Order), node, o, false)
+}
+
+// ObserveInPlace is Observe on a state of the walk's own (see
+// model.InPlaceMonitor).
+func (pulsesMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return observe(st.(Order), node, o, true)
+}
+
+// observe is the monitor's step; inPlace: st's slices may be written.
+func observe(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
 	if st.Bad == "" {
-		st = checkOrder(cfg, st, node, o)
+		st = checkOrder(st, node, o, inPlace)
 	}
 	// Pulses are counted even once the order is broken, for all-pulses.
 	if o.Kind == ObsPulse && o.Arg > st.Pulse[node] {
-		st.Pulse = slices.Clone(st.Pulse)
-		st.Pulse[node] = o.Arg
+		st.Pulse = setPulse(st.Pulse, node, o.Arg, inPlace)
 	}
 	return st
 }
 
+// setPulse sets node's pulse in ps, or in a copy unless inPlace.
+func setPulse(ps []int, node model.NodeID, p int, inPlace bool) []int {
+	if !inPlace {
+		ps = slices.Clone(ps)
+	}
+	ps[node] = p
+	return ps
+}
+
 // checkOrder follows the messages of each pulse until the order breaks.
-func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+func checkOrder(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
 	switch o.Kind {
 	case ObsSend:
 		to, p := model.NodeID(o.Arg), st.Pulse[node]
@@ -61,7 +87,7 @@ func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order
 			st.Bad = fmt.Sprintf("%v began pulse %d before %v sent it a message of pulse %d", to, st.Pulse[to], node, p)
 			return st
 		}
-		st.Owed = owe(st.Owed, Owed{To: to, From: node, Pulse: p}, 1)
+		st.Owed = owe(st.Owed, Owed{To: to, From: node, Pulse: p}, 1, inPlace)
 	case ObsTake:
 		from, p := model.NodeID(o.Arg), st.Pulse[node]
 		if !slices.ContainsFunc(st.Owed, func(w Owed) bool { return w.To == node && w.From == from && w.Pulse == p }) {
@@ -75,7 +101,7 @@ func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order
 			st.Bad = fmt.Sprintf("%v is handed the message %v sent it in pulse %d after one from %v: a pulse's input is ordered by sender", node, from, p, st.TakenFrom)
 			return st
 		}
-		st.Owed = owe(st.Owed, Owed{To: node, From: from, Pulse: p}, -1)
+		st.Owed = owe(st.Owed, Owed{To: node, From: from, Pulse: p}, -1, inPlace)
 		st.Taker, st.TakenFrom = node, from
 	case ObsPulse:
 		st.Taker, st.TakenFrom = model.None, 0
@@ -89,33 +115,28 @@ func checkOrder(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order
 				return st
 			}
 		}
-		st.Pulse = slices.Clone(st.Pulse)
-		st.Pulse[node] = o.Arg
+		st.Pulse = setPulse(st.Pulse, node, o.Arg, inPlace)
 	}
 	return st
 }
 
-// owe adds d to the count of w's (To, From, Pulse) in a fresh slice, kept
-// sorted, without zero counts.
-func owe(ws []Owed, w Owed, d int) []Owed {
-	out := make([]Owed, 0, len(ws)+1)
-	done := false
-	for _, x := range ws {
-		if c := compareOwed(x, w); !done && c == 0 {
-			x.Count += d
-			done = true
-		} else if !done && c > 0 {
-			out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
-			done = true
-		}
-		if x.Count != 0 {
-			out = append(out, x)
-		}
+// owe adds d to the count of w's (To, From, Pulse) in ws, kept sorted,
+// without zero counts: in ws itself if inPlace, else in a fresh slice.
+func owe(ws []Owed, w Owed, d int, inPlace bool) []Owed {
+	i, found := slices.BinarySearchFunc(ws, w, compareOwed)
+	if !inPlace {
+		ws = append(make([]Owed, 0, len(ws)+1), ws...)
 	}
-	if !done {
-		out = append(out, Owed{To: w.To, From: w.From, Pulse: w.Pulse, Count: d})
+	switch {
+	case !found:
+		w.Count = d
+		return slices.Insert(ws, i, w)
+	case ws[i].Count+d == 0:
+		return slices.Delete(ws, i, i+1)
+	default:
+		ws[i].Count += d
+		return ws
 	}
-	return out
 }
 
 // compareOwed orders owed messages by receiver, sender and pulse.

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"pgregory.net/rapid"
+
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -119,4 +121,39 @@ func TestInbox(t *testing.T) {
 	in, rest = Take(rest[2:], 2)
 	require.Len(t, in, 1)
 	require.Nil(t, rest)
+}
+
+// Pulses updated in place (a walk's ObserveInPlace, on a state of its own)
+// keeps what Observe returns, through runs of sends, takes of what is owed
+// and new pulses, valid or not, and Observe leaves its input as it was.
+func TestPulsesInPlace(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		cfg := &model.Config{N: 3}
+		st := Pulses.Start(cfg).(Order)
+		own := Pulses.Start(cfg).(Order) // the walk's copy
+		for range rapid.IntRange(0, 40).Draw(t, "steps") {
+			node := model.NodeID(rapid.IntRange(0, 2).Draw(t, "node"))
+			var o model.Obs
+			switch k := rapid.IntRange(0, 3).Draw(t, "kind"); {
+			case k == 0 || k == 1 && len(st.Owed) == 0:
+				o = model.Obs{Kind: ObsSend, Arg: rapid.IntRange(0, 2).Draw(t, "to")}
+			case k == 1: // take something owed, to its receiver
+				w := st.Owed[rapid.IntRange(0, len(st.Owed)-1).Draw(t, "owed")]
+				node, o = w.To, model.Obs{Kind: ObsTake, Arg: int(w.From)}
+			default:
+				o = model.Obs{Kind: ObsPulse, Arg: st.Pulse[node] + rapid.IntRange(0, 2).Draw(t, "ahead")}
+			}
+			before := cloneOrder(st)
+			next := Pulses.Observe(cfg, st, node, o).(Order)
+			require.Equal(t, before, st, "Observe changed its input")
+			own = Pulses.ObserveInPlace(cfg, own, node, o).(Order)
+			require.Equal(t, next, own, "%v %v", node, o)
+			st = next
+		}
+	})
+}
+
+func cloneOrder(o Order) Order {
+	o.Pulse, o.Owed = slices.Clone(o.Pulse), slices.Clone(o.Owed)
+	return o
 }
