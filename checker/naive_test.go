@@ -533,12 +533,14 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 	lassos := 0  // lasso counterexamples compared: some must be
 	sweeps := 0  // sweeps that ran to the end
 	reduced := 0 // searches that partial order reduced
+	reducedSweeps := 0
 	defer func() {
 		if !t.Failed() {
 			require.Positive(t, lassos, "no configuration had a fair cycle to compare")
 			require.Positive(t, sweeps, "no configuration was swept to the end")
 			require.Positive(t, reduced, "partial order reduced no configuration")
-			t.Logf("partial order reduced %d configurations", reduced)
+			require.Positive(t, reducedSweeps, "partial order reduced no sweep")
+			t.Logf("partial order reduced %d configurations, and %d sweeps", reduced, reducedSweeps)
 		}
 	}()
 	for _, p := range protocols.All() {
@@ -653,7 +655,9 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.Equal(t, a, b, "%s differs from the run without the state graph", what)
 					}
 				}
-				sweeps += compareSweep(t, compile, props, naive, byMessages[true])
+				ended, swept := compareSweep(t, compile, props, naive, byMessages[true])
+				sweeps += ended
+				reducedSweeps += swept
 				compareWindow(t, compile, props, naive, byMessages[true])
 				compareSymmetry(t, compile, props, naive, byMessages[true])
 				reduced += comparePartialOrder(t, p, tc.cfg, tc.props, limit)
@@ -663,64 +667,79 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 }
 
 // compareSweep checks a sweep (Options.Sweep), with one worker and with
-// two, against the naive enumeration and the full search with messages.
-// Where every run ends, it must reach the same verdicts, counterexamples as
-// short and the same message figures; the same worlds and transitions when
-// each world lies at one depth only, at least as many otherwise (it meets a
-// world once per depth). Where runs do not end it must not claim a verdict
-// it cannot back: it is cut, or it stops because everything failed, and
-// what it says fails does fail. It returns the number of sweeps that ran to
-// the end.
-func compareSweep(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) int {
-	ended := 0
-	var first *checker.Result
-	for _, workers := range []int{1, 2} {
-		what := fmt.Sprintf("sweep workers=%d", workers)
-		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Sweep: true, Reduce: checker.ReduceNone,
-			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
-		require.True(t, r.Sweep, what)
-		for i, pr := range r.Properties {
-			if pr.Verdict == checker.Fail {
-				require.Equal(t, checker.Fail, full.Properties[i].Verdict, "%s: %s fails in the sweep only", what, pr.Name)
+// two, with partial order and without, against the naive enumeration and
+// the full search with messages. Where every run ends, it must reach the
+// same verdicts, counterexamples as short and the same message figures;
+// without partial order, the same worlds and transitions when each world
+// lies at one depth only, at least as many otherwise (it meets a world once
+// per depth); with it, no more than without, and the same quiescent worlds
+// where each lies at one depth. Where runs do not end it must not claim a
+// verdict it cannot back: it is cut, or it stops because everything
+// failed, and what it says fails does fail. It returns the number of
+// sweeps that ran to the end, and of those partial order reduced.
+func compareSweep(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) (ended, reduced int) {
+	var plain int64 // the states of the sweep without partial order
+	for _, reduce := range []checker.Reduction{checker.ReduceNone, checker.ReduceAll} {
+		var first *checker.Result
+		for _, workers := range []int{1, 2} {
+			what := fmt.Sprintf("sweep workers=%d reduce=%v", workers, reduce)
+			r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: workers, Sweep: true, Reduce: reduce,
+				Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
+			require.True(t, r.Sweep, what)
+			for i, pr := range r.Properties {
+				if pr.Verdict == checker.Fail {
+					require.Equal(t, checker.Fail, full.Properties[i].Verdict, "%s: %s fails in the sweep only", what, pr.Name)
+				}
 			}
-		}
-		if first != nil {
-			require.Equal(t, comparableResult(first), comparableResult(r), "%s differs from workers=1", what)
-		}
-		first = r
-		if !naive.acyclic {
-			require.True(t, r.Cut != "" || r.Stopped, "%s: a sweep of runs that do not end ended", what)
-			continue
-		}
-		require.Empty(t, r.Cut, what)
-		ended++
-		t.Logf("%s: %d states (naive %d), depth %d (naive %d), graded %v", what, r.Stats.States, naive.states, r.Stats.Depth, naive.depth, naive.graded)
-		allFail := len(naive.failDepth) == len(props)
-		switch {
-		case allFail:
-			require.LessOrEqual(t, r.Stats.Depth, naive.depth, what)
-		case naive.graded:
-			require.Equal(t, naive.states, r.Stats.States, "%s: states", what)
-			require.Equal(t, naive.transitions, r.Stats.Transitions, "%s: transitions", what)
-			require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
-			require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
-		default:
-			require.Greater(t, r.Stats.States, naive.states, "%s: states of a graph that is not graded", what)
-			require.GreaterOrEqual(t, r.Stats.Depth, naive.depth, "%s: depth", what)
-		}
-		for i, pr := range r.Properties {
-			want := full.Properties[i]
-			require.Equal(t, want.Verdict, pr.Verdict, "%s: %s", what, pr.Name)
-			if want.Verdict == checker.Fail {
-				require.Equal(t, want.Detail, pr.Detail, "%s: %s", what, pr.Name)
-				require.Len(t, pr.Counterexample.Events, len(want.Counterexample.Events), "%s: %s", what, pr.Name)
+			if first != nil {
+				require.Equal(t, comparableResult(first), comparableResult(r), "%s differs from workers=1", what)
 			}
-		}
-		if !allFail {
-			require.Equal(t, full.Messages, r.Messages, "%s: message figures", what)
+			first = r
+			if !naive.acyclic {
+				require.True(t, r.Cut != "" || r.Stopped, "%s: a sweep of runs that do not end ended", what)
+				continue
+			}
+			require.Empty(t, r.Cut, what)
+			if reduce == checker.ReduceNone {
+				ended++
+				plain = r.Stats.States
+			} else if strings.HasPrefix(r.PartialOrder, "partial order") && r.Stats.States < plain {
+				reduced++
+			}
+			t.Logf("%s: %d states (naive %d), depth %d (naive %d), graded %v", what, r.Stats.States, naive.states, r.Stats.Depth, naive.depth, naive.graded)
+			allFail := len(naive.failDepth) == len(props)
+			switch {
+			case allFail:
+				require.LessOrEqual(t, r.Stats.Depth, naive.depth, what)
+			case reduce == checker.ReduceAll:
+				require.LessOrEqual(t, r.Stats.States, plain, "%s: states", what)
+				// (symmetry counts families of worlds: see compareSymmetry)
+				if naive.graded && !strings.HasPrefix(r.Reduction, "symmetry: ") {
+					require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
+				}
+			case naive.graded:
+				require.Equal(t, naive.states, r.Stats.States, "%s: states", what)
+				require.Equal(t, naive.transitions, r.Stats.Transitions, "%s: transitions", what)
+				require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
+				require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
+			default:
+				require.Greater(t, r.Stats.States, naive.states, "%s: states of a graph that is not graded", what)
+				require.GreaterOrEqual(t, r.Stats.Depth, naive.depth, "%s: depth", what)
+			}
+			for i, pr := range r.Properties {
+				want := full.Properties[i]
+				require.Equal(t, want.Verdict, pr.Verdict, "%s: %s", what, pr.Name)
+				if want.Verdict == checker.Fail {
+					require.Equal(t, want.Detail, pr.Detail, "%s: %s", what, pr.Name)
+					require.Len(t, pr.Counterexample.Events, len(want.Counterexample.Events), "%s: %s", what, pr.Name)
+				}
+			}
+			if !allFail {
+				require.Equal(t, full.Messages, r.Messages, "%s: message figures", what)
+			}
 		}
 	}
-	return ended
+	return ended, reduced
 }
 
 // compareWindow checks sweeps that keep earlier levels (Options.Window).
