@@ -52,6 +52,25 @@ func NewSymmetricMonitor[T any](name string, start func(cfg *model.Config) T, ob
 	return &symmetricMonitor[T]{typedMonitor[T]{name: name, start: start, observe: observe}, rename}
 }
 
+// NewInPlaceMonitor is NewMonitor for a monitor fed at many steps of a
+// random walk: observeInPlace is observe on a state that only the walk
+// holds, which it may write into (see model.InPlaceMonitor), where observe
+// must copy each slice it changes. Both must return the same state; a walk
+// checks so on a sample of calls.
+func NewInPlaceMonitor[T any](name string, start func(cfg *model.Config) T,
+	observe, observeInPlace func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T) model.InPlaceMonitor {
+	return &inPlaceMonitor[T]{typedMonitor[T]{name: name, start: start, observe: observe}, observeInPlace}
+}
+
+type inPlaceMonitor[T any] struct {
+	typedMonitor[T]
+	inPlace func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T
+}
+
+func (m *inPlaceMonitor[T]) ObserveInPlace(cfg *model.Config, st any, node model.NodeID, o model.Obs) any {
+	return m.inPlace(cfg, st.(T), node, o)
+}
+
 type symmetricMonitor[T any] struct {
 	typedMonitor[T]
 	rename func(cfg *model.Config, st T, to func(model.NodeID) model.NodeID) T

@@ -37,25 +37,14 @@ type Owed struct {
 // that keeps neighbours within a pulse of each other, the messages of at most
 // two pulses, so it stays small. A random walk updates it in place
 // (model.InPlaceMonitor): it is fed at nearly every step.
-var Pulses model.InPlaceMonitor = pulsesMonitor{}
-
-type pulsesMonitor struct{}
-
-func (pulsesMonitor) Name() string { return "pulses" }
-
-func (pulsesMonitor) Start(cfg *model.Config) any {
-	return Order{Pulse: make([]int, cfg.N), Taker: model.None}
-}
-
-func (pulsesMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observe(st.(Order), node, o, false)
-}
-
-// ObserveInPlace is Observe on a state of the walk's own (see
-// model.InPlaceMonitor).
-func (pulsesMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
-	return observe(st.(Order), node, o, true)
-}
+var Pulses = properties.NewInPlaceMonitor("pulses",
+	func(cfg *model.Config) Order { return Order{Pulse: make([]int, cfg.N), Taker: model.None} },
+	func(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+		return observe(st, node, o, false)
+	},
+	func(_ *model.Config, st Order, node model.NodeID, o model.Obs) Order {
+		return observe(st, node, o, true)
+	})
 
 // observe is the monitor's step; inPlace: st's slices may be written.
 func observe(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
