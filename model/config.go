@@ -237,10 +237,7 @@ func (c *Config) Graph() (*Graph, error) {
 // parsed now. A Config whose Topology does not parse has none: it is a
 // contract violation to run handlers under a Config Validate rejects.
 func (c *Config) network() *Graph {
-	if c.netCached() {
-		return c.net
-	}
-	g, err := ParseTopology(c.Topology, c.N)
+	g, err := c.Graph()
 	if err != nil {
 		panic("model: " + err.Error())
 	}

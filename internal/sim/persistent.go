@@ -144,7 +144,7 @@ func mayReach(cfg *model.Config) []uint64 {
 		}
 		return out
 	}
-	g, err := model.ParseTopology(cfg.Topology, cfg.N)
+	g, err := cfg.Graph()
 	if err != nil {
 		panic("sim: " + err.Error()) // (a Machine's configuration is valid)
 	}
