@@ -86,10 +86,10 @@ func msgAge(w uint64) int  { return int(w >> ageShift & 0xff) }
 // per goroutine.
 type Stepper struct {
 	m        *Machine
-	steps    stepCache
-	actions  map[actKey][]model.Action
+	steps    stepMemo
+	actions  actionMemo
 	actIDs   map[model.Action]uint32 // a mirror of Machine.actionIdx
-	monSteps map[monKey]uint32
+	monSteps monMemo
 	// local mirrors of the Machine's append-only tables, refreshed on miss
 	timerSets [][]timerEntry
 	waitSets  [][]model.NodeID
@@ -109,7 +109,8 @@ type Stepper struct {
 // NewStepper returns a Stepper for m.
 func (m *Machine) NewStepper() *Stepper {
 	return &Stepper{
-		m: m, steps: newStepCache(), acts: m.impl.hasActions(), actions: map[actKey][]model.Action{}, actIDs: map[model.Action]uint32{}, monSteps: map[monKey]uint32{},
+		m: m, steps: newMemo[stepKey, *Step](stepKey.hash), acts: m.impl.hasActions(), actions: newMemo[actKey, []model.Action](actKey.hash),
+		actIDs: map[model.Action]uint32{}, monSteps: newMemo[monKey, uint32](monKey.hash),
 		expiries: map[[2]uint32]uint32{},
 		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
 		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
@@ -121,7 +122,8 @@ func (s *Stepper) Machine() *Machine { return s.m }
 
 func (s *Stepper) step(node model.NodeID, rec uint64, in uint64) *Step {
 	k := stepKey{node, rec &^ deadBit, in}
-	if st := s.steps.get(k); st != nil {
+	h := k.hash()
+	if st, ok := s.steps.get(k, h); ok {
 		return st
 	}
 	st, f := s.m.sharedStep(k, node, rec, in)
@@ -130,7 +132,7 @@ func (s *Stepper) step(node model.NodeID, rec uint64, in uint64) *Step {
 		s.setFault(f)
 		return &Step{Rec: rec &^ deadBit}
 	}
-	s.steps.put(k, st)
+	s.steps.put(k, h, st)
 	return st
 }
 
@@ -210,7 +212,8 @@ func (s *Stepper) Identity(w World, e Event) uint64 {
 
 func (s *Stepper) localActions(node model.NodeID, state uint32) []model.Action {
 	k := actKey{node, state}
-	if as, ok := s.actions[k]; ok {
+	h := k.hash()
+	if as, ok := s.actions.get(k, h); ok {
 		return as
 	}
 	var as []model.Action
@@ -222,7 +225,7 @@ func (s *Stepper) localActions(node model.NodeID, state uint32) []model.Action {
 		s.setFault(f)
 		return nil
 	}
-	s.actions[k] = as
+	s.actions.put(k, h, as)
 	return as
 }
 
@@ -270,7 +273,8 @@ func (s *Stepper) observe(w World, node model.NodeID, o model.Obs) {
 func (s *Stepper) observeSlots(slots []uint64, node model.NodeID, o model.Obs) {
 	for k := range slots {
 		key := monKey{uint32(k), uint32(slots[k]), node, o}
-		next, ok := s.monSteps[key]
+		h := key.hash()
+		next, ok := s.monSteps.get(key, h)
 		if !ok {
 			var f *Fault
 			s.m.mu.Lock()
@@ -284,7 +288,7 @@ func (s *Stepper) observeSlots(slots []uint64, node model.NodeID, o model.Obs) {
 				s.setFault(f) // the monitor's state stays as it was
 				continue
 			}
-			s.monSteps[key] = next
+			s.monSteps.put(key, h, next)
 		}
 		slots[k] = uint64(next)
 	}
