@@ -635,6 +635,10 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.Cut != "" {
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
+		if r.Mode == "exhaustive" && r.Cut != "depth" {
+			// the states outgrew the bound: walks keep none
+			fmt.Fprintf(out, "  random walks check this N without keeping its states: -mode random\n")
+		}
 	}
 	if r.Fault != nil {
 		fmt.Fprintf(out, "  the search ended at a fault of a handler or monitor (below): properties without a counterexample are unknown\n")

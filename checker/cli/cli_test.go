@@ -197,6 +197,7 @@ func TestSweep(t *testing.T) {
 	require.Equal(t, 2, code, out)
 	require.Contains(t, out, "  no-starvation    unknown\n")
 	require.Contains(t, out, "search cut by the depth bound (-depth)")
+	require.NotContains(t, out, "-mode random", "a depth bound is the user's choice, not a sign of too many states")
 }
 
 // -first stops at the first violation: fewer states, the same first
@@ -426,6 +427,7 @@ func TestCutSearchSaysSoAndExits2(t *testing.T) {
 	code, out, _ := vigil("check", "changroberts", "-n", "9", "-ranks", "reverse", "-mode", "exhaustive", "-max-states", "5000", "-reduce", "none")
 	require.Equal(t, 2, code, out)
 	require.Contains(t, out, "search cut by the state limit (-max-states)")
+	require.Contains(t, out, "random walks check this N without keeping its states: -mode random\n")
 	require.Contains(t, out, "unknown")
 	require.Regexp(t, `\n  \d{4,} states`, out)
 }
