@@ -370,6 +370,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		case e.paths != nil && cur.len() == 0: // (every state was expanded)
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
 		case e.g != nil && e.g.n() == e.seen.next.len():
+			e.g.classesFrom(m.SentCounts)
 			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
 		}
 	}

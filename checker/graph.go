@@ -8,15 +8,14 @@ import (
 )
 
 // graph is the explored state graph in compressed sparse rows: the edges of
-// state i are to[start[i]:start[i+1]], each with a weight class (how many
-// messages of each kind the step sent).
+// state i are to[start[i]:start[i+1]], each with a weight class: how many
+// messages of each kind the step sent (sim.Step.Sent).
 type graph struct {
 	start    []uint32
 	to       []uint32
 	class    []uint16
 	terminal []bool  // quiescent states
-	classes  [][]int // per class: messages sent by kind index
-	classOf  map[*sim.Step]uint16
+	classes  [][]int // per class: messages sent by kind index (see messageRanges)
 	// For liveness only (see liveness.go): per edge, its event's label;
 	// per label, the event's identity (sim.Stepper.Identity); per
 	// Eventually property, per state, the obligations outstanding.
@@ -50,28 +49,24 @@ func sentByKind(steps ...*sim.Step) []int {
 }
 
 func (g *graph) addEdge(t uint32, step *sim.Step) {
-	if g.classOf == nil {
-		g.classOf = map[*sim.Step]uint16{}
-		g.classes = [][]int{nil} // class 0: sends nothing
-	}
-	c, ok := g.classOf[step]
-	if !ok {
-		counts := sentByKind(step)
-		c = uint16(slices.IndexFunc(g.classes, func(x []int) bool { return slices.Equal(x, counts) }))
-		if int16(c) < 0 {
-			if len(g.classes) == math.MaxUint16 {
-				panic("too many distinct message counts per step")
-			}
-			c = uint16(len(g.classes))
-			g.classes = append(g.classes, counts)
-		}
-		g.classOf[step] = c
-	}
 	if len(g.to) == math.MaxUint32 {
 		panic("more than 2^32 transitions in the state graph")
 	}
+	var c uint16 // a fault's edge (no step) sends nothing
+	if step != nil {
+		c = step.Sent
+	}
 	g.to = append(g.to, t)
 	g.class = append(g.class, c)
+}
+
+// classesFrom fills in classes, the messages each class of edge sent, from
+// sent (sim.Machine.SentCounts), for messageRanges.
+func (g *graph) classesFrom(sent func(uint16) []int) {
+	g.classes = make([][]int, int(slices.Max(append(g.class, 0)))+1)
+	for c := range g.classes {
+		g.classes[c] = sent(uint16(c))
+	}
 }
 
 func (g *graph) n() int { return len(g.terminal) }

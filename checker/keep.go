@@ -27,7 +27,7 @@ func (e *search) choose(opt Options) Options {
 	e.parents = opt.traced || needsGraph && !opt.lean
 	switch {
 	case (opt.Sweep || opt.lean) && opt.Messages:
-		e.paths = newPathMessages()
+		e.paths = newPathMessages(e.m.SentCounts)
 	case needsGraph && !opt.lean:
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}

@@ -12,15 +12,16 @@ import (
 // next level follow from those of the current level and the edges between
 // the two: two levels of figures are all it holds.
 type pathMessages struct {
-	dims      int     // the total, then each kind
-	cur, next []int32 // per state: dims least, then dims most
-	weights   map[*sim.Step][]int32
+	dims      int       // the total, then each kind
+	cur, next []int32   // per state: dims least, then dims most
+	weights   [][]int32 // by sim.Step.Sent, once met
+	sent      func(uint16) []int
 	lo, hi    []int // over the runs ended so far
 	ended     bool
 }
 
-func newPathMessages() *pathMessages {
-	p := &pathMessages{dims: 1, weights: map[*sim.Step][]int32{}}
+func newPathMessages(sent func(uint16) []int) *pathMessages {
+	p := &pathMessages{dims: 1, sent: sent}
 	p.cur = make([]int32, 2) // the initial world: nothing sent yet
 	p.lo, p.hi = []int{math.MaxInt}, []int{math.MinInt}
 	return p
@@ -75,9 +76,16 @@ func (p *pathMessages) add() {
 // edge takes in the step from state s of the current level to state t of
 // the next.
 func (p *pathMessages) edge(s, t int, step *sim.Step) {
-	w, ok := p.weights[step]
-	if !ok {
-		sent := sentByKind(step)
+	var id uint16 // a fault's edge (no step) sends nothing
+	if step != nil {
+		id = step.Sent
+	}
+	if int(id) >= len(p.weights) {
+		p.weights = append(p.weights, make([][]int32, int(id)+1-len(p.weights))...)
+	}
+	w := p.weights[id]
+	if w == nil {
+		sent := p.sent(id)
 		if len(sent) >= p.dims {
 			p.grow(len(sent))
 		}
@@ -86,7 +94,7 @@ func (p *pathMessages) edge(s, t int, step *sim.Step) {
 			w[0] += int32(x)
 			w[1+k] += int32(x)
 		}
-		p.weights[step] = w
+		p.weights[id] = w
 	}
 	src := p.cur[2*p.dims*s:][:2*p.dims]
 	dst := p.next[2*p.dims*t:][:2*p.dims]

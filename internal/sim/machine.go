@@ -35,6 +35,8 @@ type Machine struct {
 	kindIdx   map[string]uint8
 	labels    []string // the kinds of events, for coverage (see Step.Label)
 	labelIdx  map[string]uint16
+	sent      [][]int // messages sent by kind, per Step.Sent
+	sentIdx   map[string]uint16
 	mons      []monTable
 	monSteps  map[monKey]uint32
 	writable  map[reflect.Type]bool // monitor state types, see writable
@@ -145,6 +147,7 @@ func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, cl
 	m.tickMemo = map[uint32]uint32{}
 	m.kindIdx = map[string]uint8{}
 	m.labelIdx = map[string]uint16{}
+	m.sent, m.sentIdx = [][]int{nil}, map[string]uint16{"": 0} // 0: sends nothing
 	for _, k := range faultKinds {
 		m.internLabel(k.String()) // ids 0.. in order: see FaultLabel
 	}
@@ -419,6 +422,10 @@ type Step struct {
 	// Label is the kind of the step's input, an index into Labels:
 	// "receive election", "timeout answer", "action request", "recover".
 	Label uint16
+	// Sent names how many messages of each kind the step sent (see
+	// Machine.SentCounts): steps that send alike share it, and 0 sends
+	// nothing. Message figures weigh an edge by it.
+	Sent uint16
 }
 
 // SendTo, SendKind and SendMsg unpack an element of Step.Sends.
@@ -492,7 +499,42 @@ func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 	for _, s := range r.sends {
 		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.internKind(s.kind))<<32|uint64(s.msg))
 	}
+	st.Sent = m.internSent(st.Sends)
 	return st
+}
+
+// internSent interns the messages sends holds of each kind.
+func (m *Machine) internSent(sends []uint64) uint16 {
+	var counts []int
+	for _, s := range sends {
+		k := int(SendKind(s))
+		for len(counts) <= k {
+			counts = append(counts, 0)
+		}
+		counts[k]++
+	}
+	m.buf = m.buf[:0]
+	for _, c := range counts {
+		m.buf = binary.AppendUvarint(m.buf, uint64(c))
+	}
+	if i, ok := m.sentIdx[string(m.buf)]; ok {
+		return i
+	}
+	if len(m.sent) == 1<<16-1 {
+		panic("more than 65 535 distinct counts of messages sent by a step")
+	}
+	i := uint16(len(m.sent))
+	m.sent = append(m.sent, counts)
+	m.sentIdx[string(m.buf)] = i
+	return i
+}
+
+// SentCounts returns the messages of each kind, by kind index (see Kinds),
+// that a step whose Sent is id sent (shared: do not modify).
+func (m *Machine) SentCounts(id uint16) []int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.sent[id]
 }
 
 func (m *Machine) actionsLocked(node model.NodeID, state uint32) []model.Action {

@@ -2,6 +2,7 @@ package sim_test
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"testing"
 
@@ -1093,4 +1094,85 @@ func TestOptionalHandlers(t *testing.T) {
 	f := st.TakeFault()
 	require.NotNil(t, f)
 	require.Equal(t, "protocol bare: Init on n0 armed timer t, but the protocol has no Timeout method to handle it", f.Error())
+}
+
+// kmsg is a message with a kind of its own.
+type kmsg struct {
+	K string
+	V int
+}
+
+func (m kmsg) Kind() string { return m.K }
+
+// fanOut sends, on receiving v, v messages of kind "a" to its successor
+// and v%2 of kind "b" back: steps that send alike and steps that do not.
+type fanOut struct{}
+
+func (fanOut) Init(ctx *model.Ctx[kmsg]) int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, kmsg{"a", 3})
+	}
+	return 0
+}
+
+func (fanOut) Receive(ctx *model.Ctx[kmsg], s int, from model.NodeID, m kmsg) int {
+	if m.V > 0 {
+		for range m.V - 1 {
+			ctx.Send(ctx.Next(), kmsg{"a", m.V - 1})
+		}
+		if m.V%2 == 1 {
+			ctx.Send(from, kmsg{"b", m.V - 1})
+		}
+	}
+	return s + 1
+}
+
+// TestStepSentCountsItsSends checks Step.Sent on every step of a run
+// space: Machine.SentCounts gives the step's messages by kind, and two
+// steps share an id exactly when they sent alike.
+func TestStepSentCountsItsSends(t *testing.T) {
+	m, err := sim.Compile("fan-out", fanOut{}, model.Config{N: 3})
+	require.NoError(t, err)
+	st := m.NewStepper()
+	w0, _ := st.Init()
+	byCounts := map[string]uint16{}
+	todo, seen := []sim.World{w0}, map[string]bool{}
+	steps := 0
+	for len(todo) > 0 {
+		w := todo[0]
+		todo = todo[1:]
+		evs, _ := st.Enabled(w, nil)
+		for _, ev := range evs {
+			next, step := st.Apply(w, ev, nil)
+			require.NotNil(t, step)
+			steps++
+			want := map[string]int{}
+			for _, s := range step.Sends {
+				want[m.Kinds()[sim.SendKind(s)]]++
+			}
+			got := map[string]int{}
+			for k, n := range m.SentCounts(step.Sent) {
+				if n > 0 {
+					got[m.Kinds()[k]] = n
+				}
+			}
+			require.Equal(t, want, got, "step %v", ev)
+			key := fmt.Sprint(want)
+			if id, ok := byCounts[key]; ok {
+				require.Equal(t, id, step.Sent, "steps that sent %v", want)
+			}
+			byCounts[key] = step.Sent
+			if k := fmt.Sprint(next); !seen[k] {
+				seen[k] = true
+				todo = append(todo, next)
+			}
+		}
+	}
+	ids := map[uint16]bool{}
+	for id := range maps.Values(byCounts) {
+		ids[id] = true
+	}
+	require.Len(t, ids, len(byCounts), "two counts share an id")
+	require.GreaterOrEqual(t, len(byCounts), 4, "the protocol sends in too few ways to tell")
+	require.Positive(t, steps)
 }
