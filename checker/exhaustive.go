@@ -233,8 +233,10 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			}
 			e.merge(chunks, &next, res)
 			next.grow()
+			edges := e.waveEdges(chunks)
 			e.rebuild(xs, chunks, &next)
 			next.pack(xs, false)
+			<-edges
 			e.seen.endWave()
 			if e.fellBack() {
 				break

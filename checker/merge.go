@@ -5,8 +5,9 @@ package checker
 
 // merge takes in a wave's chunks, sequentially and in order: it numbers
 // their new states, appends them to the next level (fingerprints, and
-// offsets of the worlds that rebuild writes), and records their edges and
-// violations.
+// offsets of the worlds that rebuild writes), and records their
+// violations. Their edges are recorded apart (waveEdges), while their
+// worlds are rebuilt.
 func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 	for _, c := range chunks {
 		res.Stats.Transitions += c.trans
@@ -36,13 +37,29 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 				cd.fp = uint64(num)
 			}
 		}
-		if e.keepsEdges() {
-			e.edges(c)
-		}
 		for _, v := range c.viol {
 			e.record(v)
 		}
 	}
+}
+
+// waveEdges records the edges of a wave's chunks, once merge has numbered
+// their states, on a goroutine of its own: it writes only the state graph
+// or the figures, which nothing else touches until the returned channel is
+// closed, so the search rebuilds the wave's worlds meanwhile.
+func (e *search) waveEdges(chunks []*chunk) <-chan struct{} {
+	done := make(chan struct{})
+	if !e.keepsEdges() {
+		close(done)
+		return done
+	}
+	go func() {
+		defer close(done)
+		for _, c := range chunks {
+			e.edges(c)
+		}
+	}()
+	return done
 }
 
 // keepsEdges: the edges of each level are wanted, by the state graph or by
