@@ -30,24 +30,6 @@ func (g *graph) startNode(quiescent bool) {
 	g.terminal = append(g.terminal, quiescent)
 }
 
-// sentByKind counts the messages of each kind that steps sent.
-func sentByKind(steps ...*sim.Step) []int {
-	var counts []int
-	for _, step := range steps {
-		if step == nil {
-			continue
-		}
-		for _, s := range step.Sends {
-			k := int(sim.SendKind(s))
-			for len(counts) <= k {
-				counts = append(counts, 0)
-			}
-			counts[k]++
-		}
-	}
-	return counts
-}
-
 func (g *graph) addEdge(t uint32, step *sim.Step) {
 	if len(g.to) == math.MaxUint32 {
 		panic("more than 2^32 transitions in the state graph")
@@ -63,7 +45,11 @@ func (g *graph) addEdge(t uint32, step *sim.Step) {
 // classesFrom fills in classes, the messages each class of edge sent, from
 // sent (sim.Machine.SentCounts), for messageRanges.
 func (g *graph) classesFrom(sent func(uint16) []int) {
-	g.classes = make([][]int, int(slices.Max(append(g.class, 0)))+1)
+	var top uint16
+	for _, c := range g.class {
+		top = max(top, c)
+	}
+	g.classes = make([][]int, int(top)+1)
 	for c := range g.classes {
 		g.classes[c] = sent(uint16(c))
 	}
@@ -116,7 +102,7 @@ func (g *graph) messageRanges(kinds []string, initSteps []*sim.Step) []MessageRa
 			}
 		}
 	}
-	initial := sentByKind(initSteps...)
+	initial := sim.SentByKind(initSteps...)
 	if ncomp == g.n() && !g.selfLoop() {
 		return g.acyclicRanges(kinds, initial, comp)
 	}

@@ -120,7 +120,7 @@ func (p *pathMessages) ranges(kinds []string, initSteps []*sim.Step) []MessageRa
 	if !p.ended {
 		return nil
 	}
-	initial := sentByKind(initSteps...)
+	initial := sim.SentByKind(initSteps...)
 	out := make([]MessageRange, 1+len(kinds))
 	for d := range out {
 		out[d] = MessageRange{Kind: "total"}

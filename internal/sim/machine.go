@@ -499,20 +499,32 @@ func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 	for _, s := range r.sends {
 		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.internKind(s.kind))<<32|uint64(s.msg))
 	}
-	st.Sent = m.internSent(st.Sends)
+	st.Sent = m.internSent(st)
 	return st
 }
 
-// internSent interns the messages sends holds of each kind.
-func (m *Machine) internSent(sends []uint64) uint16 {
+// SentByKind counts the messages of each kind, by kind index (see Kinds),
+// that steps sent; a nil step (a fault) sends none.
+func SentByKind(steps ...*Step) []int {
 	var counts []int
-	for _, s := range sends {
-		k := int(SendKind(s))
-		for len(counts) <= k {
-			counts = append(counts, 0)
+	for _, step := range steps {
+		if step == nil {
+			continue
 		}
-		counts[k]++
+		for _, s := range step.Sends {
+			k := int(SendKind(s))
+			for len(counts) <= k {
+				counts = append(counts, 0)
+			}
+			counts[k]++
+		}
 	}
+	return counts
+}
+
+// internSent interns what st sent of each kind, for Step.Sent.
+func (m *Machine) internSent(st *Step) uint16 {
+	counts := SentByKind(st)
 	m.buf = m.buf[:0]
 	for _, c := range counts {
 		m.buf = binary.AppendUvarint(m.buf, uint64(c))
