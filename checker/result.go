@@ -21,7 +21,11 @@ import (
 type Verdict string
 
 const (
-	Pass    Verdict = "pass"    // holds in every world explored, and the search was complete
+	// Pass: no counterexample in what the search explored. It is a proof
+	// for the configuration only when Result.Complete says so: an
+	// exhaustive search that no bound cut. Random walks that find nothing
+	// pass too, and prove nothing (Complete is false).
+	Pass    Verdict = "pass"
 	Fail    Verdict = "fail"    // a counterexample was found
 	Unknown Verdict = "unknown" // no counterexample, but a bound cut the search short
 	// Error is a search's verdict, never a property's, when a protocol
@@ -118,8 +122,12 @@ type Result struct {
 	Fairness string `json:"fairness,omitempty"`
 	// Scheduler of a random search's walks, when not uniform
 	// (RandomOptions.Scheduler).
-	Scheduler  string           `json:"scheduler,omitempty"`
-	Verdict    Verdict          `json:"verdict"`
+	Scheduler string  `json:"scheduler,omitempty"`
+	Verdict   Verdict `json:"verdict"`
+	// Complete: the search explored every world reachable in the
+	// configuration (exhaustive, no bound cut it, no fault ended it), so
+	// that a Pass is a proof for it. A random search is never complete.
+	Complete   bool             `json:"complete"`
 	Properties []PropertyResult `json:"properties"`
 	Stats      Stats            `json:"stats"`
 	// Messages is nil when no complete run was explored.
@@ -231,6 +239,7 @@ func (r *Result) finish(start time.Time) {
 	if r.Fault != nil {
 		r.Verdict = Error
 	}
+	r.Complete = r.Mode == "exhaustive" && r.Cut == "" && r.Fault == nil && !r.Stopped && !r.StoppedFirst
 }
 
 // faulted ends a result with fault f: properties without a counterexample

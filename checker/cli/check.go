@@ -563,7 +563,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	}
 	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
 	for _, pr := range r.Properties {
-		line := fmt.Sprintf("  %-16s %s", pr.Name, pr.Verdict)
+		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr.Verdict))
 		if pr.Detail != "" {
 			line += ": " + pr.Detail
 		}
@@ -662,7 +662,29 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintln(out)
 		checker.Render(out, pr.Counterexample)
 	}
-	fmt.Fprintf(out, "verdict: %s\n", r.Verdict)
+	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
+}
+
+// verdictWords is how a property's verdict reads in r: a pass of a search
+// that was not complete is no counterexample, not a proof.
+func verdictWords(r *checker.Result, v checker.Verdict) string {
+	if v == checker.Pass && !r.Complete {
+		return "no counterexample"
+	}
+	return string(v)
+}
+
+// finalVerdict is the last line of a check: the verdict, and for a search
+// that passed without being complete, what it searched and that it proves
+// nothing.
+func finalVerdict(r *checker.Result) string {
+	if r.Verdict != checker.Pass || r.Complete {
+		return string(r.Verdict)
+	}
+	if r.Mode == "random" {
+		return fmt.Sprintf("no counterexample in %d walks (%d steps): not a proof", r.Stats.Walks, r.Stats.Transitions)
+	}
+	return fmt.Sprintf("no counterexample in %d states: not a proof", r.Stats.States)
 }
 
 type messageJSON struct {
@@ -681,6 +703,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Fairness       string                   `json:"fairness,omitempty"`
 		Scheduler      string                   `json:"scheduler,omitempty"`
 		Verdict        checker.Verdict          `json:"verdict"`
+		Complete       bool                     `json:"complete"`
 		Cut            string                   `json:"cut,omitempty"`
 		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
 		StoppedFirst   bool                     `json:"stopped_at_first,omitempty"`
@@ -694,7 +717,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Coverage       *checker.Coverage        `json:"coverage,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
-	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Cut: r.Cut,
+	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Complete: r.Complete, Cut: r.Cut,
 		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}

@@ -19,7 +19,9 @@
 //	vigil uncovered PROFILE
 //
 // A shard (check -shard I/K) exits 0 once it has printed its part: the
-// verdict is the merge's. Exit codes: 0 every property holds, 1 a property fails, 2 bad usage or
+// verdict is the merge's. Exit codes: 0 no property fails (a proof only
+// when the search was exhaustive and complete: random walks that find
+// nothing say "not a proof"), 1 a property fails, 2 bad usage or
 // input, a handler or monitor that failed, or a bound (time, memory,
 // states, depth) that cut the search short before any counterexample was
 // found.

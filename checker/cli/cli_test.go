@@ -170,6 +170,32 @@ func TestVerdictExitCodes(t *testing.T) {
 	require.Equal(t, 0, code, out)
 	require.Contains(t, out, "verdict: pass")
 
+	// random walks that find nothing prove nothing, and say so; CI still
+	// gets 0
+	code, out, _ = vigil("check", "bully", "-mode", "random", "-walks", "20")
+	require.Equal(t, 0, code, out)
+	require.Regexp(t, `unique-leader +no counterexample\n`, out)
+	require.Regexp(t, `verdict: no counterexample in 20 walks \(\d+ steps\): not a proof\n$`, out)
+	require.NotContains(t, out, "pass")
+
+	// JSON says which searches are complete
+	for _, c := range []struct {
+		args     []string
+		code     int
+		complete bool
+	}{
+		{[]string{"check", "bully", "-json"}, 0, true},
+		{[]string{"check", "bully", "-json", "-mode", "random", "-walks", "20"}, 0, false},
+		{[]string{"check", "bully", "-json", "-max-states", "50"}, 2, false},
+	} {
+		code, out, _ = vigil(c.args...)
+		require.Equal(t, c.code, code, out)
+		var doc struct{ Complete *bool }
+		require.NoError(t, json.Unmarshal([]byte(out), &doc), out)
+		require.NotNil(t, doc.Complete, out)
+		require.Equal(t, c.complete, *doc.Complete, c.args)
+	}
+
 	code, out, _ = vigil("check", "election/bully", "-scenario", "async-crash")
 	require.Equal(t, 1, code, out)
 	require.Contains(t, out, "counterexample to unique-leader")
