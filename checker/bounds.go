@@ -28,6 +28,16 @@ func timeLeft(d, spent time.Duration) (time.Duration, bool) {
 	return d - spent, d > spent
 }
 
+// stopCause names what stopped a search whose context is done: "canceled"
+// when the caller's own context outer is (a signal, a caller that gave
+// up), else the search's time bound.
+func stopCause(outer context.Context) string {
+	if outer.Err() != nil {
+		return "canceled"
+	}
+	return "time"
+}
+
 // withTime bounds ctx by d, when d > 0.
 func withTime(ctx context.Context, d time.Duration) (context.Context, context.CancelFunc) {
 	if d > 0 {

@@ -253,7 +253,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			if overMemory.Load() {
 				e.cut("memory")
 			} else {
-				e.cut("time")
+				e.cut(stopCause(outer))
 			}
 			break
 		}

@@ -84,6 +84,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		m = clocked
 	}
 	workers := workerCount(opt.Workers)
+	outer := ctx
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
 	t := newTally(m, props, opt)
@@ -158,7 +159,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
-			t.res.Cut = "time"
+			t.res.Cut = stopCause(outer)
 			break
 		}
 		if batch == 0 {

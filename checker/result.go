@@ -146,7 +146,9 @@ type Result struct {
 	// histories, when a random search was asked for it.
 	Linearizability *Linearizability `json:"linearizability,omitempty"`
 	// Cut names the bound that stopped the search early ("" if none):
-	// "depth", "states", "time" or "memory".
+	// "depth", "states", "time" or "memory", or "canceled" when the
+	// caller's context was (the command line cancels it on SIGINT and
+	// SIGTERM).
 	Cut string `json:"cut,omitempty"`
 	// Sweep: an exhaustive search that kept two levels in memory
 	// (Options.Sweep).

@@ -29,8 +29,9 @@ type scenarioResult struct {
 
 // checkAll runs every scenario of every protocol exhaustively (of one,
 // if only names it) and prints a table, or JSON; it fails unless every
-// verdict is the expected one.
-func checkAll(r *suite.Registry, only string, out io.Writer, f *checkFlags) error {
+// verdict is the expected one. Once ctx is canceled, it prints the table
+// of the scenarios run so far.
+func checkAll(ctx context.Context, r *suite.Registry, only string, out io.Writer, f *checkFlags) error {
 	ps := r.All()
 	if only != "" {
 		p, err := r.Lookup(only)
@@ -43,9 +44,15 @@ func checkAll(r *suite.Registry, only string, out io.Writer, f *checkFlags) erro
 	bad := 0
 	var untaken []string // per protocol, the declared kinds no scenario took
 	for _, p := range ps {
+		if ctx.Err() != nil {
+			break // a signal: the table so far
+		}
 		never := map[string]int{}
 		for _, sc := range p.Scenarios {
-			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{
+			if ctx.Err() != nil {
+				break
+			}
+			r, err := suite.Exhaustive(ctx, p, &sc, checker.Options{
 				MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true})
 			if err != nil {
 				return err

@@ -183,19 +183,34 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 			// search stopped at its first violation leaves some unknown.
 			return badInput("-first leaves verdicts unknown, and --all compares every verdict with the one expected: give one or the other")
 		}
-		return checkAll(r, name, stdout, f)
+		ctx, stopped := interruptible(context.Background(), stderr)
+		err := checkAll(ctx, r, name, stdout, f)
+		if sig := stopped(); sig != nil {
+			return sig
+		}
+		return err
 	}
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")
 	}
-	c, err := search(r, name, f, stderr)
+	ctx, stopped := interruptible(context.Background(), stderr)
+	c, err := search(ctx, r, name, f, stderr)
+	sig := stopped()
 	if err != nil {
 		return err
 	}
 	if c.res.Shard != nil {
+		if sig != nil {
+			// a shard cut short would merge as a shorter search
+			return sig
+		}
 		return printShard(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res.Shard)
 	}
-	return present(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res, f)
+	err = present(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res, f)
+	if sig != nil {
+		return sig // the shell's code for the signal, whatever was found so far
+	}
+	return err
 }
 
 // progressTo prints a search's progress on w, a line at a time.
@@ -215,7 +230,7 @@ type searched struct {
 
 // search runs the search that f asks for on the protocol of that name,
 // reporting progress on stderr unless the output is JSON.
-func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*searched, error) {
+func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*searched, error) {
 	p, err := r.Lookup(name)
 	if err != nil {
 		return nil, usageError{err}
@@ -284,7 +299,6 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 	if err != nil {
 		return nil, usageError{err}
 	}
-	ctx := context.Background()
 	var res *checker.Result
 	switch mode {
 	case "exhaustive":
@@ -536,10 +550,11 @@ func messageFaults(cfg model.Config) string {
 }
 
 var cutWords = map[string]string{
-	"depth":  "the depth bound (-depth)",
-	"states": "the state limit (-max-states)",
-	"time":   "the time limit (-time)",
-	"memory": "the memory limit (-memory)",
+	"depth":    "the depth bound (-depth)",
+	"states":   "the state limit (-max-states)",
+	"time":     "the time limit (-time)",
+	"memory":   "the memory limit (-memory)",
+	"canceled": "a signal (SIGINT or SIGTERM)",
 }
 
 func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
@@ -633,9 +648,13 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintln(out)
 	}
 	if r.Cut != "" {
-		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
-			cutWords[r.Cut], s.States, s.Depth)
-		if r.Mode == "exhaustive" && r.Cut != "depth" {
+		if r.Mode == "random" {
+			fmt.Fprintf(out, "  search cut by %s after %d walks: verdicts are for what was explored\n", cutWords[r.Cut], s.Walks)
+		} else {
+			fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
+				cutWords[r.Cut], s.States, s.Depth)
+		}
+		if r.Mode == "exhaustive" && r.Cut != "depth" && r.Cut != "canceled" {
 			// the states outgrew the bound: walks keep none
 			fmt.Fprintf(out, "  random walks check this N without keeping its states: -mode random\n")
 		}

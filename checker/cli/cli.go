@@ -87,9 +87,12 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 	default:
 		err = badInput("unknown command %q; try vigil help", args[0])
 	}
+	var stop interrupted
 	switch {
 	case err == nil:
 		return 0
+	case errors.As(err, &stop):
+		return 128 + int(stop.sig)
 	case errors.Is(err, errFailed):
 		return 1
 	case errors.Is(err, errIncomplete), errors.Is(err, errFaulted):

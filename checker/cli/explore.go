@@ -37,7 +37,7 @@ func exploreCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) erro
 	case f.port < 0 || f.port > 65535:
 		return badInput("-port must be between 0 and 65535, not %d", f.port)
 	}
-	c, err := search(r, name, f, stderr)
+	c, err := search(context.Background(), r, name, f, stderr)
 	if err != nil {
 		return err
 	}
