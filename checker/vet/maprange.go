@@ -146,7 +146,9 @@ func (l *loop) call(call *ast.CallExpr) {
 		case len(call.Args) == 0:
 		case b.Name() == "append" && l.outside(call.Args[0]):
 			to := types.ExprString(call.Args[0])
-			if l.sortedAfter(to) {
+			if idx, ok := ast.Unparen(call.Args[0]).(*ast.IndexExpr); ok && l.isKey(idx.Index) {
+				l.setUpdate("appends to " + to) // once per key: one append to each
+			} else if l.sortedAfter(to) {
 				l.setUpdate("collects into " + to)
 			} else {
 				l.setSensitive("appends to " + to)

@@ -44,7 +44,11 @@ analyzer reports:
     slice that the function then sorts are fine;
   - reading the clock (time.Now, time.Since, time.Sleep, timers, ...),
     math/rand, math/rand/v2, crypto/rand, os, sync and sync/atomic;
-  - go statements, channel sends and receives, select, make(chan).`,
+  - go statements, channel sends and receives, select, make(chan).
+
+A function that is pure though it shares memory (a cache of a pure
+function) says so with a line //vigil:pure in its doc comment; it is then
+not checked, nor what it calls.`,
 	Run:        run,
 	ResultType: reflect.TypeFor[Checked](),
 }

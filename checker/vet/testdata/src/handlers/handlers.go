@@ -79,7 +79,9 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	best, bestID := -1, model.None
 	byNode := make([]int, env.N())
 	found := false
+	lists := map[model.NodeID][]int{}
 	for j, v := range s.Peers {
+		lists[j] = append(lists[j], v) // one append per key
 		total += v
 		mask |= 1 << j
 		s.Count++
@@ -100,7 +102,7 @@ func (Protocol) Actions(env *model.Env, s State) []model.Action {
 		}
 	}
 	if found || total > 0 || mask > 0 || best > 0 {
-		return []model.Action{bestID, byNode[0], len(seen)}
+		return []model.Action{bestID, byNode[0], len(seen), len(lists)}
 	}
 	return nil
 }
@@ -110,6 +112,11 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	for j := range s.Peers { // want `handler Do ranges over a map and appends to s.Log inside the loop`
 		s.Log = append(s.Log, j)
 	}
+	byValue := map[int][]model.NodeID{}
+	for j, v := range s.Peers { // want `handler Do ranges over a map and appends to byValue\[v\] inside the loop`
+		byValue[v] = append(byValue[v], j)
+	}
+	s.Log = byValue[0]
 	for j := range s.Peers { // want `handler Do ranges over a map and writes s.Leader inside the loop`
 		s.Leader = j
 	}
