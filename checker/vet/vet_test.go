@@ -12,20 +12,20 @@ import (
 	"golang.org/x/tools/go/packages"
 )
 
-// TestDiagnostics runs the analyzer over the packages of testdata/src,
+// TestVetDiagnostics runs the analyzer over the packages of testdata/src,
 // whose // want comments give the diagnostics each line must get; a line
 // without one must get none.
-func TestDiagnostics(t *testing.T) {
+func TestVetDiagnostics(t *testing.T) {
 	t.Parallel()
 	pkgs := []string{"./handlers", "./monitors"}
 	results := analysistest.Run(t, filepath.Join(analysistest.TestData(), "src"), vet.Analyzer, pkgs...)
 	require.Len(t, results, len(pkgs))
 }
 
-// TestVigilsOwnCodeIsClean runs the analyzer over vigil's protocols and
+// TestVetOfVigilsOwnCodeIsClean runs the analyzer over vigil's protocols and
 // properties, tests included, which must give no diagnostic, and checks
 // that it did look at their handlers, monitors and properties.
-func TestVigilsOwnCodeIsClean(t *testing.T) {
+func TestVetOfVigilsOwnCodeIsClean(t *testing.T) {
 	t.Parallel()
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule
