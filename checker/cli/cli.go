@@ -17,6 +17,11 @@
 //	vigil explore PROTOCOL [-port N] [check flags]
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE
+//	vigil vet [PACKAGES]
+//
+// vet checks handler and monitor code for nondeterminism (package
+// checker/vet) through go vet, whose -vettool this binary also is: Main
+// answers go vet's calls of the tool itself, and then exits the process.
 //
 // A shard (check -shard I/K) exits 0 once it has printed its part: the
 // verdict is the merge's. Exit codes: 0 no property fails (a proof only
@@ -43,6 +48,7 @@ const usage = `usage:
   vigil explore PROTOCOL        step through a protocol's worlds on a local web page (-port N)
   vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
   vigil uncovered PROFILE       the protocol code no scenario executed (a Go coverage profile)
+  vigil vet [PACKAGES]          check handler and monitor code for nondeterminism (go vet; default ./...)
 `
 
 // usageError is bad input: reported on one line, exit code 2.
@@ -63,6 +69,9 @@ var (
 // Main runs the command line args (without the program's name) over the
 // protocols of r, writing to stdout and stderr, and returns the exit code.
 func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
+	if isVetTool(args) {
+		runVetTool(args)
+	}
 	if len(args) == 0 {
 		fmt.Fprint(stderr, usage)
 		return 2
@@ -81,6 +90,8 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = exploreCmd(r, args[1:], stdout, stderr)
 	case "uncovered":
 		err = uncovered(args[1:], stdout, stderr)
+	case "vet":
+		err = vetCmd(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
@@ -93,7 +104,7 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		return 0
 	case errors.As(err, &stop):
 		return 128 + int(stop.sig)
-	case errors.Is(err, errFailed):
+	case errors.Is(err, errFailed), errors.Is(err, errFindings):
 		return 1
 	case errors.Is(err, errIncomplete), errors.Is(err, errFaulted):
 		return 2

@@ -17,15 +17,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestMain lets a test run this package's Main as a process of its own
-// (see vigilProcess), to send it signals.
-func TestMain(m *testing.M) {
-	if os.Getenv("VIGIL_CLI_MAIN") == "1" {
-		os.Exit(Main(builtins, os.Args[1:], os.Stdout, os.Stderr))
-	}
-	os.Exit(m.Run())
-}
-
 var progressLine = regexp.MustCompile(`^vigil: .* (states|walks)`)
 
 // vigilProcess starts vigil with args as a process, and returns it once
@@ -33,7 +24,7 @@ var progressLine = regexp.MustCompile(`^vigil: .* (states|walks)`)
 func vigilProcess(t *testing.T, args ...string) (cmd *exec.Cmd, stdout *bytes.Buffer) {
 	t.Helper()
 	cmd = exec.Command(os.Args[0], args...)
-	cmd.Env = append(os.Environ(), "VIGIL_CLI_MAIN=1")
+	cmd.Env = append(os.Environ(), asVigil+"=1")
 	stdout = &bytes.Buffer{}
 	cmd.Stdout = stdout
 	pipe, err := cmd.StderrPipe()
