@@ -50,6 +50,7 @@ func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt O
 		return newFault(m, e.events(path), e.fault, nil)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
+	opt.OnViolation = nil
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
 		return again.Fault
 	}
@@ -75,6 +76,7 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 		deepest = max(deepest, v.depth)
 	}
 	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, deepest, false, nil, 0
+	opt.OnViolation = nil
 	if e.por {
 		full := opt
 		full.Reduce = ReduceNone

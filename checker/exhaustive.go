@@ -25,6 +25,9 @@ type Options struct {
 	Messages bool
 	// Progress, if set, receives the search's progress about once a second.
 	Progress func(Progress)
+	// OnViolation, if set, is told of each property's first violation as
+	// soon as the search finds it, from the search's own goroutine.
+	OnViolation func(FirstViolation)
 	// Fairness is the fairness under which Eventually properties are
 	// judged on cycles (exhaustive only).
 	Fairness Fairness
@@ -121,6 +124,8 @@ type search struct {
 	// fallsBack: the search is lean, and searches again keeping the graph
 	// at the first edge back (see fellBack)
 	fallsBack bool
+	// onViolation: Options.OnViolation
+	onViolation func(FirstViolation)
 }
 
 // exhaustive is Exhaustive over the Machine and properties m wraps.
@@ -135,7 +140,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
 		skip:   make([]bool, len(props)),
-		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1}
+		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1, onViolation: opt.OnViolation}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
@@ -418,8 +423,12 @@ func (e *search) cut(why string) {
 // record keeps the first violation of each property: the shallowest, and
 // among those the first in the fixed merge order.
 func (e *search) record(v violation) {
-	if old, ok := e.first[v.prop]; !ok || v.depth < old.depth {
+	old, ok := e.first[v.prop]
+	if !ok || v.depth < old.depth {
 		e.first[v.prop] = v
+	}
+	if !ok && e.onViolation != nil {
+		e.onViolation(FirstViolation{Property: e.props[v.prop].Name, Detail: v.detail, Depth: v.depth})
 	}
 }
 

@@ -34,6 +34,19 @@ func (p Progress) String() string {
 	return fmt.Sprintf("vigil: depth %d, %d states (%.0f/s), %d in frontier", p.Depth, p.States, rate, p.Frontier)
 }
 
+// FirstViolation is a property's first counterexample, reported as soon
+// as a search finds it (Options.OnViolation, RandomOptions.OnViolation)
+// while the search goes on; the counterexample itself comes with the
+// result.
+type FirstViolation struct {
+	Property string
+	Detail   string
+	// Depth is the number of steps of its run: the least there is for an
+	// exhaustive search, which finds the shortest first; a random one's
+	// after shrinking.
+	Depth int
+}
+
 // reporter passes a search's progress to fn about once a second.
 type reporter struct {
 	fn          func(Progress)

@@ -30,6 +30,9 @@ type RandomOptions struct {
 	Workers  int           // 0: one per core
 	// Progress, if set, receives the search's progress about once a second.
 	Progress func(Progress)
+	// OnViolation, if set, is told of each property's first violation as
+	// soon as the search finds it (shrunk), from the search's own goroutine.
+	OnViolation func(FirstViolation)
 	// EntryFigures: measure the mutual-exclusion figures of the walks
 	// (Result.Entry).
 	EntryFigures bool
@@ -401,6 +404,9 @@ func (t *tally) take(rec *WalkRecord, art artifacts) bool {
 		if pr := &res.Properties[p]; pr.Verdict != Fail {
 			pr.Counterexample = art.counterexample(p)
 			pr.Verdict, pr.Detail = Fail, pr.Counterexample.Detail
+			if t.opt.OnViolation != nil {
+				t.opt.OnViolation(FirstViolation{Property: pr.Name, Detail: pr.Detail, Depth: len(pr.Counterexample.Events)})
+			}
 		}
 	}
 	if rec.Complete {

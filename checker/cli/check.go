@@ -218,6 +218,26 @@ func progressTo(w io.Writer) func(checker.Progress) {
 	return func(p checker.Progress) { fmt.Fprintln(w, p) }
 }
 
+// announce prints each property's first violation on w as the search
+// finds it (once, though a search may meet it again in a later pass), so
+// that nobody waits for the end of a long search to learn that a property
+// fails.
+func announce(w io.Writer, mode string) func(checker.FirstViolation) {
+	told := map[string]bool{}
+	return func(v checker.FirstViolation) {
+		if told[v.Property] {
+			return
+		}
+		told[v.Property] = true
+		run := fmt.Sprintf("at depth %d", v.Depth)
+		if mode == "random" {
+			run = fmt.Sprintf("on a walk shrunk to %d step%s", v.Depth, map[bool]string{true: "s"}[v.Depth != 1])
+		}
+		fmt.Fprintf(w, "vigil: %s fails %s: %s; the search goes on for the other properties, and its counterexample is printed at the end (Ctrl-C stops here and prints it)\n",
+			v.Property, run, v.Detail)
+	}
+}
+
 // searched is a check's search and what it was run on.
 type searched struct {
 	p     *suite.Protocol
@@ -306,7 +326,7 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
 			First: f.first, Rounds: f.rounds, Reduce: reduce}
 		if !f.json {
-			opt.Progress = progressTo(stderr)
+			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
 		}
 		res = checker.Exhaustive(ctx, m, opt)
 		if p.EntryFigures && res.Cut == "" {
@@ -330,7 +350,7 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 			opt.Object = p.Object(cfg)
 		}
 		if !f.json && f.shard == "" {
-			opt.Progress = progressTo(stderr)
+			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
 		}
 		restore := walkGC()
 		res = checker.Random(ctx, m, opt)
