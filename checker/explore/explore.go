@@ -51,7 +51,8 @@ type Server struct {
 	Run     string // the configuration, in words
 	// Counterexamples: the runs the checker found, to jump to.
 	Counterexamples []Counterexample
-	// Export encodes a run as the trace file vigil replay reads.
+	// Export encodes a run as the trace file vigil replay reads; nil
+	// leaves /api/export out.
 	Export func(t *checker.Trace) ([]byte, error)
 	// MaxSteps bounds the steps of the run a request names: 0 means
 	// DefaultMaxSteps, and the bound is raised to the longest
@@ -126,7 +127,9 @@ func (s *Server) Handler() http.Handler {
 		"/explore.css": {http.MethodGet, static("text/css; charset=utf-8", style+msc.CSS)},
 		"/api/info":    {http.MethodGet, s.info},
 		"/api/walk":    {http.MethodPost, h.walk},
-		"/api/export":  {http.MethodPost, h.export},
+	}
+	if s.Export != nil { // otherwise the server exports no runs
+		h.routes["/api/export"] = route{http.MethodPost, h.export}
 	}
 	return h
 }

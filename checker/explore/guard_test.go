@@ -95,7 +95,7 @@ func TestRefusals(t *testing.T) {
 		reason                   string
 	}{
 		{"text/plain", "POST", "/api/walk", walk, map[string]string{"Content-Type": "text/plain"}, nil, 415, `Content-Type: application/json, not "text/plain"`},
-		{"form", "POST", "/api/export", walk, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, nil, 415, "application/json"},
+		{"form", "POST", "/api/walk", walk, map[string]string{"Content-Type": "application/x-www-form-urlencoded"}, nil, 415, "application/json"},
 		{"no content type", "POST", "/api/walk", walk, map[string]string{"Content-Type": ""}, nil, 415, "application/json"},
 		{"foreign origin", "POST", "/api/walk", walk, map[string]string{"Origin": "http://attacker.example"}, nil, 403, `"http://attacker.example" is refused`},
 		{"opaque origin", "POST", "/api/walk", walk, map[string]string{"Origin": "null"}, nil, 403, "is refused"},
@@ -114,7 +114,7 @@ func TestRefusals(t *testing.T) {
 		{"not on loopback", "GET", "/api/info", "", map[string]string{"Host": "192.0.2.1:8080"}, &net.TCPAddr{IP: net.IPv4(192, 0, 2, 1), Port: 8080}, 403, "only on a loopback address"},
 		{"not over TCP", "GET", "/api/info", "", nil, &net.UnixAddr{Name: "/tmp/explore.sock", Net: "unix"}, 403, "only on a loopback address"},
 		{"trailing object", "POST", "/api/walk", walk + ` {"choices": [1]}`, nil, nil, 400, "data after the JSON object"},
-		{"trailing garbage", "POST", "/api/export", walk + `x`, nil, nil, 400, "data after the JSON object"},
+		{"trailing garbage", "POST", "/api/walk", walk + `x`, nil, nil, 400, "data after the JSON object"},
 		{"unknown field", "POST", "/api/walk", `{"choices": [], "file": "/etc/passwd"}`, nil, nil, 400, `unknown field "file"`},
 		{"no choices", "POST", "/api/walk", `{}`, nil, nil, 400, "no choices"},
 		{"null", "POST", "/api/walk", `null`, nil, nil, 400, "no choices"},
@@ -124,13 +124,13 @@ func TestRefusals(t *testing.T) {
 		{"oversize body", "POST", "/api/walk", `{"choices": [` + strings.Repeat(" ", 2000) + `]}`, nil, nil, 413, "at most 1056 bytes (a run of at most 4 steps)"},
 		{"oversize trailing data", "POST", "/api/walk", walk + strings.Repeat(" ", 2000), nil, nil, 413, "at most 1056 bytes"},
 		{"over-long walk", "POST", "/api/walk", `{"choices": [0, 0, 0, 0, 0]}`, nil, nil, 400, "a run of 5 steps is longer than the bound of 4 steps"},
-		{"over-long export", "POST", "/api/export", `{"choices": [0, 0, 0, 0, 0]}`, nil, nil, 400, "bound of 4 steps"},
 		{"no such event", "POST", "/api/walk", `{"choices": [999]}`, nil, nil, 422, "step 1 chooses event 999"},
 		{"negative choice", "POST", "/api/walk", `{"choices": [-1]}`, nil, nil, 422, "step 1 chooses event -1"},
 		{"GET a POST route", "GET", "/api/walk", "", nil, nil, 405, "/api/walk answers POST only"},
 		{"POST a GET route", "POST", "/api/info", "", nil, nil, 405, "/api/info answers GET only"},
 		{"no such page", "GET", "/etc/passwd", "", nil, nil, 404, `no such page: "/etc/passwd"`},
 		{"a dotted path", "GET", "/../go.mod", "", nil, nil, 404, "no such page"},
+		{"no Export", "POST", "/api/export", `{"choices": []}`, nil, nil, 404, `no such page: "/api/export"`},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			local := c.local
