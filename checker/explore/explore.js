@@ -4,10 +4,21 @@ let choices = [];
 let changed = new Set(); // the nodes the last step changed
 const $ = (id) => document.getElementById(id);
 
+// post sends body as JSON; the server refuses any other type. While it
+// runs as many walks as it allows (503), post tries again, a few times,
+// after the wait the server asks for.
 async function post(url, body) {
-	const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
-	if (!r.ok) throw new Error(await r.text());
-	return r;
+	for (let tries = 1; ; tries++) {
+		const r = await fetch(url, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+		if (r.ok) return r;
+		if (r.status === 503 && tries < 4) {
+			const wait = Number(r.headers.get("Retry-After")) || 1;
+			await new Promise((done) => setTimeout(done, wait * 1000));
+			continue;
+		}
+		const refusal = await r.json().catch(() => null); // refusals are {"error": "..."}
+		throw new Error(refusal && refusal.error ? refusal.error : `${r.status} ${r.statusText}`);
+	}
 }
 
 function item(text, cls) {

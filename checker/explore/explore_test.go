@@ -54,6 +54,10 @@ func TestAPI(t *testing.T) {
 	do := func(method, path, body string) (int, string) {
 		req, err := http.NewRequest(method, srv.URL+path, strings.NewReader(body))
 		require.NoError(t, err)
+		if method == "POST" { // as the page posts
+			req.Header.Set("Content-Type", "application/json")
+			req.Header.Set("Origin", srv.URL)
+		}
 		res, err := srv.Client().Do(req)
 		require.NoError(t, err)
 		defer res.Body.Close()
@@ -128,7 +132,8 @@ func TestAPI(t *testing.T) {
 		{"POST", "/api/walk", `{"choices": "0"}`, http.StatusBadRequest},
 		{"POST", "/api/walk", `{"file": "/etc/passwd"}`, http.StatusBadRequest},
 		{"POST", "/api/walk", `not json`, http.StatusBadRequest},
-		{"POST", "/api/walk", `{"choices": [` + strings.Repeat("0,", explore.MaxSteps) + `0]}`, http.StatusRequestEntityTooLarge},
+		{"POST", "/api/walk", `{"choices": [` + strings.Repeat("0,", explore.DefaultMaxSteps) + `0]}`, http.StatusBadRequest},
+		{"POST", "/api/walk", `{"choices": [` + strings.Repeat(" ", 10*explore.DefaultMaxSteps) + `]}`, http.StatusRequestEntityTooLarge},
 		{"GET", "/api/walk", "", http.StatusMethodNotAllowed},
 		{"POST", "/api/info", "", http.StatusMethodNotAllowed},
 		{"GET", "/etc/passwd", "", http.StatusNotFound},

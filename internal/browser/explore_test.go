@@ -75,6 +75,8 @@ func TestExplore(t *testing.T) {
 		}
 	}
 	require.NoError(t, chromedp.Do(ctx, chromedp.Navigate(base), chromedp.WaitReady(chromedp.CSS("#enabled button"))))
+	// the page's Content-Security-Policy must block nothing it does
+	eval(`window.blocked = []; document.addEventListener("securitypolicyviolation", (e) => blocked.push(e.violatedDirective + " " + e.blockedURI)); ""`)
 	require.Equal(t, "4", eval(`String(document.querySelectorAll("#states tr").length)`))
 	for k, c := range cx.Choices {
 		require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(fmt.Sprintf(`#enabled button[data-choice="%d"]`, c)))))
@@ -95,11 +97,28 @@ func TestExplore(t *testing.T) {
 	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS(`#cx button[data-cx="0"]`))))
 	steps(len(cx.Choices))
 	require.Contains(t, eval(`document.getElementById("status").textContent`), "violated here: unique-leader")
+	require.NoError(t, chromedp.Do(ctx, chromedp.Click(chromedp.CSS("#export"))))
+	require.Equal(t, "", eval(`document.getElementById("error").textContent`), "the page posts as the server requires")
+	require.Equal(t, "[]", eval(`JSON.stringify(blocked)`))
+
+	// a POST that is not JSON is refused, even from the page, with a JSON reason
+	eval(`fetch("/api/walk", {method: "POST", body: "{}", headers: {"Content-Type": "text/plain"}}).then((r) => r.json()).then((j) => { window.refused = j.error; }); ""`)
+	deadline := time.Now().Add(10 * time.Second)
+	for eval(`String(window.refused || "")`) == "" {
+		require.True(t, time.Now().Before(deadline), "no answer to a text/plain POST")
+		time.Sleep(20 * time.Millisecond)
+	}
+	require.Contains(t, eval(`window.refused`), "Content-Type: application/json")
 
 	// the run, exported, replays to the same violation
 	body, _ := json.Marshal(map[string][]int{"choices": cx.Choices})
-	res, err = http.Post(base+"api/export", "application/json", strings.NewReader(string(body)))
+	req, err := http.NewRequest("POST", base+"api/export", strings.NewReader(string(body)))
 	require.NoError(t, err)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Origin", strings.TrimSuffix(base, "/")) // a client that is no browser says where it posts from
+	res, err = http.DefaultClient.Do(req)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, res.StatusCode)
 	file := filepath.Join(t.TempDir(), "run.json")
 	b, err := io.ReadAll(res.Body)
 	res.Body.Close()
