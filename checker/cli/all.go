@@ -29,9 +29,11 @@ type scenarioResult struct {
 
 // checkAll runs every scenario of every protocol exhaustively (of one,
 // if only names it) and prints a table, or JSON; it fails unless every
-// verdict is the expected one. Once ctx is canceled, it prints the table
+// verdict is the expected one. It tells of each scenario on stderr as it
+// ends, for one who would otherwise wait for the table in silence. Once
+// ctx is canceled, it prints the table
 // of the scenarios run so far.
-func checkAll(ctx context.Context, r *suite.Registry, only string, out io.Writer, f *checkFlags) error {
+func checkAll(ctx context.Context, r *suite.Registry, only string, out, stderr io.Writer, f *checkFlags) error {
 	ps := r.All()
 	if only != "" {
 		p, err := r.Lookup(only)
@@ -66,6 +68,7 @@ func checkAll(ctx context.Context, r *suite.Registry, only string, out io.Writer
 				bad++
 			}
 			results = append(results, res)
+			fmt.Fprintf(stderr, "vigil: %s [%s]: %s\n", res.Protocol, res.Scenario, res.line())
 			for _, k := range r.Coverage.Never {
 				never[k]++
 			}
@@ -94,6 +97,17 @@ func checkAll(ctx context.Context, r *suite.Registry, only string, out io.Writer
 		return errFailed
 	}
 	return nil
+}
+
+// line says how a scenario ended: its verdict, whether it was the one
+// expected, and what the search took.
+func (res *scenarioResult) line() string {
+	got := strings.Join(append([]string{string(res.Verdict)}, res.Failed...), " ")
+	judged := "as expected"
+	if res.Unexpected != "" {
+		judged = "UNEXPECTED: " + res.Unexpected
+	}
+	return fmt.Sprintf("%s, %s (%d states, %.2fs)", got, judged, res.Stats.States, res.Stats.Seconds)
 }
 
 func printAll(out io.Writer, results []scenarioResult, untaken []string, bad int) {

@@ -184,7 +184,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 			return badInput("-first leaves verdicts unknown, and --all compares every verdict with the one expected: give one or the other")
 		}
 		ctx, stopped := interruptible(context.Background(), stderr)
-		err := checkAll(ctx, r, name, stdout, f)
+		err := checkAll(ctx, r, name, stdout, stderr, f)
 		if sig := stopped(); sig != nil {
 			return sig
 		}

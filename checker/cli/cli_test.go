@@ -698,3 +698,29 @@ func TestPropsNone(t *testing.T) {
 	require.NotEmpty(t, none.Messages)
 	require.Equal(t, claims.Messages, none.Messages)
 }
+
+// Nobody waits in silence: check --all tells of each scenario as it ends,
+// and a search of each property's first violation as it finds it, before
+// the search goes on.
+func TestProgressOfResults(t *testing.T) {
+	_, out, errOut := vigil("check", "--all", "tokenring")
+	lines := regexp.MustCompile(`(?m)^vigil: mutex/tokenring \[[a-z-]+\]: .*, as expected \(\d+ states, `).FindAllString(errOut, -1)
+	require.Len(t, lines, len(builtinScenarios(t, "tokenring")), errOut)
+	require.Contains(t, errOut, "vigil: mutex/tokenring [order]: fail request-order, as expected")
+	require.Contains(t, out, "every verdict is the expected one")
+
+	for _, mode := range []string{"exhaustive", "random"} {
+		code, out, errOut := vigil("check", "bully", "-scenario", "async-crash", "-mode", mode)
+		require.Equal(t, 1, code, out)
+		require.Regexp(t, `vigil: unique-leader fails (at depth \d+|on a walk shrunk to \d+ steps?): .*; the search goes on`, errOut, mode)
+		require.Equal(t, 1, strings.Count(errOut, "vigil: unique-leader fails"), "told once: %s", errOut)
+	}
+	_, _, errOut = vigil("check", "bully", "-scenario", "async-crash", "-json")
+	require.NotContains(t, errOut, "fails", "JSON output is quiet")
+}
+
+func builtinScenarios(t *testing.T, name string) []suite.Scenario {
+	p, err := builtins.Lookup(name)
+	require.NoError(t, err)
+	return p.Scenarios
+}
