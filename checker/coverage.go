@@ -62,6 +62,24 @@ func (c *eventCounts) add(label uint16, n int64) {
 	(*c)[label] += n
 }
 
+// addAll adds the counts of o.
+func (c *eventCounts) addAll(o eventCounts) {
+	for label, n := range o {
+		if n > 0 {
+			c.add(uint16(label), n)
+		}
+	}
+}
+
+// byName gives the counts by label name, as newCoverage takes them.
+func (c eventCounts) byName(labels []string) map[string]int64 {
+	counts := map[string]int64{}
+	for _, e := range c.named(labels) {
+		counts[e.Event] += e.N
+	}
+	return counts
+}
+
 // named gives the counts by label name.
 func (c eventCounts) named(labels []string) []EventCount {
 	var out []EventCount

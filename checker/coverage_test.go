@@ -85,3 +85,48 @@ func eventNames(c *checker.Coverage) []string {
 	}
 	return names
 }
+
+// A search that ends at a fault covers only the steps it took: the
+// faulting step changed nothing, and under a configuration without faults
+// no fault is ever taken (a handler that panicked was once counted as a
+// crash). An exhaustive search's coverage counts the transitions its stats
+// count; the uniform and the swarm scheduler walk on different engines.
+func TestCoverageOfAFaultingSearch(t *testing.T) {
+	engines := []struct {
+		name       string
+		exhaustive bool
+		run        func(m *checker.Machine) *checker.Result
+	}{
+		{"exhaustive/workers=1", true, func(m *checker.Machine) *checker.Result {
+			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 1})
+		}},
+		{"exhaustive/workers=2", true, func(m *checker.Machine) *checker.Result {
+			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 2})
+		}},
+		{"random/uniform", false, func(m *checker.Machine) *checker.Result {
+			return checker.Random(context.Background(), m, checker.RandomOptions{Walks: 20, Seed: 1})
+		}},
+		{"random/swarm", false, func(m *checker.Machine) *checker.Result {
+			return checker.Random(context.Background(), m, checker.RandomOptions{Walks: 20, Seed: 1, Scheduler: checker.Scheduler{Kind: "swarm"}})
+		}},
+	}
+	for _, fault := range []string{"receive-panic", "state-mutation", "timeout-panic", "monitor-panic"} {
+		for _, e := range engines {
+			t.Run(fault+"/"+e.name, func(t *testing.T) {
+				m, err := checker.Compile("pingpong", pingPong{fault}, model.Config{N: 2, Timing: model.Async},
+					quiet, watching(receipts{fault}))
+				require.NoError(t, err)
+				r := e.run(m)
+				require.NotNil(t, r.Fault)
+				require.Equal(t, []string{"receive msg"}, eventNames(r.Coverage), r.Coverage.String())
+				if e.exhaustive {
+					total := int64(0)
+					for _, ev := range r.Coverage.Events {
+						total += ev.N
+					}
+					require.Equal(t, r.Stats.Transitions, total)
+				}
+			})
+		}
+	}
+}

@@ -94,9 +94,11 @@ type search struct {
 	quiet    int64
 	stopped  string
 	sink     uint64 // see visited.touch
-	monIdx   []int  // per property: its monitor's slot, or -1
-	live     []int  // the Eventually properties
-	fair     Fairness
+	// cover: the merged transitions by kind of event (see chunk.cover)
+	cover  eventCounts
+	monIdx []int // per property: its monitor's slot, or -1
+	live   []int // the Eventually properties
+	fair   Fairness
 	// skip[p]: p had a counterexample when the level began. Expansion
 	// reads this, not first, so that a level's violations do not depend on
 	// how its waves fall.
@@ -341,7 +343,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	if e.por {
 		res.PartialOrder = partialOrderSummary(e.reduced, e.count)
 	}
-	res.Coverage = exhaustiveCoverage(m, xs)
+	res.Coverage = newCoverage(m, "transitions", e.cover.byName(m.Labels()))
 	var traced *Result
 	if !e.parents && len(e.first) > 0 {
 		traced = e.searchForTraces(m, props, opt)
@@ -399,19 +401,6 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	}
 	res.finish(start)
 	return res
-}
-
-// exhaustiveCoverage is the coverage of the transitions the expanders
-// took.
-func exhaustiveCoverage(m *sim.Machine, xs []*expander) *Coverage {
-	labels := m.Labels()
-	counts := map[string]int64{}
-	for _, x := range xs {
-		for _, e := range x.cover.named(labels) {
-			counts[e.Event] += e.N
-		}
-	}
-	return newCoverage(m, "transitions", counts)
 }
 
 func (e *search) cut(why string) {

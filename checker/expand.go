@@ -24,6 +24,10 @@ type chunk struct {
 	cand  []candidate
 	viol  []violation
 	trans int64
+	// cover: its transitions by kind of event (label), counted into the
+	// search's coverage when the chunk is merged, as trans into its
+	// transitions: a wave a fault or a bound stops is in neither
+	cover eventCounts
 	quiet int
 	// reduced: the states whose steps partial order narrowed
 	reduced int
@@ -80,7 +84,7 @@ func unpackEvent(p uint64) sim.Event {
 }
 
 func (c *chunk) reset(lo, hi int) {
-	*c = chunk{lo: lo, hi: hi, in: c.in, cand: c.cand[:0], viol: c.viol[:0],
+	*c = chunk{lo: lo, hi: hi, in: c.in, cand: c.cand[:0], viol: c.viol[:0], cover: c.cover[:0],
 		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0],
 		roundsLo: math.MaxInt, roundsHi: -1}
 }
@@ -153,7 +157,6 @@ type expander struct {
 	// in Enabled's order; else empty
 	narrowed []int
 	sink     uint64 // see visited.touch
-	cover    eventCounts
 	// checked caches verdicts of MonitorOnly properties, direct-mapped
 	checked [256]checkEntry
 }
@@ -250,7 +253,7 @@ func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
 		}
 		c.trans += int64(len(x.evs))
 		for k, ev := range x.evs {
-			x.cover.add(sim.Label(ev, x.succs[k].Step), 1)
+			c.cover.add(sim.Label(ev, x.succs[k].Step), 1)
 		}
 		edges := e.keepsEdges()
 		if edges {

@@ -105,10 +105,10 @@ walking:
 		}
 		r.steps++
 		label, sent := lw.Step()
-		r.cover.add(label, 1)
 		if r.fault = lw.Fault(); r.fault != nil {
-			break
+			break // a step that faulted changed nothing: it is not covered
 		}
+		r.cover.add(label, 1)
 		r.countKinds(sent)
 		if clock != nil {
 			clock.live(lw, sent)

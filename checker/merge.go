@@ -11,6 +11,7 @@ package checker
 func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 	for _, c := range chunks {
 		res.Stats.Transitions += c.trans
+		e.cover.addAll(c.cover)
 		e.quiet += int64(c.quiet)
 		e.reduced += int64(c.reduced)
 		e.roundsLo, e.roundsHi = min(e.roundsLo, c.roundsLo), max(e.roundsHi, c.roundsHi)

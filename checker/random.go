@@ -775,10 +775,10 @@ walking:
 		next, step = st.Apply(w, ev, next)
 		w, next = next, w
 		r.events = append(r.events, ev)
-		r.cover.add(sim.Label(ev, step), 1)
 		if r.fault = st.TakeFault(); r.fault != nil {
-			break
+			break // a step that faulted changed nothing: it is not covered
 		}
+		r.cover.add(sim.Label(ev, step), 1)
 		switch {
 		case clock == nil:
 		case ev.Kind == sim.Lose:

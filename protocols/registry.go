@@ -55,9 +55,15 @@ const (
 
 var builtins suite.Registry
 
-// register adds built-in protocols; a description that does not hold
-// together is a bug of vigil's, found by every test.
-func register(ps ...*suite.Protocol) { builtins.MustRegister(ps...) }
+// register adds built-in protocols, which the stock vigil binary replays;
+// a description that does not hold together is a bug of vigil's, found by
+// every test.
+func register(ps ...*suite.Protocol) {
+	for _, p := range ps {
+		p.Binary = "vigil"
+	}
+	builtins.MustRegister(ps...)
+}
 
 // All lists the built-in protocols, by path.
 func All() []*suite.Protocol { return builtins.All() }

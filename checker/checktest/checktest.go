@@ -1,7 +1,8 @@
 // Package checktest checks protocols in go test. One call compiles a
 // protocol with its properties, runs the exhaustive search or random
 // walks, and on a violation fails the test with the counterexample, as
-// vigil check prints it, and a trace file that vigil replay reads:
+// vigil check prints it, and a trace file that a vigil binary holding the
+// protocol replays (see suite.Protocol.Binary):
 //
 //	func TestTwoPhaseCommit(t *testing.T) {
 //		checktest.Check(t, twopc.Description, suite.Scenario{N: 3, Crashes: 1})
@@ -11,6 +12,10 @@
 // the checker to find. Expect and Scenarios check scenarios against the
 // verdicts they expect; Rapid lets rapid draw the configuration and the
 // schedule, so that a failure shrinks to a small one (see Space).
+//
+// Every entry point first holds the description to the rule a registry
+// holds it to (suite.Protocol.Validate), and fails the test at once where
+// it breaks it.
 package checktest
 
 import (
@@ -63,10 +68,20 @@ func configure(opts []Option) settings {
 	return s
 }
 
-// run checks scenario sc of p; a scenario or option that cannot run fails
-// t at once.
+// valid fails t at once unless p holds together (see
+// suite.Protocol.Validate).
+func valid(t testing.TB, p *suite.Protocol) {
+	t.Helper()
+	if err := p.Validate(); err != nil {
+		t.Fatalf("%v", err)
+	}
+}
+
+// run checks scenario sc of p; a description, scenario or option that
+// cannot run fails t at once.
 func run(t testing.TB, p *suite.Protocol, sc *suite.Scenario, s settings) (*checker.Result, *checker.Machine) {
 	t.Helper()
+	valid(t, p)
 	m, err := suite.Compile(p, sc)
 	if err != nil {
 		t.Fatalf("%s: %v", p.Path(), err)
@@ -102,17 +117,21 @@ func engine(m *checker.Machine, sc *suite.Scenario, s settings) *checker.Result 
 // Check checks scenario sc of p (its Props, or p's claims) and fails t
 // unless every property holds: for each violation it reports the
 // counterexample and writes a trace file named after the test and the
-// property, for vigil replay; a property left unknown by a bound fails
-// too, for nothing was shown. It returns the result.
+// property, and says how to replay it (see replayHint); a property left
+// unknown by a bound fails too, for nothing was shown. It returns the
+// result.
 func Check(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) *checker.Result {
 	t.Helper()
 	s := configure(opts)
 	r, m := run(t, p, &sc, s)
+	shown := false // the hint on making a binary, once
 	for _, pr := range r.Failed() {
 		path := filepath.Join(s.traceDir, fileName(t.Name())+"-"+pr.Name+".json")
-		where := "replay it with vigil replay " + path
+		var where string
 		if err := suite.NewTraceFile(p, m.Config(), m.Properties(), pr.Counterexample).Write(path); err != nil {
 			where = fmt.Sprintf("its trace file could not be written: %v", err)
+		} else {
+			where, shown = replayHint(p, path, shown), true
 		}
 		t.Errorf("%s: %s fails: %s\n%s%s", label(p, &sc), pr.Name, pr.Detail, render(pr.Counterexample), where)
 	}
@@ -147,6 +166,10 @@ func Fails(t testing.TB, p *suite.Protocol, sc suite.Scenario, property string, 
 // the property it Shows and to no other than those it Violates.
 func Expect(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) *checker.Result {
 	t.Helper()
+	valid(t, p)
+	if err := p.ValidateScenario(&sc); err != nil {
+		t.Fatalf("%v", err)
+	}
 	r, _ := run(t, p, &sc, configure(opts))
 	if why := suite.Judge(&sc, r); why != "" {
 		var cx strings.Builder
@@ -161,12 +184,40 @@ func Expect(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) 
 }
 
 // Scenarios checks every scenario of p against its expectation (see
-// Expect), each as a subtest named after it.
+// Expect), each as a subtest named after the protocol's path and the
+// scenario: TestScenarios/election/bully/sync-crash, which go test -run
+// selects level by level (-run 'TestScenarios/election/bully/' for one
+// protocol's), and which stays distinct when two protocols have
+// scenarios of one name.
 func Scenarios(t *testing.T, p *suite.Protocol, opts ...Option) {
 	t.Helper()
+	valid(t, p)
 	for _, sc := range p.Scenarios {
-		t.Run(sc.Name, func(t *testing.T) { Expect(t, p, sc, opts...) })
+		t.Run(p.Path()+"/"+sc.Name, func(t *testing.T) { Expect(t, p, sc, opts...) })
 	}
+}
+
+// replayHint says how to replay the trace file at path of a check of p:
+// with the binary p names, or with one of one's own, for the stock vigil
+// binary knows only vigil's protocols; how to make one is said once per
+// check (shown).
+func replayHint(p *suite.Protocol, path string, shown bool) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs // a test runs in its package's directory, the binary anywhere
+	}
+	switch {
+	case p.Binary != "":
+		return fmt.Sprintf("replay it with: %s replay %s", p.Binary, path)
+	case shown:
+		return fmt.Sprintf("replay it with your vigil binary (see above): go run ./cmd/yourvigil replay %s", path)
+	}
+	return fmt.Sprintf("replay it with a vigil binary of your own (the stock one knows only vigil's protocols), "+
+		"a main that calls cli.Main over a suite.Registry holding %s:\n"+
+		"\tvar r suite.Registry; r.MustRegister(Description)\n"+
+		"\tos.Exit(cli.Main(&r, os.Args[1:], os.Stdout, os.Stderr))\n"+
+		"as in: go run ./cmd/yourvigil replay %s\n"+
+		"(set the description's Binary to that command and this hint names it)",
+		p.Path(), path)
 }
 
 // label names a check: the protocol, and the scenario if it has a name.

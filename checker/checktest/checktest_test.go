@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"runtime"
@@ -141,7 +142,18 @@ func TestCheckReportsViolationWithTraceFile(t *testing.T) {
 	out := rec.output()
 	require.Contains(t, out, "test/flood [three]: highest-leader fails:")
 	require.Contains(t, out, "counterexample to highest-leader")
-	require.Contains(t, out, "replay it with vigil replay "+dir)
+	// the stock vigil binary cannot replay a protocol of one's own: the
+	// first failure says how to make a binary that can, the next refers
+	// to it
+	agreement := filepath.Join(dir, "TestCheckReportsViolationWithTraceFile-agreement.json")
+	require.Contains(t, out, "replay it with a vigil binary of your own (the stock one knows only vigil's protocols), "+
+		"a main that calls cli.Main over a suite.Registry holding test/flood:\n"+
+		"\tvar r suite.Registry; r.MustRegister(Description)\n"+
+		"\tos.Exit(cli.Main(&r, os.Args[1:], os.Stdout, os.Stderr))\n"+
+		"as in: go run ./cmd/yourvigil replay "+agreement+"\n")
+	require.Contains(t, out, "replay it with your vigil binary (see above): go run ./cmd/yourvigil replay "+
+		filepath.Join(dir, "TestCheckReportsViolationWithTraceFile-highest-leader.json"))
+	require.NotContains(t, out, " vigil replay "+dir, "the stock binary")
 
 	path := filepath.Join(dir, "TestCheckReportsViolationWithTraceFile-highest-leader.json")
 	tf, err := suite.ReadTraceFile(path)
@@ -355,4 +367,173 @@ func TestRapidDrawsTopologies(t *testing.T) {
 	<-done
 	require.True(t, rr.failed)
 	require.Contains(t, rr.output()+strings.Join(rr.logs, "\n"), "which is not a neighbour of")
+}
+
+// The replay hint names the binary that holds the protocol: vigil itself
+// for its own protocols, the one a description names for one's own.
+func TestReplayHintNamesTheBinary(t *testing.T) {
+	bully, err := protocols.Lookup("bully")
+	require.NoError(t, err)
+	recovery, err := bully.Scenario("sync-recovery")
+	require.NoError(t, err)
+	named := floodProtocol(true)
+	named.Binary = "go run ./cmd/flood-vigil"
+	cases := []struct {
+		name string
+		p    *suite.Protocol
+		sc   suite.Scenario
+		want string
+	}{
+		{"built-in", bully, recovery, "replay it with: vigil replay "},
+		{"named binary", named, suite.Scenario{N: 3, Ranks: "reverse"}, "replay it with: go run ./cmd/flood-vigil replay "},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			rec := record(t, func(tb testing.TB) { checktest.Check(tb, c.p, c.sc, checktest.TraceDir(dir)) })
+			require.True(t, rec.failed)
+			require.Contains(t, rec.output(), c.want+dir)
+			require.NotContains(t, rec.output(), "of your own")
+		})
+	}
+}
+
+// brokenDescriptions each spoil the flood's description in one way, which
+// every entry point of the kit refuses with the message Validate gives.
+var brokenDescriptions = []struct {
+	name  string
+	spoil func(p *suite.Protocol)
+	want  string
+}{
+	{"two properties of one name", func(p *suite.Protocol) { p.Properties = append(p.Properties, properties.Agreement) },
+		"protocol test/flood: two properties are named agreement"},
+	{"a parameter named like a flag", func(p *suite.Protocol) { p.Params = []suite.Param{{Name: "seed"}} },
+		`protocol test/flood: parameter "seed" is named like a vigil check flag (-seed); rename it`},
+	{"a scenario expecting what it does not check", func(p *suite.Protocol) {
+		p.Scenarios[0].Expect, p.Scenarios[0].Shows = checker.Fail, "unique-leader"
+	}, "protocol test/flood, scenario four: expects unique-leader to fail, which it does not check (it checks: agreement, highest-leader, termination)"},
+}
+
+// broken is the flood spoilt.
+func broken(spoil func(p *suite.Protocol)) *suite.Protocol {
+	p := floodProtocol(false)
+	spoil(p)
+	return p
+}
+
+// Check, Fails, Expect and rapid's Property refuse a description that
+// does not hold together, before any search, with Validate's message.
+func TestKitRefusesBrokenDescriptions(t *testing.T) {
+	three := suite.Scenario{N: 3, Ranks: "reverse"}
+	entries := []struct {
+		name string
+		call func(tb testing.TB, p *suite.Protocol)
+	}{
+		{"Check", func(tb testing.TB, p *suite.Protocol) { checktest.Check(tb, p, three) }},
+		{"Fails", func(tb testing.TB, p *suite.Protocol) { checktest.Fails(tb, p, three, "agreement") }},
+		{"Expect", func(tb testing.TB, p *suite.Protocol) {
+			checktest.Expect(tb, p, suite.Scenario{N: 3, Expect: checker.Pass})
+		}},
+	}
+	for _, d := range brokenDescriptions {
+		for _, e := range entries {
+			t.Run(e.name+"/"+d.name, func(t *testing.T) {
+				rec := record(t, func(tb testing.TB) { e.call(tb, broken(d.spoil)) })
+				require.True(t, rec.failed)
+				require.Equal(t, d.want, rec.output())
+			})
+		}
+		t.Run("Property/"+d.name, func(t *testing.T) {
+			noFailFile(t)
+			rr := &rapidRecorder{recorder: recorder{TB: t}}
+			done := make(chan struct{})
+			go func() {
+				defer close(done)
+				rapid.Check(rr, checktest.Property(broken(d.spoil), checktest.Space{Base: three}))
+			}()
+			<-done
+			require.True(t, rr.failed)
+			require.Contains(t, rr.output(), d.want)
+		})
+	}
+}
+
+// Expect holds the scenario it is given to the rule of a described one.
+func TestExpectRefusesABrokenScenario(t *testing.T) {
+	cases := []struct {
+		sc   suite.Scenario
+		want string
+	}{
+		{suite.Scenario{N: 3}, `protocol test/flood: scenario: Expect is "": want checker.Pass or checker.Fail`},
+		{suite.Scenario{Name: "x", N: 3, Expect: checker.Fail, Shows: "unique-leader"},
+			"protocol test/flood, scenario x: expects unique-leader to fail, which it does not check (it checks: agreement, highest-leader, termination)"},
+		{suite.Scenario{Name: "x", N: 3, Expect: checker.Pass, Params: map[string]int{"rounds": 1}},
+			`protocol test/flood, scenario x: sets parameter "rounds", which the protocol does not declare (it has: none)`},
+	}
+	for _, c := range cases {
+		rec := record(t, func(tb testing.TB) { checktest.Expect(tb, floodProtocol(false), c.sc) })
+		require.True(t, rec.failed)
+		require.Equal(t, c.want, rec.output())
+	}
+}
+
+// kitHelper, when set in the environment, makes this test binary, run
+// again by a test below, play the part of a user's test that the kit
+// fails or names (Scenarios and Rapid need a real *testing.T).
+const kitHelper = "CHECKTEST_HELPER"
+
+// again runs the test binary again, with the helper part set, and returns
+// its output and whether it passed.
+func again(t *testing.T, part string, args ...string) (string, bool) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), kitHelper+"="+part)
+	out, err := cmd.CombinedOutput()
+	if _, failed := err.(*exec.ExitError); err != nil && !failed {
+		t.Fatalf("running %s: %v", os.Args[0], err)
+	}
+	return string(out), err == nil
+}
+
+// Scenarios names each subtest after the protocol's path and the
+// scenario, so that two protocols' scenarios of one name stay apart and
+// -run selects one protocol's, or one scenario, level by level.
+func TestScenariosNamesSubtestsByProtocol(t *testing.T) {
+	if os.Getenv(kitHelper) == "scenarios" {
+		other := floodProtocol(false)
+		other.Name = "other"
+		checktest.Scenarios(t, floodProtocol(false))
+		checktest.Scenarios(t, other)
+		return
+	}
+	out, ok := again(t, "scenarios", "-test.run", "^TestScenariosNamesSubtestsByProtocol$", "-test.v")
+	require.True(t, ok, out)
+	require.Contains(t, out, "--- PASS: TestScenariosNamesSubtestsByProtocol/test/flood/four ")
+	require.Contains(t, out, "--- PASS: TestScenariosNamesSubtestsByProtocol/test/other/four ")
+	require.NotContains(t, out, "#01")
+
+	out, ok = again(t, "scenarios", "-test.run", "^TestScenariosNamesSubtestsByProtocol$/^test$/^other$", "-test.v")
+	require.True(t, ok, out)
+	require.Contains(t, out, "--- PASS: TestScenariosNamesSubtestsByProtocol/test/other/four ")
+	require.NotContains(t, out, "test/flood/four")
+}
+
+// Scenarios and Rapid refuse a broken description too, failing the test
+// with Validate's message before any subtest or test case.
+func TestScenariosAndRapidRefuseBrokenDescriptions(t *testing.T) {
+	if part := os.Getenv(kitHelper); strings.HasPrefix(part, "refuse ") {
+		p := broken(brokenDescriptions[0].spoil)
+		if part == "refuse Scenarios" {
+			checktest.Scenarios(t, p)
+		} else {
+			checktest.Rapid(t, p, checktest.Space{Base: suite.Scenario{N: 3}})
+		}
+		return
+	}
+	for _, entry := range []string{"Scenarios", "Rapid"} {
+		out, ok := again(t, "refuse "+entry, "-test.run", "^TestScenariosAndRapidRefuseBrokenDescriptions$", "-test.v")
+		require.False(t, ok, out)
+		require.Contains(t, out, brokenDescriptions[0].want, entry)
+		require.NotContains(t, out, "=== RUN   TestScenariosAndRapidRefuseBrokenDescriptions/", entry)
+	}
 }

@@ -124,7 +124,11 @@ func Schedule(t *rapid.T, m *checker.Machine, maxSteps int) *checker.Run {
 // scenario, compiles p for it and runs one drawn schedule (see Schedule).
 // Run it with rapid.Check, or use Rapid.
 func Property(p *suite.Protocol, space Space) func(*rapid.T) {
+	err := p.Validate()
 	return func(t *rapid.T) {
+		if err != nil {
+			t.Fatalf("%v", err)
+		}
 		sc := space.Draw(t)
 		m, err := suite.Compile(p, &sc)
 		if err != nil {
@@ -140,5 +144,6 @@ func Property(p *suite.Protocol, space Space) func(*rapid.T) {
 // replays from rapid's fail file (-rapid.failfile).
 func Rapid(t *testing.T, p *suite.Protocol, space Space) {
 	t.Helper()
+	valid(t, p)
 	rapid.Check(t, Property(p, space))
 }

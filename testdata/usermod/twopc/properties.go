@@ -81,6 +81,8 @@ var Description = &suite.Protocol{
 	// The type arguments are spelled out: Go cannot infer them from the
 	// methods of a type declared in a later file of the same package.
 	Compile: suite.Compiler[State, Msg]("commit/twopc", Protocol{}, nil),
+	// The kit names this binary where it says how to replay a trace file.
+	Binary: "go run example.com/commit/cmd/commit-vigil",
 	Scenarios: []suite.Scenario{
 		{Name: "no-crash", N: 4, Expect: checker.Pass,
 			Why:      "every participant votes either way: all commit when all vote yes, else all abort; N-1 canCommit?, up to N-1 votes and N-1 decisions",

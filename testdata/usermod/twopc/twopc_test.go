@@ -20,6 +20,13 @@ func TestTwoPhaseCommit(t *testing.T) {
 		checktest.Random(checker.RandomOptions{Walks: 500}))
 }
 
+// The description holds together by the rule of a registry and the kit.
+func TestDescription(t *testing.T) {
+	if err := twopc.Description.Validate(); err != nil {
+		t.Fatal(err)
+	}
+}
+
 // Every scenario gives the verdict it expects.
 func TestScenarios(t *testing.T) { checktest.Scenarios(t, twopc.Description) }
 
@@ -44,6 +51,7 @@ func TestHastyCoordinator(t *testing.T) {
 	hasty := *twopc.Description
 	hasty.Name = "twopc-hasty"
 	hasty.Compile = suite.Compiler("commit/twopc-hasty", twopc.Protocol{Hasty: true}, nil)
+	hasty.Binary = "" // commit-vigil does not hold the variant
 	cx := checktest.Fails(t, &hasty, suite.Scenario{N: 4}, "commit-validity")
 	if cx != nil && !strings.Contains(cx.Detail, "voted") {
 		t.Errorf("detail %q", cx.Detail)
