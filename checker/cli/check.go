@@ -80,9 +80,8 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.IntVar(&f.losses, "losses", 0, fmt.Sprintf("messages in flight that may be lost per run (0..%d); under FIFO any message of a channel", model.MaxMessageFaults))
 	fs.IntVar(&f.duplicates, "duplicates", 0, fmt.Sprintf("messages in flight that may be duplicated per run (0..%d)", model.MaxMessageFaults))
 	for _, prm := range declaredParams(r) {
-		if fs.Lookup(prm.name) != nil {
-			continue // a parameter named like one of vigil's flags: -param NAME=VALUE sets it
-		}
+		// no clash with vigil's flags: Register refuses such names
+		// (suite.ReservedParamNames)
 		fs.Func(prm.name, prm.usage, func(v string) error {
 			f.protoParams[prm.name] = v
 			return nil
