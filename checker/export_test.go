@@ -48,3 +48,11 @@ func KeepParents(opt Options) Options {
 	opt.traced = true
 	return opt
 }
+
+// SetReplayCycleWords bounds the words of the worlds a replay keeps until
+// the returned function restores the default.
+func SetReplayCycleWords(n int) (restore func()) {
+	old := replayCycleWords
+	replayCycleWords = n
+	return func() { replayCycleWords = old }
+}

@@ -173,7 +173,9 @@ func Random(ctx context.Context, m *Machine, opt RandomOptions) *Result {
 // with a cycle must return to the world the cycle starts from, and the
 // cycle must be fair under the trace's fairness. A handler or monitor that
 // fails on the way ends the replay: Replay returns the trace to the fault,
-// with Trace.Fault set, and an error wrapping the *Fault.
+// with Trace.Fault set, and an error wrapping the *Fault. Replay keeps the
+// worlds of the run's cycle alone, and refuses a cycle whose worlds take
+// more than 1 GiB.
 func Replay(m *Machine, in *Trace) (*Trace, error) {
 	return replay(m.m, m.props, in)
 }

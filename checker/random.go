@@ -67,11 +67,19 @@ type RandomOptions struct {
 // nothing where runs end) stops after a few of them.
 func batchSize(k int) int { return 4 << min(k, 4) }
 
+// batchStart is the index of the first walk of batch k: the sum of the
+// sizes of the batches before it, in closed form, since a shard read from
+// a file may claim any number of batches.
+func batchStart(k int) int {
+	if k <= 4 {
+		return 4 * (1<<k - 1)
+	}
+	return 60 + 64*(k-4)
+}
+
 // batchAt returns the bounds [lo, hi) of batch k of a search of walks.
 func batchAt(k, walks int) (lo, hi int) {
-	for j := range k {
-		lo += batchSize(j)
-	}
+	lo = batchStart(k)
 	return min(lo, walks), min(lo+batchSize(k), walks)
 }
 

@@ -139,7 +139,8 @@ type ShardRun struct {
 // taken in the same order, the same stops, verdicts, figures and
 // counterexamples (that of the lowest seed for each property). opt are
 // the options the shards ran with, Shard aside; the runs must agree with
-// them. Only the time differs: that of the slowest shard. If a shard was
+// them, and each must be valid (see ShardRun.Validate): a run that is not
+// is an error, never a panic. Only the time differs: that of the slowest shard. If a shard was
 // cut by its time limit, the merged search is cut where that shard
 // stopped. The client history of a walk that is not linearizable stays
 // with its shard; the result names its seed (Linearizability.Seed), and a
@@ -150,25 +151,33 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 	}
 	opt.Shard = Shard{}
 	opt = opt.withDefaults(m.m.Config().N)
+	for _, r := range runs {
+		if r == nil {
+			return nil, errors.New("a shard's run is nil")
+		}
+		if err := r.Validate(m, opt); err != nil {
+			return nil, err
+		}
+	}
 	k := runs[0].Count
-	byIndex := make([]*ShardRun, k)
+	given := map[int]*ShardRun{} // a map: k, read from a file, may be anything
 	for _, r := range runs {
 		switch {
 		case r.Count != k:
 			return nil, fmt.Errorf("shard %d/%d is not one of %d shards", r.Index, r.Count, k)
-		case r.Search != opt.search(m.m.Name):
-			return nil, fmt.Errorf("shard %d/%d is of another search (%+v, not %+v)", r.Index, r.Count, r.Search, opt.search(m.m.Name))
-		case r.Index < 0 || r.Index >= k:
-			return nil, fmt.Errorf("shard %d/%d: no such shard", r.Index, k)
-		case byIndex[r.Index] != nil:
+		case given[r.Index] != nil:
 			return nil, fmt.Errorf("shard %d/%d is given twice", r.Index, k)
 		}
-		byIndex[r.Index] = r
+		given[r.Index] = r
 	}
-	for i, r := range byIndex {
-		if r == nil {
+	for i := range len(runs) + 1 {
+		if given[i] == nil && i < k {
 			return nil, fmt.Errorf("shard %d/%d is missing", i, k)
 		}
+	}
+	byIndex := make([]*ShardRun, k)
+	for i, r := range given {
+		byIndex[i] = r
 	}
 	t := newTally(m.m, m.props, opt)
 	next := make([]int, k) // each shard's next record

@@ -304,6 +304,10 @@ func stepInto(st *sim.Stepper, sym *sim.Symmetry, w, rep sim.World) (sim.Event, 
 	panic("checker: no step of the run leads to the family the search went to")
 }
 
+// replayCycleWords bounds the 8-byte words of the worlds a replay keeps
+// (those of the run's cycle): 1 GiB.
+var replayCycleWords = 1 << 27
+
 // replay re-runs a trace's events on m, checking that each is enabled in
 // turn, and returns the trace rebuilt with m's states, judged against props:
 // the first property the run violates (invariants in its last world,
@@ -314,10 +318,29 @@ func stepInto(st *sim.Stepper, sym *sim.Symmetry, w, rep sim.World) (sim.Event, 
 // ends the replay: replay returns the trace to the fault, with
 // Trace.Fault set, and an error wrapping the *Fault.
 func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, error) {
+	if in.Cycle < 0 || in.Cycle > len(in.Events) {
+		return nil, fmt.Errorf("the cycle of %d steps is longer than the run's %d", in.Cycle, len(in.Events))
+	}
+	// Only the worlds of the cycle are kept, to see that it returns and is
+	// fair: a long run of large worlds replays in the memory of a few, and
+	// a cycle whose worlds outgrow replayCycleWords is refused.
+	loop := len(in.Events) - in.Cycle
+	var worlds []sim.World // the worlds after steps loop, loop+1, ...
+	kept := 0
+	keep := func(k int, w sim.World) error {
+		if k < loop {
+			return nil
+		}
+		if kept += len(w); kept > replayCycleWords {
+			return fmt.Errorf("the worlds of the run's cycle of %d steps take more than %d MiB: too large to replay", in.Cycle, replayCycleWords>>17)
+		}
+		worlds = append(worlds, w)
+		return nil
+	}
 	st := m.NewStepper()
 	w, _ := st.Init()
 	var events []sim.Event
-	var worlds []sim.World
+	startedUp := false
 	// fault reports a handler's or monitor's fault met before step at
 	// (at start-up, or while listing the events of a world) or in it
 	// (inStep): the trace to it, and the fault as the error.
@@ -327,7 +350,7 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 		switch {
 		case inStep:
 			where = fmt.Sprintf("at step %d (%s)", at+1, in.Events[at])
-		case len(worlds) == 0:
+		case !startedUp:
 			where = "at start-up"
 		default:
 			// listing the events of a world runs the handlers of its
@@ -347,7 +370,10 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 	if f := st.TakeFault(); f != nil {
 		return fault(0, f, false)
 	}
-	worlds = append(worlds, w)
+	startedUp = true
+	if err := keep(0, w); err != nil {
+		return nil, err
+	}
 	for k, want := range in.Events {
 		evs, _ := st.Enabled(w, nil)
 		if f := st.TakeFault(); f != nil {
@@ -361,7 +387,9 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 				if f := st.TakeFault(); f != nil {
 					return fault(k, f, true)
 				}
-				worlds = append(worlds, w)
+				if err := keep(k+1, w); err != nil {
+					return nil, err
+				}
 				found = true
 				break
 			}
@@ -375,12 +403,8 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 		return fault(len(in.Events), f, false)
 	}
 	t := buildTrace(m, events)
-	if in.Cycle < 0 || in.Cycle > len(events) {
-		return nil, fmt.Errorf("the cycle of %d steps is longer than the run's %d", in.Cycle, len(events))
-	}
 	if in.Cycle > 0 {
-		loop := len(events) - in.Cycle
-		if !slices.Equal(worlds[loop], w) {
+		if !slices.Equal(worlds[0], w) {
 			return nil, fmt.Errorf("the cycle (steps %d to %d) does not return to the world it starts from", loop+1, len(events))
 		}
 		fair := WeakFairness
@@ -390,7 +414,7 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 				return nil, err
 			}
 		}
-		if unmet := unfairOn(st, worlds[loop:len(events)], events[loop:], fair); unmet != "" {
+		if unmet := unfairOn(st, worlds[:in.Cycle], events[loop:], fair); unmet != "" {
 			return nil, fmt.Errorf("the cycle is not fair (%v fairness): %s", fair, unmet)
 		}
 		t.Cycle, t.Fairness = in.Cycle, fair.String()
@@ -399,7 +423,7 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 				continue
 			}
 			stuck := ^uint64(0)
-			for _, cw := range worlds[loop:] {
+			for _, cw := range worlds {
 				pend, f := pending(p, st.View(cw))
 				if f != nil {
 					t.Fault = f.Error()

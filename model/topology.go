@@ -21,6 +21,12 @@ type Graph struct {
 	adj      [][]NodeID // adj[i]: the nodes i may send to, sorted
 }
 
+// MaxRandomTopologyNodes bounds the nodes of a random topology, which
+// draws a link for each of the N(N-1)/2 pairs of nodes: at 2048 nodes, 2
+// million draws and some 20 MB of links; at MaxNodes, 537 million draws
+// and gigabytes.
+const MaxRandomTopologyNodes = 2048
+
 // topologyHelp lists the specs, for error messages.
 const topologyHelp = "complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,..."
 
@@ -105,7 +111,10 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 		if err1 != nil || err2 != nil || r < 1 || c < 1 {
 			return nil, fmt.Errorf("topology %q: want grid:RxC with positive R and C, e.g. grid:2x3", spec)
 		}
-		if r*c != n {
+		switch {
+		case r > n || c > n: // before r*c, which may overflow
+			return nil, fmt.Errorf("topology %q: a %dx%d grid has more than %d nodes", spec, r, c, n)
+		case r*c != n:
 			return nil, fmt.Errorf("topology %q: a %dx%d grid has %d nodes, not %d", spec, r, c, r*c, n)
 		}
 		for i := range n {
@@ -121,6 +130,9 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 		seed, err := strconv.ParseUint(ss, 10, 64)
 		if err != nil {
 			return nil, fmt.Errorf("topology %q: the seed must be a non-negative integer", spec)
+		}
+		if n > MaxRandomTopologyNodes {
+			return nil, fmt.Errorf("topology %q: a random graph has at most %d nodes, not %d", spec, MaxRandomTopologyNodes, n)
 		}
 		p := 0.5
 		if hasP {

@@ -65,6 +65,8 @@ func TestParseTopologyErrors(t *testing.T) {
 		{"grid", 4, `topology "grid": want`},
 		{"Ring", 4, `topology "Ring": want`},
 		{"grid:2x3", 5, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 5`},
+		{"grid:4x4611686018427387905", 4, `a 4x4611686018427387905 grid has more than 4 nodes`}, // 4·(2⁶²+1) overflows to 4
+		{"random:1", 2049, `topology "random:1": a random graph has at most 2048 nodes, not 2049`},
 		{"grid:2", 2, `topology "grid:2": want grid:RxC with positive R and C, e.g. grid:2x3`},
 		{"grid:0x4", 0 + 1, `want grid:RxC with positive R and C`},
 		{"grid:axb", 4, `want grid:RxC with positive R and C`},

@@ -83,7 +83,7 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 	case "check":
 		err = check(r, args[1:], stdout, stderr)
 	case "replay":
-		err = replay(r, args[1:], stdout)
+		err = replay(r, args[1:], stdout, stderr)
 	case "merge":
 		err = merge(r, args[1:], stdout, stderr)
 	case "explore":

@@ -83,8 +83,8 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check"}, "needs a protocol name"},
 		{[]string{"check", "--all", "-first"}, "-first leaves verdicts unknown, and --all compares every verdict"},
 		{[]string{"frobnicate"}, "unknown command"},
-		{[]string{"replay", corrupt}, "is not a vigil trace"},
-		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read trace"},
+		{[]string{"replay", corrupt}, "not a vigil trace"},
+		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read"},
 		{[]string{"replay", unknownProto}, "unknown protocol"},
 		{[]string{"replay", badStep}, "is not enabled"},
 		{[]string{"check", "lelann", "-shard", "1/2"}, "-shard splits a random search; it does not apply to -mode exhaustive"},
@@ -96,8 +96,8 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"replay", "-format", "svg", corrupt}, `replay -format takes text or mermaid, not "svg"`},
 		{[]string{"replay", "-format", "mermaid"}, "replay needs exactly one trace file"},
 		{[]string{"merge"}, "merge needs the files of the shards"},
-		{[]string{"merge", corrupt}, "is not a shard of a vigil search"},
-		{[]string{"merge", filepath.Join(t.TempDir(), "missing.json")}, "cannot read shard"},
+		{[]string{"merge", corrupt}, "not a shard of a vigil search"},
+		{[]string{"merge", filepath.Join(t.TempDir(), "missing.json")}, "cannot read"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := vigil(c.args...)

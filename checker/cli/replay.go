@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/msc"
@@ -17,8 +16,10 @@ import (
 // replay re-runs a counterexample file and prints it step by step. It exits
 // 1 when the run still violates a property, 0 when it no longer does, and
 // 2 when a handler or monitor fails on the way (the run to the fault is
-// printed).
-func replay(r *suite.Registry, args []string, out io.Writer) error {
+// printed). Its -html file is opened before the trace is read; one that
+// cannot be written afterwards is reported on stderr, and the exit code
+// stands.
+func replay(r *suite.Registry, args []string, out, stderr io.Writer) error {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	format := fs.String("format", "text", "text, or mermaid (the run as a Mermaid sequence diagram)")
@@ -32,18 +33,30 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 	if *format != "text" && *format != "mermaid" {
 		return badInput("replay -format takes text or mermaid, not %q", *format)
 	}
+	var page *outputFile
+	if *html != "" {
+		o, err := openOutput(*html, "HTML report (-html)")
+		if err != nil {
+			return usageError{err}
+		}
+		defer o.Close()
+		page = o
+	}
 	show := func(p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
 		head := fmt.Sprintf("%s %s", p.Path(), describeConfig(tf.Config))
-		if *html != "" {
-			if err := replayHTML(*html, p, tf, t, fault); err != nil {
+		if *format == "mermaid" {
+			if err := msc.Mermaid(out, msc.New(t), head); err != nil {
 				return err
 			}
+		} else {
+			fmt.Fprintln(out, head)
+			checker.Render(out, t)
 		}
-		if *format == "mermaid" {
-			return msc.Mermaid(out, msc.New(t), head)
+		if page != nil {
+			if err := replayHTML(page, p, tf, t, fault); err != nil {
+				fmt.Fprintf(stderr, "vigil: warning: %v\n", err)
+			}
 		}
-		fmt.Fprintln(out, head)
-		checker.Render(out, t)
 		return nil
 	}
 	tf, err := suite.ReadTraceFile(args[0])
@@ -87,9 +100,9 @@ func replay(r *suite.Registry, args []string, out io.Writer) error {
 	return errFailed
 }
 
-// replayHTML writes the HTML report of a replayed run: the property it
-// violates, or the fault it reaches, and its chart.
-func replayHTML(path string, p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
+// replayHTML writes the HTML report of a replayed run to page: the
+// property it violates, or the fault it reaches, and its chart.
+func replayHTML(page *outputFile, p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
 	res := &checker.Result{Mode: "replay", Verdict: checker.Fail}
 	if fault != nil {
 		res.Verdict, res.Fault = checker.Error, fault
@@ -101,13 +114,9 @@ func replayHTML(path string, p *suite.Protocol, tf *suite.TraceFile, t *checker.
 		}
 		res.Properties = append(res.Properties, pr)
 	}
-	var page bytes.Buffer
-	err := report.Write(&page, report.Page{Title: p.Path() + " (a replayed run)", Run: describeConfig(tf.Config), Result: res})
-	if err == nil {
-		err = os.WriteFile(path, page.Bytes(), 0o644)
+	var b bytes.Buffer
+	if err := report.Write(&b, report.Page{Title: p.Path() + " (a replayed run)", Run: describeConfig(tf.Config), Result: res}); err != nil {
+		return fmt.Errorf("making the HTML report: %w", err)
 	}
-	if err != nil {
-		return usageError{fmt.Errorf("writing the HTML report: %w", err)}
-	}
-	return nil
+	return page.Commit(b.Bytes())
 }
