@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"io"
 	"cmp"
 	"context"
 	"fmt"
@@ -76,19 +77,25 @@ func inReturnOrder(model porcupine.Model, h []porcupine.Operation) bool {
 // WriteHTML writes porcupine's visualization of the failing history (or,
 // if none failed, of nothing) to path.
 func (l *Linearizability) WriteHTML(path string) error {
-	if l.Verdict == Fail && l.History == nil {
-		return fmt.Errorf("the history of the walk of seed %d stayed with its shard: a search of that one walk (seed %d, 1 walk) finds it again", *l.Seed, *l.Seed)
-	}
-	_, info := porcupine.CheckOperationsVerbose(l.object.Model, l.History, linearizeTimeout)
 	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := porcupine.Visualize(l.object.Model, info, f); err != nil {
+	if err := l.HTML(f); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// HTML writes porcupine's visualization of the failing history (or, if
+// none failed, of nothing) to w.
+func (l *Linearizability) HTML(w io.Writer) error {
+	if l.Verdict == Fail && l.History == nil {
+		return fmt.Errorf("the history of the walk of seed %d stayed with its shard: a search of that one walk (seed %d, 1 walk) finds it again", *l.Seed, *l.Seed)
+	}
+	_, info := porcupine.CheckOperationsVerbose(l.object.Model, l.History, linearizeTimeout)
+	return porcupine.Visualize(l.object.Model, info, w)
 }
 
 // linearize checks the history rec recorded, keeping it in r if it is

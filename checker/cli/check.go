@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/msc"
-	"github.com/vigil-check/vigil/checker/report"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -192,6 +190,11 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if name == "" {
 		return badInput("check needs a protocol name; vigil list shows them")
 	}
+	outs, err := openCheckOutputs(f)
+	if err != nil {
+		return err
+	}
+	defer outs.close()
 	ctx, stopped := interruptible(context.Background(), stderr)
 	c, err := search(ctx, r, name, f, stderr)
 	sig := stopped()
@@ -206,6 +209,7 @@ func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		return printShard(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res.Shard)
 	}
 	err = present(stdout, c.p, c.sc.Name, c.cfg, c.props, c.res, f)
+	outs.write(stderr, c)
 	if sig != nil {
 		return sig // the shell's code for the signal, whatever was found so far
 	}
@@ -377,24 +381,9 @@ func walkGC() (restore func()) {
 // WalkGCPercent is the GOGC the command runs random walks with (see walkGC).
 const WalkGCPercent = 400
 
-// present prints the result of a search as f asks, writes the files it
-// asks for, and returns the error that gives the exit code.
+// present prints the result of a search as f asks, and returns the error
+// that gives the exit code. The files a check writes are checkOutputs'.
 func present(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Config, props []*properties.Property, res *checker.Result, f *checkFlags) error {
-	if l := res.Linearizability; f.linHTML != "" && l != nil && l.Verdict == checker.Fail {
-		if err := l.WriteHTML(f.linHTML); err != nil {
-			return usageError{err}
-		}
-	}
-	if f.trace != "" {
-		if err := writeTrace(f.trace, p, cfg, props, res); err != nil {
-			return err
-		}
-	}
-	if f.html != "" {
-		if err := writeHTML(f.html, p, scenario, cfg, res); err != nil {
-			return err
-		}
-	}
 	switch f.format {
 	case "json":
 		if err := printJSON(stdout, p, scenario, cfg, res); err != nil {
@@ -797,30 +786,3 @@ func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.C
 	return msc.Mermaid(out, msc.New(t), head)
 }
 
-// writeHTML writes the HTML report of a check to path.
-func writeHTML(path string, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
-	var text bytes.Buffer
-	printText(&text, p, scenario, cfg, r)
-	var page bytes.Buffer
-	err := report.Write(&page, report.Page{Title: fmt.Sprintf("%s [%s]", p.Path(), scenario), Run: describeConfig(cfg) + ", " + r.Mode + " search", Result: r, Text: text.String()})
-	if err == nil {
-		err = os.WriteFile(path, page.Bytes(), 0o644)
-	}
-	if err != nil {
-		return usageError{fmt.Errorf("writing the HTML report: %w", err)}
-	}
-	return nil
-}
-
-// writeTrace writes the first counterexample of r, or the run to its
-// fault, if any, to path.
-func writeTrace(path string, p *suite.Protocol, cfg model.Config, props []*properties.Property, r *checker.Result) error {
-	t := firstTrace(r)
-	if t == nil {
-		return nil
-	}
-	if err := suite.NewTraceFile(p, cfg, props, t).Write(path); err != nil {
-		return usageError{err}
-	}
-	return nil
-}
