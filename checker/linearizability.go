@@ -1,10 +1,10 @@
 package checker
 
 import (
-	"io"
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"os"
 	"slices"
 	"time"

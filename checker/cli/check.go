@@ -785,4 +785,3 @@ func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.C
 	}
 	return msc.Mermaid(out, msc.New(t), head)
 }
-
