@@ -38,17 +38,14 @@ func withTime(ctx context.Context, d time.Duration) (context.Context, context.Ca
 
 // watchMemory samples the heap ten times a second and cancels the returned
 // context, setting the flag, once it holds more than limit bytes (default:
-// half the machine's memory as the Go runtime sees it, at most 16 GiB).
+// MemoryBound).
 // Meanwhile the limit is the runtime's soft memory limit too, unless one
 // is set lower: the collector then works harder as the heap nears the
 // limit, rather than letting garbage double it, so that what trips the
 // watch is live data.
 func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bool, context.CancelFunc) {
 	if limit == 0 {
-		limit = 16 << 30
-		if total := systemMemory(); total > 0 {
-			limit = min(limit, total/2)
-		}
+		limit, _ = MemoryBound()
 	}
 	restore := func() {}
 	if prev := debug.SetMemoryLimit(-1); uint64(prev) > limit {
