@@ -48,13 +48,13 @@ func MemoryBound() (bytes uint64, source string) {
 func boundOf(limits []memoryLimit) (uint64, string) {
 	least, ok := leastLimit(limits)
 	if !ok {
-		return memoryCap, fmt.Sprintf("%s, the default where no limit on memory is known", formatBytes(memoryCap))
+		return memoryCap, "the default where no limit on memory is known"
 	}
 	b := least.bytes / memoryShare
 	if b >= memoryCap {
-		return memoryCap, fmt.Sprintf("%s, the most a search takes by default (the least limit on memory is %s, %s)", formatBytes(memoryCap), least.what, formatBytes(least.bytes))
+		return memoryCap, fmt.Sprintf("the most a search takes by default; the least limit on memory is %s, %s", least.what, formatBytes(least.bytes))
 	}
-	return b, fmt.Sprintf("%s: half of %s, %s", formatBytes(b), least.what, formatBytes(least.bytes))
+	return b, fmt.Sprintf("half of %s, %s", least.what, formatBytes(least.bytes))
 }
 
 // leastLimit is the least of the limits that limit anything (bytes > 0).

@@ -85,5 +85,5 @@ func availableMemory(meminfo, status string) memoryLimit {
 	if f[0] == 0 {
 		return memoryLimit{f[1], "the machine's memory (MemTotal)"}
 	}
-	return memoryLimit{f[0] + procFields(status, "VmRSS")[0], "the memory available (MemAvailable, with what vigil holds)"}
+	return memoryLimit{f[0] + procFields(status, "VmRSS")[0], "the memory available (MemAvailable) and what vigil holds"}
 }

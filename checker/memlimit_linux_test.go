@@ -56,7 +56,7 @@ func TestMemoryBoundCountsWhatIsAvailable(t *testing.T) {
 		want                  memoryLimit
 	}{
 		{"available and held", "MemTotal: 8000 kB\nMemAvailable: 3000 kB\n", "VmRSS: 1000 kB\n",
-			memoryLimit{4000 << 10, "the memory available (MemAvailable, with what vigil holds)"}},
+			memoryLimit{4000 << 10, "the memory available (MemAvailable) and what vigil holds"}},
 		{"an old kernel", "MemTotal: 8000 kB\nMemFree: 3000 kB\n", "VmRSS: 1000 kB\n",
 			memoryLimit{8000 << 10, "the machine's memory (MemTotal)"}},
 	} {

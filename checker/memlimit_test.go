@@ -79,11 +79,11 @@ func TestMemoryBoundIsHalfTheLeastLimit(t *testing.T) {
 		bytes  uint64
 		source string
 	}{
-		{"cgroup least", []memoryLimit{avail, cg, as}, 1 << 30, "1.0 GiB: half of the cgroup's memory.max, 2.0 GiB"},
-		{"rlimit least", []memoryLimit{avail, as}, 3 << 30, "3.0 GiB: half of RLIMIT_AS, 6.0 GiB"},
-		{"a zero limits nothing", []memoryLimit{{0, "none"}, as}, 3 << 30, "3.0 GiB: half of RLIMIT_AS, 6.0 GiB"},
-		{"capped", []memoryLimit{big}, 16 << 30, "16.0 GiB, the most a search takes by default (the least limit on memory is the memory available, 100.0 GiB)"},
-		{"none known", nil, 16 << 30, "16.0 GiB, the default where no limit on memory is known"},
+		{"cgroup least", []memoryLimit{avail, cg, as}, 1 << 30, "half of the cgroup's memory.max, 2.0 GiB"},
+		{"rlimit least", []memoryLimit{avail, as}, 3 << 30, "half of RLIMIT_AS, 6.0 GiB"},
+		{"a zero limits nothing", []memoryLimit{{0, "none"}, as}, 3 << 30, "half of RLIMIT_AS, 6.0 GiB"},
+		{"capped", []memoryLimit{big}, 16 << 30, "the most a search takes by default; the least limit on memory is the memory available, 100.0 GiB"},
+		{"none known", nil, 16 << 30, "the default where no limit on memory is known"},
 	} {
 		b, source := boundOf(tc.limits)
 		require.Equal(t, tc.bytes, b, tc.name)

@@ -39,14 +39,17 @@ func checkAll(r *suite.Registry, only string, out io.Writer, f *checkFlags) erro
 		}
 		ps = []*suite.Protocol{p}
 	}
+	opt := checker.Options{MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true}
+	if err := checker.CheckExhaustiveFits(opt); err != nil {
+		return badInput("%v", err)
+	}
 	var results []scenarioResult
 	bad := 0
 	var untaken []string // per protocol, the declared kinds no scenario took
 	for _, p := range ps {
 		never := map[string]int{}
 		for _, sc := range p.Scenarios {
-			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{
-				MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true})
+			r, err := suite.Exhaustive(context.Background(), p, &sc, opt)
 			if err != nil {
 				return err
 			}

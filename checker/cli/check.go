@@ -111,7 +111,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk (0: default)")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound)")
-	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop an exhaustive search when the heap exceeds this many MiB (0: half the machine)")
+	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop a search when the heap exceeds this many MiB (0: half of the least limit on memory, at most 16 GiB)")
 	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
 	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
@@ -291,6 +291,9 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
 			First: f.first, Rounds: f.rounds, Reduce: reduce}
+		if err := checker.CheckExhaustiveFits(opt); err != nil {
+			return nil, badInput("%v", err)
+		}
 		if !f.json {
 			opt.Progress = progressTo(stderr)
 		}
@@ -307,13 +310,16 @@ func search(r *suite.Registry, name string, f *checkFlags, stderr io.Writer) (*s
 			res.Entry = sample.Entry
 		}
 	case "random":
-		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
+		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers, MaxMemory: f.memoryMB << 20,
 			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard, ShrinkTime: f.shrinkTime}
 		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
 			return nil, badInput("%v", err)
 		}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
+		}
+		if err := checker.CheckRandomFits(m, opt); err != nil {
+			return nil, badInput("%v", err)
 		}
 		if !f.json && f.shard == "" {
 			opt.Progress = progressTo(stderr)
@@ -635,6 +641,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.Cut != "" {
 		fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 			cutWords[r.Cut], s.States, s.Depth)
+		if r.MemoryBound != "" {
+			fmt.Fprintf(out, "  memory bound: %s\n", r.MemoryBound)
+		}
 		if r.Mode == "exhaustive" && r.Cut != "depth" {
 			// the states outgrew the bound: walks keep none
 			fmt.Fprintf(out, "  random walks check this N without keeping its states: -mode random\n")

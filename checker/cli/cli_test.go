@@ -98,6 +98,13 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"merge"}, "merge needs the files of the shards"},
 		{[]string{"merge", corrupt}, "is not a shard of a vigil search"},
 		{[]string{"merge", filepath.Join(t.TempDir(), "missing.json")}, "cannot read shard"},
+		{[]string{"check", "bully", "-workers", "99999999999"}, "workers must be from 1 to"},
+		{[]string{"check", "bully", "-mode", "random", "-workers", "-1"}, "workers must be from 1 to"},
+		{[]string{"check", "--all", "-workers", "10000"}, "workers must be from 1 to"},
+		{[]string{"check", "bully", "-mode", "random", "-walks", "-3"}, "Walks must not be negative, not -3"},
+		{[]string{"check", "bully", "-n", "32768", "-mode", "random", "-walks", "1", "-memory", "1000"},
+			"n = 32768 needs about 16.0 GiB for the channel tables of its random walker, more than the memory bound of 1000 MiB, as the options ask; the largest n that fits is 8191"},
+		{[]string{"check", "bully", "-memory", "1000000000"}, "is more than this process may hold"},
 	}
 	for _, c := range cases {
 		code, stdout, stderr := vigil(c.args...)

@@ -43,8 +43,11 @@ import (
 // calls, then one in purityEvery. A protocol that does so is a fault
 // of the exhaustive engine, which checks every call.
 type Walker interface {
-	// Start begins a walk from the initial world.
-	Start()
+	// Start begins a walk from the initial world. It calls stop (if not
+	// nil) as it runs the nodes' Inits, which at large N send N² messages
+	// and take long, and once stop returns true it returns false, the
+	// walk unusable until the next Start.
+	Start(stop func() bool) bool
 	// Enabled counts the events enabled in the world: total, and the
 	// protocol's among them (deliveries, timeouts and actions, listed
 	// first); the rest are faults. Timeouts and actions are counted
@@ -605,7 +608,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	return w
 }
 
-func (w *walker[S, M]) Start() {
+func (w *walker[S, M]) Start(stop func() bool) bool {
 	for i := range w.nodes {
 		// a fresh node that keeps its buffers: walks are short, and a node
 		// may hold many timers. Past their lengths they hold zeros (see
@@ -662,16 +665,19 @@ func (w *walker[S, M]) Start() {
 		}); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
 			w.fault = f
-			return
+			return true
 		}
 	}
 	for i := range w.n {
+		if i%startEvery == 0 && stop != nil && stop() {
+			return false
+		}
 		// Init is pure and takes no input: every walk starts from the
 		// outcomes of the first
 		if i == len(w.inits) {
 			r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1, false)
 			if !ok {
-				return
+				return true
 			}
 			r.base, r.ops, r.fired = r.timersAfter(false, nil), nil, -1
 			w.inits = append(w.inits, r)
@@ -681,7 +687,11 @@ func (w *walker[S, M]) Start() {
 		r.base = append(w.nodes[i].timers, r.base...)
 		w.apply(model.NodeID(i), r)
 	}
+	return true
 }
+
+// startEvery is how many nodes' Inits Start runs between calls of stop.
+const startEvery = 64
 
 func (w *walker[S, M]) Fault() *Fault                    { return w.fault }
 func (w *walker[S, M]) Epoch() uint64                    { return w.epoch }

@@ -52,3 +52,22 @@ func TestWalkerChannelTablesPerPair(t *testing.T) {
 		require.Equal(t, tc.want, sim.ChannelTableBytes(tc.n), "n=%d", tc.n)
 	}
 }
+
+// Start stops between nodes' Inits once stop says so, and reports it;
+// without a stop it runs every Init.
+func TestWalkerStartStops(t *testing.T) {
+	sends := script{init: func(ctx *model.Ctx[tmsg]) tstate {
+		ctx.Send(model.NodeID((int(ctx.Self())+1)%ctx.N()), tmsg{1})
+		return tstate{}
+	}}
+	m, err := sim.Compile("ring", sends, model.Config{N: 200})
+	require.NoError(t, err)
+	lw := m.NewWalker()
+	calls := 0
+	require.False(t, lw.Start(func() bool { calls++; return calls > 1 }))
+	require.Equal(t, 2, calls, "stop is asked between nodes, not once per walk")
+	require.True(t, lw.Start(nil))
+	require.Equal(t, 200, lw.InFlight())
+	require.True(t, lw.Start(func() bool { return false }))
+	require.Equal(t, 200, lw.InFlight())
+}
