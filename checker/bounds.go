@@ -48,18 +48,18 @@ func withTime(ctx context.Context, d time.Duration) (context.Context, context.Ca
 
 // watchMemory samples the heap ten times a second and cancels the returned
 // context, setting the flag, once it holds more than limit bytes (default:
-// half the machine's memory as the Go runtime sees it, at most 16 GiB).
+// MemoryBound). It returns too the bound and where it comes from, for a
+// search it cuts to say (Result.MemoryBound).
 // Meanwhile the limit is the runtime's soft memory limit too, unless one
 // is set lower: the collector then works harder as the heap nears the
 // limit, rather than letting garbage double it, so that what trips the
 // watch is live data.
-func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bool, context.CancelFunc) {
+func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bool, context.CancelFunc, string) {
+	source := "as the options ask"
 	if limit == 0 {
-		limit = 16 << 30
-		if total := systemMemory(); total > 0 {
-			limit = min(limit, total/2)
-		}
+		limit, source = MemoryBound()
 	}
+	bound := formatBytes(limit) + ", " + source
 	restore := func() {}
 	if prev := debug.SetMemoryLimit(-1); uint64(prev) > limit {
 		debug.SetMemoryLimit(int64(limit))
@@ -85,5 +85,5 @@ func watchMemory(ctx context.Context, limit uint64) (context.Context, *atomic.Bo
 			}
 		}
 	}()
-	return ctx, &over, func() { cancel(); restore() }
+	return ctx, &over, func() { cancel(); restore() }, bound
 }

@@ -13,7 +13,9 @@ import (
 )
 
 // Options bound and tune a search. Zero values mean "no bound" (Workers:
-// one per core; MaxMemory: 16 GiB).
+// one per core, at most MaxWorkers; MaxMemory: MemoryBound). Exhaustive
+// refuses options that Validate rejects, or that CheckExhaustiveFits
+// finds cannot fit (Result.Refused).
 type Options struct {
 	MaxDepth  int
 	MaxStates int64
@@ -133,11 +135,14 @@ type search struct {
 // exhaustive is Exhaustive over the Machine and properties m wraps.
 func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
+	if err := CheckExhaustiveFits(opt); err != nil {
+		return refused("exhaustive", props, err, start)
+	}
 	workers := workerCount(opt.Workers)
 	outer := ctx
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
-	ctx, overMemory, stopWatch := watchMemory(ctx, opt.MaxMemory)
+	ctx, overMemory, stopWatch, bound := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
 	res := newResult("exhaustive", props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
@@ -316,6 +321,9 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		return again(opt)
 	}
 	res.Cut = e.stopped
+	if res.Cut == "memory" {
+		res.MemoryBound = bound
+	}
 	res.StoppedFirst = stoppedFirst && e.fault == nil
 	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst && e.fault == nil
 	res.Stats.States = e.count

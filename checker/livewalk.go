@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"math/rand/v2"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -28,10 +29,12 @@ func walksLive(m *sim.Machine, opt RandomOptions) bool {
 // same world after every step (see sim.Walker), so the same record. It
 // keeps no events: a walk whose run is wanted (a new violation, a fault)
 // is walked again on a Stepper.
-func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool, obj *properties.Object) walkResult {
+func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool, obj *properties.Object) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	var r walkResult
-	lw.Start()
+	if !lw.Start(func() bool { return ctx.Err() != nil }) {
+		return r // a walk of a batch the search drops
+	}
 	if r.fault = lw.Fault(); r.fault != nil {
 		return r
 	}
@@ -65,6 +68,9 @@ func liveWalk(lw sim.Walker, props []*properties.Property, seed uint64, maxDepth
 	forced := newForcedRun(lw.N())
 walking:
 	for r.steps < maxDepth && undecided() {
+		if stopped(ctx, r.steps) {
+			return r // a walk of a batch the search drops
+		}
 		total, nproto := lw.Enabled()
 		if r.fault = lw.Fault(); r.fault != nil {
 			break

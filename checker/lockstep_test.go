@@ -39,7 +39,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine) {
 		st, lw := m.Fresh().NewStepper(), m.NewWalker()
 		rng := rand.New(rand.NewPCG(seed, 1))
 		w, _ := st.Init()
-		lw.Start()
+		lw.Start(nil)
 		view := st.View(nil)
 		keys := map[sim.Event]string{}
 		var evs []sim.Event

@@ -1,6 +1,7 @@
 package checker
 
 import (
+	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -89,10 +90,10 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	}
 	warm := compile()
 	for seed := uint64(100); seed < 160; seed++ {
-		walk(warm.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
+		walk(context.Background(), warm.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
 	}
 	steps := func(m *sim.Machine, seed uint64) []string {
-		r := walk(m.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
+		r := walk(context.Background(), m.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
 		var out []string
 		for _, s := range buildTrace(m, r.events).Events {
 			out = append(out, s.key())

@@ -26,8 +26,12 @@ type RandomOptions struct {
 	Walks    int           // default 1000
 	Seed     uint64        // seed of walk 0
 	MaxDepth int           // steps per walk; default DefaultWalkDepth(N)
-	Time     time.Duration // 0: no limit
-	Workers  int           // 0: one per core
+	Time     time.Duration // 0: no limit; it covers the search's setup
+	Workers  int           // 0: one per core; at most MaxWorkers
+	// MaxMemory bounds the heap, in bytes (0: MemoryBound): a search
+	// whose walkers' tables cannot fit is refused (see CheckRandomFits),
+	// and one whose walks outgrow it is cut (Result.Cut "memory").
+	MaxMemory uint64
 	// Progress, if set, receives the search's progress about once a second.
 	Progress func(Progress)
 	// OnViolation, if set, is told of each property's first violation as
@@ -86,6 +90,14 @@ func batchAt(k, walks int) (lo, hi int) {
 // random is Random over the Machine and properties m wraps.
 func random(ctx context.Context, m *sim.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()
+	// the time bound covers the setup: the tables, each worker's first
+	// walk from its initial world
+	outer := ctx
+	ctx, cancel := withTime(ctx, opt.Time)
+	defer cancel()
+	if err := checkRandomFits(m, opt); err != nil {
+		return refused("random", props, err, start)
+	}
 	opt = opt.withDefaults(m.Config().N)
 	if opt.Rounds {
 		clocked, err := m.Clocked()
@@ -95,9 +107,8 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		m = clocked
 	}
 	workers := workerCount(opt.Workers)
-	outer := ctx
-	ctx, cancel := withTime(ctx, opt.Time)
-	defer cancel()
+	ctx, overMemory, stopWatch, bound := watchMemory(ctx, opt.MaxMemory)
+	defer stopWatch()
 	t := newTally(m, props, opt)
 	shard := opt.Shard
 	var run *ShardRun
@@ -129,31 +140,42 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			// batch. Walks draw their choices from their seeds alone (see
 			// canonical), so the tables change no walk.
 			wg.Go(func() {
-				if tables[wi] == nil {
-					tables[wi] = m.Fresh()
-					steppers[wi] = tables[wi].NewStepper()
-				}
-				if live && walkers[wi] == nil {
-					walkers[wi] = m.NewWalker()
-				}
-				wm, st, lw := tables[wi], steppers[wi], walkers[wi]
-				defer func() { tables[wi], steppers[wi] = wm, st }()
+				// (its tables once it has a walk to run: CheckRandomFits
+				// counts no more)
+				var wm *sim.Machine
+				var st *sim.Stepper
+				var lw sim.Walker
+				defer func() {
+					if wm != nil {
+						tables[wi], steppers[wi] = wm, st
+					}
+				}()
 				for {
 					j := int(next.Add(1) - 1)
 					if j >= len(mine) || ctx.Err() != nil {
 						return
 					}
+					if wm == nil {
+						if tables[wi] == nil {
+							tables[wi] = m.Fresh()
+							steppers[wi] = tables[wi].NewStepper()
+						}
+						if live && walkers[wi] == nil {
+							walkers[wi] = m.NewWalker()
+						}
+						wm, st, lw = tables[wi], steppers[wi], walkers[wi]
+					}
 					i := mine[j]
 					var o walkResult
 					if lw != nil {
-						o = liveWalk(lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First, opt.EntryFigures, opt.Object)
+						o = liveWalk(ctx, lw, props, opt.Seed+uint64(i), opt.MaxDepth, opt.First, opt.EntryFigures, opt.Object)
 						o.kinds = o.named(lw.Kinds())
 						o.took = o.cover.named(lw.Labels())
 						if o.fault != nil || newViolation(o.viol, known) {
-							o = runOf(st, props, opt, opt.Seed+uint64(i), o)
+							o = runOf(ctx, st, props, opt, opt.Seed+uint64(i), o)
 						}
 					} else {
-						o = walk(st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
+						o = walk(ctx, st, props, opt.Seed+uint64(i), opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 						o.kinds = o.named(wm.Kinds())
 						o.took = o.cover.named(wm.Labels())
 					}
@@ -170,7 +192,13 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 		}
 		wg.Wait()
 		if ctx.Err() != nil {
+			// the batch's walks are dropped, those that ended with the
+			// others, so that what a search reports does not depend on
+			// how far its workers got
 			t.res.Cut = stopCause(outer)
+			if overMemory.Load() {
+				t.res.Cut, t.res.MemoryBound = "memory", bound
+			}
 			break
 		}
 		if batch == 0 {
@@ -222,7 +250,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 // its run: the same walk on a Stepper, as far as the run goes to its last
 // violation or its fault. Were the two walks to part (they never should),
 // the Stepper's, whose every handler call is checked, is the walk.
-func runOf(st *sim.Stepper, props []*properties.Property, opt RandomOptions, seed uint64, live walkResult) walkResult {
+func runOf(ctx context.Context, st *sim.Stepper, props []*properties.Property, opt RandomOptions, seed uint64, live walkResult) walkResult {
 	depth := live.steps
 	if live.fault == nil {
 		depth = 0
@@ -230,13 +258,13 @@ func runOf(st *sim.Stepper, props []*properties.Property, opt RandomOptions, see
 			depth = max(depth, v.at)
 		}
 	}
-	o := walk(st, props, seed, depth, false, nil, opt.First, opt.Scheduler)
+	o := walk(ctx, st, props, seed, depth, false, nil, opt.First, opt.Scheduler)
 	same := (o.fault != nil) == (live.fault != nil) && len(o.viol) == len(live.viol)
 	for p, v := range live.viol {
 		same = same && o.viol[p] == v
 	}
 	if !same {
-		o = walk(st, props, seed, opt.MaxDepth, false, nil, opt.First, opt.Scheduler)
+		o = walk(ctx, st, props, seed, opt.MaxDepth, false, nil, opt.First, opt.Scheduler)
 		o.kinds = o.named(st.Machine().Kinds())
 		o.took = o.cover.named(st.Machine().Labels())
 		return o
@@ -678,13 +706,13 @@ type walkResult struct {
 	history []porcupine.Operation
 }
 
-func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
+func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
 	cfg := st.Machine().Config()
 	choice := sched.start(rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
 	w, initSteps := st.Init()
 	var r walkResult
-	if r.fault = st.TakeFault(); r.fault != nil {
+	if r.fault = st.TakeFault(); r.fault != nil || ctx.Err() != nil {
 		return r
 	}
 	r.count(initSteps...)
@@ -722,6 +750,9 @@ func walk(st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth i
 	uniform := sched.Kind == "" || sched.Kind == "uniform"
 walking:
 	for len(r.events) < maxDepth && undecided() {
+		if stopped(ctx, len(r.events)) {
+			return r // a walk of a batch the search drops
+		}
 		var nproto int
 		if uniform {
 			evs, nproto, stut = st.EnabledAll(w, evs[:0], stut[:0])
@@ -832,6 +863,15 @@ walking:
 	}
 	return r
 }
+
+// stopped reports, every stopEvery steps of a walk, whether its search
+// is stopping: a walk at large N can take minutes, and a time bound
+// waits for no walk.
+func stopped(ctx context.Context, steps int) bool {
+	return steps%stopEvery == 0 && ctx.Err() != nil
+}
+
+const stopEvery = 1024
 
 // countTrue counts the true flags of bs.
 func countTrue(bs []bool) int {

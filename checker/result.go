@@ -29,7 +29,8 @@ const (
 	Fail    Verdict = "fail"    // a counterexample was found
 	Unknown Verdict = "unknown" // no counterexample, but a bound cut the search short
 	// Error is a search's verdict, never a property's, when a protocol
-	// handler or a monitor failed (Result.Fault): the search ended there.
+	// handler or a monitor failed (Result.Fault): the search ended there;
+	// or when it did not start (Result.Refused).
 	Error Verdict = "error"
 )
 
@@ -148,8 +149,20 @@ type Result struct {
 	// Cut names the bound that stopped the search early ("" if none):
 	// "depth", "states", "time" or "memory", or "canceled" when the
 	// caller's context was (the command line cancels it on SIGINT and
-	// SIGTERM).
+	// SIGTERM). The time bound covers the search's setup too (its
+	// tables, its first world): a search cut there reports what it did so
+	// far, maybe nothing.
 	Cut string `json:"cut,omitempty"`
+	// MemoryBound, when the memory bound cut the search, is that bound
+	// and where it comes from ("5.6 GiB, half of the cgroup's memory.max,
+	// 11.2 GiB"; see MemoryBound).
+	MemoryBound string `json:"memory_bound,omitempty"`
+	// Refused: the search did not start, and why: an option no search
+	// takes (see Options.Validate, RandomOptions.Validate), or tables it
+	// would make before exploring that cannot fit in its memory bound
+	// (see CheckExhaustiveFits, CheckRandomFits). The verdict is then
+	// Error, with no Fault, and every property Unknown.
+	Refused string `json:"refused,omitempty"`
 	// Sweep: an exhaustive search that kept two levels in memory
 	// (Options.Sweep).
 	Sweep bool `json:"sweep,omitempty"`

@@ -42,6 +42,10 @@ func checkAll(ctx context.Context, r *suite.Registry, only string, out, stderr i
 		}
 		ps = []*suite.Protocol{p}
 	}
+	opt := checker.Options{MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true}
+	if err := checker.CheckExhaustiveFits(opt); err != nil {
+		return badInput("%v", err)
+	}
 	var results []scenarioResult
 	bad := 0
 	var untaken []string // per protocol, the declared kinds no scenario took
@@ -54,8 +58,7 @@ func checkAll(ctx context.Context, r *suite.Registry, only string, out, stderr i
 			if ctx.Err() != nil {
 				break
 			}
-			r, err := suite.Exhaustive(ctx, p, &sc, checker.Options{
-				MaxStates: f.maxStates, Time: f.timeLimit, MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true})
+			r, err := suite.Exhaustive(ctx, p, &sc, opt)
 			if err != nil {
 				return err
 			}

@@ -108,7 +108,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk (0: default)")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound)")
-	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop an exhaustive search when the heap exceeds this many MiB (0: half the machine)")
+	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop a search when the heap exceeds this many MiB (0: half of the least limit on memory, at most 16 GiB)")
 	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
 	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
@@ -150,6 +150,9 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	}
 	f.set = map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+	if err := f.checkCounts(); err != nil {
+		return nil, "", err
+	}
 	switch {
 	case f.json && f.set["format"] && f.format != "json":
 		return nil, "", badInput("-json and -format %s ask for two formats", f.format)
@@ -161,6 +164,31 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		return nil, "", badInput("-format takes text, json or mermaid, not %q", f.format)
 	}
 	return f, protocol, nil
+}
+
+// checkCounts refuses counts, bounds and durations that cannot be meant,
+// in the words of the flags (the engines refuse them too, in the words of
+// their options).
+func (f *checkFlags) checkCounts() error {
+	for _, c := range []struct {
+		flag     string
+		negative bool
+		v        any
+	}{
+		// (the fault budgets are the configuration's, which says their range)
+		{"depth", f.depth < 0, f.depth},
+		{"max-states", f.maxStates < 0, f.maxStates}, {"window", f.window < 0, f.window},
+		{"workers", f.workers < 0, f.workers}, {"time", f.timeLimit < 0, f.timeLimit},
+		{"shrink-time", f.shrinkTime < 0, f.shrinkTime},
+	} {
+		if c.negative {
+			return badInput("-%s must not be negative, not %v", c.flag, c.v)
+		}
+	}
+	if f.walks < 1 {
+		return badInput("-walks must be at least 1, not %d", f.walks)
+	}
+	return nil
 }
 
 func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
@@ -328,6 +356,9 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
 			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
 			First: f.first, Rounds: f.rounds, Reduce: reduce}
+		if err := checker.CheckExhaustiveFits(opt); err != nil {
+			return nil, badInput("%v", err)
+		}
 		if !f.json {
 			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
 		}
@@ -344,13 +375,16 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 			res.Entry = sample.Entry
 		}
 	case "random":
-		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers,
+		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers, MaxMemory: f.memoryMB << 20,
 			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard, ShrinkTime: f.shrinkTime}
 		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
 			return nil, badInput("%v", err)
 		}
 		if p.Object != nil {
 			opt.Object = p.Object(cfg)
+		}
+		if err := checker.CheckRandomFits(m, opt); err != nil {
+			return nil, badInput("%v", err)
 		}
 		if !f.json && f.shard == "" {
 			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
@@ -661,6 +695,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		} else {
 			fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
 				cutWords[r.Cut], s.States, s.Depth)
+		}
+		if r.MemoryBound != "" {
+			fmt.Fprintf(out, "  memory bound: %s\n", r.MemoryBound)
 		}
 		if r.Mode == "exhaustive" && r.Cut != "depth" && r.Cut != "canceled" {
 			// the states outgrew the bound: walks keep none

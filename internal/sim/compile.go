@@ -47,6 +47,9 @@ type compiled interface {
 	repair()
 	// newWalker is a Walker over the protocol (see Machine.NewWalker)
 	newWalker(m *Machine) Walker
+	// walkerNodeBytes is what a Walker holds per node before it walks
+	// (see Machine.WalkerTables)
+	walkerNodeBytes() uint64
 	// symmetric is what the protocol declares (model.Symmetric), if it
 	// does, and why its states or messages cannot be renamed, if so;
 	// plain reports whether states and messages hold no node id at all

@@ -20,7 +20,7 @@ func TestFenwickFindsTheKthEvent(t *testing.T) {
 			counts[slot] += d
 			total := 0
 			for s, c := range counts {
-				if f.count[s] != c {
+				if int(f.count[s]) != c {
 					t.Fatalf("count[%d] = %d, want %d", s, f.count[s], c)
 				}
 				for j := range c {

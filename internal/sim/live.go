@@ -43,8 +43,11 @@ import (
 // calls, then one in purityEvery. A protocol that does so is a fault
 // of the exhaustive engine, which checks every call.
 type Walker interface {
-	// Start begins a walk from the initial world.
-	Start()
+	// Start begins a walk from the initial world. It calls stop (if not
+	// nil) as it runs the nodes' Inits, which at large N send N² messages
+	// and take long, and once stop returns true it returns false, the
+	// walk unusable until the next Start.
+	Start(stop func() bool) bool
 	// Enabled counts the events enabled in the world: total, and the
 	// protocol's among them (deliveries, timeouts and actions, listed
 	// first); the rest are faults. Timeouts and actions are counted
@@ -422,6 +425,46 @@ type bagMsg[M any] struct {
 	stamps []int
 }
 
+// liveChan is a channel that carried a message in the walk: its messages
+// in flight, in a FIFO queue (head at head) or a bag (distinct messages by
+// key), how many with copies counted, the message faults it lists (see
+// liveFaults) and its hash in the Fingerprint (0 while empty), fpOld
+// when it is to be hashed again.
+type liveChan[M any] struct {
+	fifo      []liveMsg[M]
+	head      int
+	bag       []bagMsg[M]
+	len       int
+	lose, dup int
+	fp        uint64
+	fpOld     bool
+}
+
+// ch is channel c's record; c carried a message in the walk.
+func (w *walker[S, M]) ch(c int) *liveChan[M] { return w.chanRec[w.chanAt[c]-1] }
+
+// inChan is the number of messages in flight in channel c.
+func (w *walker[S, M]) inChan(c int) int {
+	if k := w.chanAt[c]; k > 0 {
+		return w.chanRec[k-1].len
+	}
+	return 0
+}
+
+// useChan gives channel c a record, if it has none in this walk.
+func (w *walker[S, M]) useChan(c int) *liveChan[M] {
+	if k := w.chanAt[c]; k > 0 {
+		return w.chanRec[k-1]
+	}
+	k := len(w.used)
+	if k == len(w.chanRec) {
+		w.chanRec = append(w.chanRec, &liveChan[M]{})
+	}
+	w.used = append(w.used, c)
+	w.chanAt[c] = int32(k + 1)
+	return w.chanRec[k]
+}
+
 type goneOut[S, M any] struct {
 	node model.NodeID
 	out  *liveOut[S, M]
@@ -438,16 +481,16 @@ type walker[S, M any] struct {
 	// that read it alone (whose wait is over, whom a message is lost to)
 	dead []bool
 	ctxs []*model.Ctx[M] // each node's, reset before each call
-	// channel from*n+to: fifo[c] a queue (head at fifoHead[c]), or bag[c]
-	// its distinct messages by key
-	fifoQ    [][]liveMsg[M]
-	fifoHead []int
-	bag      [][]bagMsg[M]
-	chanLen  []int // messages in flight per channel, copies counted
-	// used lists the channels that carried a message this walk (flagged
-	// in usedFlag): the ones Start has to empty, out of N²
+	// used lists the channels (from*n+to) that carried a message this
+	// walk, the ones Start has to empty, out of N²; chanRec[k] holds what
+	// the walk knows of channel used[k], and chanAt[c] is 1 + the index k
+	// of channel c, or 0 while it carried nothing. At large N most pairs
+	// never carry a message in a walk, and they take the four bytes of
+	// chanAt alone (see ChannelTableBytes); the records of the used ones
+	// are kept from walk to walk with their buffers.
 	used     []int
-	usedFlag []bool
+	chanAt   []int32
+	chanRec  []*liveChan[M]
 	inFlight int
 	chans    fenwick // deliveries enabled per channel
 	local    fenwick // timeouts and actions enabled per node, but gone
@@ -519,12 +562,13 @@ type walker[S, M any] struct {
 	// the parts of the Fingerprint: their hashes (an empty channel's 0),
 	// the parts changed since the last call (fpNodes, fpChans, flagged in
 	// fp*Old), the sum
-	fpNode, fpChan       []uint64
-	fpNodeOld, fpChanOld []bool
-	fpNodes              []model.NodeID
-	fpChans              []int
-	fpTotal              uint64
-	fpOn                 bool // the parts are hashed in this walk
+	// (a channel's in its liveChan)
+	fpNode    []uint64
+	fpNodeOld []bool
+	fpNodes   []model.NodeID
+	fpChans   []int
+	fpTotal   uint64
+	fpOn      bool // the parts are hashed in this walk
 	// monKey: the monitors' states encoded, at epoch monEpoch (if
 	// monKeyed)
 	monKey   []byte
@@ -535,7 +579,7 @@ type walker[S, M any] struct {
 func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
-		nodes: make([]liveNode[S, M], n), dead: make([]bool, n), net: liveNet{groups: make([]uint8, n)}, chanLen: make([]int, n*n), usedFlag: make([]bool, n*n), now: make([]int, n),
+		nodes: make([]liveNode[S, M], n), dead: make([]bool, n), net: liveNet{groups: make([]uint8, n)}, chanAt: make([]int32, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, seed: maphash.MakeSeed()}
 	for i := range n {
@@ -553,12 +597,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 		w.inPlace = append(w.inPlace, ip)
 	}
 	if m.cfg.Losses+m.cfg.Duplicates > 0 {
-		w.mf = liveFaults{on: true, lose: make([]int, n*n), dup: make([]int, n*n)}
-	}
-	if w.fifo {
-		w.fifoQ, w.fifoHead = make([][]liveMsg[M], n*n), make([]int, n*n)
-	} else {
-		w.bag = make([][]bagMsg[M], n*n)
+		w.mf = liveFaults{on: true}
 	}
 	if m.cfg.Timing == model.Bounded {
 		w.bounded, w.sentAt = true, make([]int, m.cfg.Delay+1)
@@ -569,7 +608,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	return w
 }
 
-func (w *walker[S, M]) Start() {
+func (w *walker[S, M]) Start(stop func() bool) bool {
 	for i := range w.nodes {
 		// a fresh node that keeps its buffers: walks are short, and a node
 		// may hold many timers. Past their lengths they hold zeros (see
@@ -580,23 +619,13 @@ func (w *walker[S, M]) Start() {
 		clear(nd.actOuts)
 		*nd = liveNode[S, M]{key: nd.key[:0], timers: nd.timers[:0], slots: nd.slots[:0], outs: nd.outs[:0], ran: nd.ran, acts: nd.acts[:0], actOuts: nd.actOuts[:0]}
 	}
-	for _, c := range w.used {
-		if w.fifo {
-			clear(w.fifoQ[c][w.fifoHead[c]:])
-			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
-		} else {
-			clear(w.bag[c])
-			w.bag[c] = w.bag[c][:0]
-		}
-		w.chanLen[c] = 0
-		w.chans.add(c, -w.chans.count[c])
-		if w.mf.on {
-			w.mf.lose[c], w.mf.dup[c] = 0, 0
-		}
-		w.usedFlag[c] = false
-		if w.fpChan != nil {
-			w.fpChan[c], w.fpChanOld[c] = 0, false
-		}
+	for k, c := range w.used {
+		rec := w.chanRec[k]
+		clear(rec.fifo[rec.head:])
+		clear(rec.bag)
+		*rec = liveChan[M]{fifo: rec.fifo[:0], bag: rec.bag[:0]}
+		w.chans.add(c, -int(w.chans.count[c]))
+		w.chanAt[c] = 0
 	}
 	w.used = w.used[:0]
 	w.clock, w.ticks = 0, false
@@ -636,16 +665,19 @@ func (w *walker[S, M]) Start() {
 		}); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = w.m.Name, mon.Name(), "Start", model.None
 			w.fault = f
-			return
+			return true
 		}
 	}
 	for i := range w.n {
+		if i%startEvery == 0 && stop != nil && stop() {
+			return false
+		}
 		// Init is pure and takes no input: every walk starts from the
 		// outcomes of the first
 		if i == len(w.inits) {
 			r, ok := w.run(model.NodeID(i), "Init", func(c *model.Ctx[M]) S { return w.t.p.Init(c) }, nil, -1, false)
 			if !ok {
-				return
+				return true
 			}
 			r.base, r.ops, r.fired = r.timersAfter(false, nil), nil, -1
 			w.inits = append(w.inits, r)
@@ -655,7 +687,11 @@ func (w *walker[S, M]) Start() {
 		r.base = append(w.nodes[i].timers, r.base...)
 		w.apply(model.NodeID(i), r)
 	}
+	return true
 }
+
+// startEvery is how many nodes' Inits Start runs between calls of stop.
+const startEvery = 64
 
 func (w *walker[S, M]) Fault() *Fault                    { return w.fault }
 func (w *walker[S, M]) Epoch() uint64                    { return w.epoch }
@@ -941,12 +977,12 @@ func (w *walker[S, M]) deliver(c, j int) {
 	from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
 	var lm *liveMsg[M]
 	var stamp int
-	if w.fifo {
-		lm = &w.fifoQ[c][w.fifoHead[c]]
+	if rec := w.ch(c); w.fifo {
+		lm = &rec.fifo[rec.head]
 		stamp = lm.stamp
 	} else {
-		lm = &w.bag[c][j].liveMsg
-		stamp = w.bag[c][j].stamps[0]
+		lm = &rec.bag[j].liveMsg
+		stamp = rec.bag[j].stamps[0]
 	}
 	w.label = w.receiveLabel(lm.kind)
 	nd := &w.nodes[to]
@@ -961,10 +997,11 @@ func (w *walker[S, M]) deliver(c, j int) {
 
 // msgAt is message j of channel c: its head under FIFO.
 func (w *walker[S, M]) msgAt(c, j int) *liveMsg[M] {
+	rec := w.ch(c)
 	if w.fifo {
-		return &w.fifoQ[c][w.fifoHead[c]]
+		return &rec.fifo[rec.head]
 	}
-	return &w.bag[c][j].liveMsg
+	return &rec.bag[j].liveMsg
 }
 
 // timePasses reports whether a tick is enabled (Bounded timing; see
@@ -1011,8 +1048,8 @@ func (w *walker[S, M]) tick() {
 		w.nodes[i].forget()
 		w.touch(model.NodeID(i))
 	}
-	for _, c := range w.used {
-		if w.chanLen[c] > 0 {
+	for k, c := range w.used {
+		if w.chanRec[k].len > 0 {
 			w.staleChan(c) // their ages
 		}
 	}
@@ -1031,22 +1068,23 @@ func (w *walker[S, M]) remove(c, j int) {
 	if w.bounded {
 		w.sentAt[w.msgAt(c, j).sent%len(w.sentAt)]--
 	}
+	rec := w.ch(c)
 	if w.fifo {
-		w.fifoQ[c][w.fifoHead[c]] = liveMsg[M]{}
-		w.fifoHead[c]++
-		if w.fifoHead[c] == len(w.fifoQ[c]) {
-			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
+		rec.fifo[rec.head] = liveMsg[M]{}
+		rec.head++
+		if rec.head == len(rec.fifo) {
+			rec.fifo, rec.head = rec.fifo[:0], 0
 			w.chans.add(c, -1)
 		}
 	} else {
-		b := w.bag[c]
+		b := rec.bag
 		b[j].stamps = b[j].stamps[1:]
 		if b[j].count--; b[j].count == 0 {
-			w.bag[c] = slices.Delete(b, j, j+1)
+			rec.bag = slices.Delete(b, j, j+1)
 			w.chans.add(c, -1)
 		}
 	}
-	w.chanLen[c]--
+	rec.len--
 	w.inFlight--
 	w.staleChan(c)
 	w.touch(model.NodeID(c % w.n))
@@ -1065,35 +1103,32 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 		return key
 	}
 	c := int(i)*w.n + int(j)
-	if !w.usedFlag[c] {
-		w.usedFlag[c] = true
-		w.used = append(w.used, c)
-	}
+	rec := w.useChan(c)
 	if w.bounded {
 		w.sentAt[w.clock%len(w.sentAt)]++
 	}
 	if w.fifo {
-		if len(w.fifoQ[c]) == w.fifoHead[c] {
+		if len(rec.fifo) == rec.head {
 			w.chans.add(c, 1)
 		}
 		if key == "" && w.mf.on { // to tell a channel's messages apart
 			key = string(appendKeyOf(w.buf[:0], msg))
 		}
-		q, head := w.fifoQ[c], w.fifoHead[c]
+		q, head := rec.fifo, rec.head
 		if len(q) == cap(q) && head > 0 && head >= len(q)/2 {
 			// full, and half of it delivered: the messages in flight move
 			// to the front rather than into a larger array (under async
 			// timers they pile up, and a queue would only grow)
 			n := copy(q, q[head:])
 			clear(q[n:])
-			q, w.fifoHead[c] = q[:n], 0
+			q, rec.head = q[:n], 0
 		}
-		w.fifoQ[c] = append(q, liveMsg[M]{msg: *msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
+		rec.fifo = append(q, liveMsg[M]{msg: *msg, kind: kind, key: key, stamp: stamp, sent: w.clock})
 	} else {
 		if key == "" {
 			key = string(appendKeyOf(w.buf[:0], msg))
 		}
-		b := w.bag[c]
+		b := rec.bag
 		// in content order, and copies of one content youngest first (a
 		// Stepper's EventKey: the content, then the age)
 		at, found := slices.BinarySearchFunc(b, key, func(e bagMsg[M], key string) int {
@@ -1106,11 +1141,11 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 			b[at].count++
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
-			w.bag[c] = slices.Insert(b, at, bagMsg[M]{liveMsg[M]{msg: *msg, kind: kind, key: key, sent: w.clock}, 1, []int{stamp}})
+			rec.bag = slices.Insert(b, at, bagMsg[M]{liveMsg[M]{msg: *msg, kind: kind, key: key, sent: w.clock}, 1, []int{stamp}})
 			w.chans.add(c, 1)
 		}
 	}
-	w.chanLen[c]++
+	rec.len++
 	w.inFlight++
 	// j's timers are left as they were: a wait on i, up and connected
 	// to j, was not over before, nor is it now
@@ -1212,7 +1247,7 @@ func (w *walker[S, M]) crash(i model.NodeID) {
 	nd.forget()
 	for from := range w.n {
 		c := from*w.n + int(i)
-		for w.chanLen[c] > 0 {
+		for w.inChan(c) > 0 {
 			w.remove(c, 0)
 		}
 	}
@@ -1318,7 +1353,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 			nd.slots = append(nd.slots, ^int32(a))
 		}
 	}
-	w.local.add(int(i), len(nd.slots)-w.local.count[i])
+	w.local.add(int(i), len(nd.slots)-int(w.local.count[i]))
 }
 
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
@@ -1326,7 +1361,7 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 // flight.
 func (w *walker[S, M]) waitOver(i model.NodeID, ws []model.NodeID) bool {
 	for _, j := range ws {
-		if !w.dead[j] && w.connected(i, j) || w.chanLen[int(j)*w.n+int(i)] > 0 {
+		if !w.dead[j] && w.connected(i, j) || w.inChan(int(j)*w.n+int(i)) > 0 {
 			return false
 		}
 	}
@@ -1584,8 +1619,7 @@ func (w *walker[S, M]) kindOf(k string) uint8 {
 func (w *walker[S, M]) Fingerprint() uint64 {
 	if !w.fpOn {
 		if w.fpNode == nil {
-			w.fpNode, w.fpChan = make([]uint64, w.n), make([]uint64, w.n*w.n)
-			w.fpNodeOld, w.fpChanOld = make([]bool, w.n), make([]bool, w.n*w.n)
+			w.fpNode, w.fpNodeOld = make([]uint64, w.n), make([]bool, w.n)
 		}
 		w.fpOn, w.fpTotal = true, 0
 		clear(w.fpNode)
@@ -1622,24 +1656,25 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		w.fpNode[i] = h
 	}
 	for _, c := range w.fpChans {
-		w.fpChanOld[c] = false
-		n := w.chanLen[c]
+		rec := w.ch(c)
+		rec.fpOld = false
+		n := rec.len
 		if n == 0 {
-			w.fpTotal -= w.fpChan[c]
-			w.fpChan[c] = 0
+			w.fpTotal -= rec.fp
+			rec.fp = 0
 			continue
 		}
 		// the count, as messages of an empty type encode to nothing
 		b := append(w.buf[:0], byte(c), byte(c>>8), byte(c>>16), byte(n), byte(n>>8), byte(n>>16), byte(n>>24))
 		if w.fifo {
-			for k := w.fifoHead[c]; k < len(w.fifoQ[c]); k++ {
-				b = appendKeyOf(b, &w.fifoQ[c][k].msg)
+			for k := rec.head; k < len(rec.fifo); k++ {
+				b = appendKeyOf(b, &rec.fifo[k].msg)
 				if w.bounded {
-					b = append(b, byte(w.clock-w.fifoQ[c][k].sent))
+					b = append(b, byte(w.clock-rec.fifo[k].sent))
 				}
 			}
 		} else {
-			for _, e := range w.bag[c] {
+			for _, e := range rec.bag {
 				b = append(b, e.key...)
 				b = append(b, byte(e.count), byte(e.count>>8))
 				if w.bounded {
@@ -1649,8 +1684,8 @@ func (w *walker[S, M]) Fingerprint() uint64 {
 		}
 		w.buf = b
 		h := maphash.Bytes(w.seed, b)
-		w.fpTotal += h - w.fpChan[c]
-		w.fpChan[c] = h
+		w.fpTotal += h - rec.fp
+		rec.fp = h
 	}
 	w.fpNodes, w.fpChans = w.fpNodes[:0], w.fpChans[:0]
 	// the monitors change only where the epoch does
@@ -1680,8 +1715,8 @@ func (w *walker[S, M]) staleNode(i model.NodeID) {
 
 func (w *walker[S, M]) staleChan(c int) {
 	w.recount(c)
-	if w.fpOn && !w.fpChanOld[c] {
-		w.fpChanOld[c] = true
+	if rec := w.ch(c); w.fpOn && !rec.fpOld {
+		rec.fpOld = true
 		w.fpChans = append(w.fpChans, c)
 	}
 }
@@ -1694,13 +1729,13 @@ func (w *walker[S, M]) staleChan(c int) {
 // predicted, only its loads kept near.
 type fenwick struct {
 	tree  []int32 // 1-based; entries past the last slot count nothing of their own
-	count []int
+	count []int32
 	total int
 	step  int // half the tree's length: the largest power of two not above len(count)
 }
 
 func newFenwick(n int) fenwick {
-	f := fenwick{count: make([]int, n), step: 1}
+	f := fenwick{count: make([]int32, n), step: 1}
 	for f.step*2 <= n {
 		f.step *= 2
 	}
@@ -1718,7 +1753,7 @@ func (f *fenwick) add(slot, d int) {
 	if d == 0 {
 		return
 	}
-	f.count[slot] += d
+	f.count[slot] += int32(d)
 	f.total += d
 	for i := slot + 1; i < len(f.tree); i += i & -i {
 		f.tree[i] += int32(d)

@@ -89,7 +89,7 @@ func enablesAsAStepper(t *testing.T, m *sim.Machine, depth int) {
 	visit = func(run []int) {
 		st, lw := m.NewStepper(), m.NewWalker()
 		w, _ := st.Init()
-		lw.Start()
+		lw.Start(nil)
 		var evs []sim.Event
 		for _, k := range run {
 			evs, _, _ = st.EnabledAll(w, evs[:0], nil)
@@ -181,7 +181,7 @@ func TestWalkerObservesInPlace(t *testing.T) {
 		require.NoError(t, err)
 		lw := m.NewWalker()
 		for range 3 {
-			lw.Start()
+			lw.Start(nil)
 			total, _ := lw.Enabled()
 			require.Equal(t, 1, total)
 			lw.Take(0)
@@ -197,7 +197,7 @@ func TestWalkerReportsAnInPlaceMonitorThatDiffers(t *testing.T) {
 	m, err := sim.Compile("in-place", observingProtocol(), model.Config{N: 2}, inPlaceLog{skip: true})
 	require.NoError(t, err)
 	lw := m.NewWalker()
-	lw.Start()
+	lw.Start(nil)
 	f := lw.Fault()
 	require.NotNil(t, f)
 	require.Equal(t, "log", f.Monitor)

@@ -15,10 +15,9 @@ import (
 
 // liveFaults counts a walk's message faults.
 type liveFaults struct {
-	on              bool  // the run may lose or duplicate messages
-	losses, dups    int   // used so far
-	lose, dup       []int // per channel, the events listed
-	loseAll, dupAll int   // their sums
+	on              bool // the run may lose or duplicate messages
+	losses, dups    int  // used so far
+	loseAll, dupAll int  // the sums of the events listed per channel (liveChan.lose, dup)
 }
 
 // recount counts again the message faults channel c lists.
@@ -28,8 +27,9 @@ func (w *walker[S, M]) recount(c int) {
 		return
 	}
 	lose, dup := 0, 0
+	rec := w.ch(c)
 	if w.fifo {
-		q := w.fifoQ[c][w.fifoHead[c]:]
+		q := rec.fifo[rec.head:]
 		for k := range q {
 			if k == 0 || q[k].key != q[k-1].key {
 				lose++
@@ -39,11 +39,11 @@ func (w *walker[S, M]) recount(c int) {
 			}
 		}
 	} else {
-		lose, dup = len(w.bag[c]), len(w.bag[c])
+		lose, dup = len(rec.bag), len(rec.bag)
 	}
-	mf.loseAll += lose - mf.lose[c]
-	mf.dupAll += dup - mf.dup[c]
-	mf.lose[c], mf.dup[c] = lose, dup
+	mf.loseAll += lose - rec.lose
+	mf.dupAll += dup - rec.dup
+	rec.lose, rec.dup = lose, dup
 }
 
 // MessageFaults counts the Lose and the Duplicate events enabled, listed
@@ -70,9 +70,9 @@ func (w *walker[S, M]) takeMessageFault(k int) {
 		k -= losses
 	}
 	for _, c := range slices.Sorted(slices.Values(w.used)) { // in channel order, as a Stepper lists them
-		count := w.mf.dup[c]
+		count := w.ch(c).dup
 		if lose {
-			count = w.mf.lose[c]
+			count = w.ch(c).lose
 		}
 		if k >= count {
 			k -= count
@@ -93,8 +93,8 @@ func (w *walker[S, M]) takeMessageFault(k int) {
 func (w *walker[S, M]) loseOne(c, j int) {
 	w.label = uint16(slices.Index(faultKinds, Lose))
 	w.mf.losses++
-	if w.fifo {
-		q, head := w.fifoQ[c], w.fifoHead[c]
+	if rec := w.ch(c); w.fifo {
+		q, head := rec.fifo, rec.head
 		at := head
 		for k := head; ; k++ { // the j-th message unlike the one before it
 			if k == head || q[k].key != q[k-1].key {
@@ -105,12 +105,12 @@ func (w *walker[S, M]) loseOne(c, j int) {
 				j--
 			}
 		}
-		w.fifoQ[c] = slices.Delete(q, at, at+1)
-		if w.fifoHead[c] == len(w.fifoQ[c]) {
-			w.fifoQ[c], w.fifoHead[c] = w.fifoQ[c][:0], 0
+		rec.fifo = slices.Delete(q, at, at+1)
+		if rec.head == len(rec.fifo) {
+			rec.fifo, rec.head = rec.fifo[:0], 0
 			w.chans.add(c, -1)
 		}
-		w.chanLen[c]--
+		rec.len--
 		w.inFlight--
 		w.staleChan(c)
 		w.touch(model.NodeID(c % w.n))
@@ -127,9 +127,10 @@ func (w *walker[S, M]) duplicate(c, j int) {
 	w.mf.dups++
 	from := model.NodeID(c / w.n)
 	stamp := w.now[from] + 1
+	rec := w.ch(c)
 	if w.fifo {
 		// the j-th distinct message, in content order
-		q := w.fifoQ[c][w.fifoHead[c]:]
+		q := rec.fifo[rec.head:]
 		var keys []string
 		for k := range q {
 			if !slices.Contains(keys, q[k].key) {
@@ -140,13 +141,13 @@ func (w *walker[S, M]) duplicate(c, j int) {
 		at := slices.IndexFunc(q, func(m liveMsg[M]) bool { return m.key == keys[j] })
 		m := q[at]
 		m.stamp = stamp
-		w.fifoQ[c] = append(w.fifoQ[c], m)
+		rec.fifo = append(rec.fifo, m)
 	} else {
-		b := w.bag[c]
+		b := rec.bag
 		b[j].count++
 		b[j].stamps = append(b[j].stamps, stamp)
 	}
-	w.chanLen[c]++
+	rec.len++
 	w.inFlight++
 	// the receiver's timers are left as they were: the channel held a
 	// message from the sender, so no wait on it was over

@@ -109,10 +109,10 @@ func (w *walker[S, M]) partition(a, b int) {
 		w.net.groups[i] = uint8(renum[k])
 	}
 	w.net.split, w.net.stale = true, true
-	for _, c := range w.used {
+	for k, c := range w.used {
 		from, to := model.NodeID(c/w.n), model.NodeID(c%w.n)
-		if w.chanLen[c] > 0 && !w.connected(from, to) {
-			for w.chanLen[c] > 0 {
+		if rec := w.chanRec[k]; rec.len > 0 && !w.connected(from, to) {
+			for rec.len > 0 {
 				w.remove(c, 0)
 			}
 			w.lose(from, to)
