@@ -17,7 +17,8 @@ import (
 // fault (see Stepper.TakeFault), leaves the Machine usable and its tables
 // as they were, and goes on as if the step had changed nothing, so that
 // the engine can stop and report the fault with the run that led to it.
-// Nothing of a faulting call is memoised: the same call faults again.
+// Nothing of a faulting call is memoised: the same call faults again
+// (a nondeterministic one, unless its two calls happen to agree).
 type Fault struct {
 	Protocol string `json:"protocol"`
 	// Property names the property, for a fault of its Check or Pending.

@@ -39,8 +39,9 @@ import (
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
 // of the context is a Fault), except that whether a handler wrote into its
-// input is checked on a sample of calls: a Walker's first purityAll
-// calls, then one in purityEvery. A protocol that does so is a fault
+// input, and whether a second call on a copy of its input returns the same
+// outcome, are checked on a sample of calls: a Walker's first purityAll
+// calls, then one in purityEvery. A protocol that fails either is a fault
 // of the exhaustive engine, which checks every call.
 type Walker interface {
 	// Start begins a walk from the initial world.
