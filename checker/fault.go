@@ -12,8 +12,10 @@ import (
 
 // Fault is a protocol handler or monitor that failed during a search: it
 // panicked, misused its context (a send to no node or to a non-neighbour, a timer that is no
-// plain comparable value), or wrote into an input it must only read. It
-// comes with the run that leads to it. The search ends there:
+// plain comparable value), wrote into an input it must only read, or
+// returned different outcomes from two calls on equal inputs (it read a
+// clock, randomness or Go's map order). It comes with the run that leads
+// to it. The search ends there:
 // Result.Verdict is Error, properties without a counterexample are Unknown.
 type Fault struct {
 	Protocol string `json:"protocol"`
@@ -41,6 +43,18 @@ type Fault struct {
 	Mutated string `json:"mutated,omitempty"`
 	Before  string `json:"before,omitempty"`
 	After   string `json:"after,omitempty"`
+	// Nondeterministic names the part of the outcome in which two calls on
+	// equal inputs disagreed: "state", "sends", "timers", "observations"
+	// or "actions"; Input names what the handler was given besides its
+	// state ("prepare from n1", a timer, an action), if anything.
+	Nondeterministic string `json:"nondeterministic,omitempty"`
+	Input            string `json:"input,omitempty"`
+	// Path is where the two values of a mutation (before and after the
+	// call) or of a nondeterministic outcome (the first call's and the
+	// second's) first differ, as a Go selector (".Votes[2]"; "" for the
+	// values themselves), and Values render what each holds there.
+	Path   string   `json:"path,omitempty"`
+	Values []string `json:"values,omitempty"`
 	// Trace runs from the initial world to the faulting step, the event
 	// whose handler or monitor failed last (Trace.Fault says so). A fault
 	// while listing a world's events (a node's Actions) ends the trace in
@@ -51,12 +65,14 @@ type Fault struct {
 
 func faultOf(f *sim.Fault, t *Trace) *Fault {
 	return &Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
-		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After, Trace: t}
+		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After,
+		Nondeterministic: f.Nondeterministic, Input: f.Input, Path: f.Path, Values: f.Values, Trace: t}
 }
 
 func (f *Fault) sim() *sim.Fault {
 	return &sim.Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
-		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After}
+		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After,
+		Nondeterministic: f.Nondeterministic, Input: f.Input, Path: f.Path, Values: f.Values}
 }
 
 // Error says in one line what failed, where and how.

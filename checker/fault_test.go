@@ -127,19 +127,24 @@ func TestFaultsAreResults(t *testing.T) {
 		mutated string
 		before  string
 		after   string
+		path    string   // where before and after differ
+		values  []string // what each holds there
 	}{
 		{fault: "receive-panic", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
 			panic: "index out of range"},
 		{fault: "timeout-panic", handler: "Timeout", node: 1, last: "n1  timeout late", steps: 2,
 			panic: "the late timer fired"},
 		{fault: "state-mutation", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
-			mutated: "state", before: "{Hops:1 Seen:map[1:true]}", after: "{Hops:1 Seen:map[1:true 3:true]}"},
+			mutated: "state", before: "{Hops:1 Seen:map[1:true]}", after: "{Hops:1 Seen:map[1:true 3:true]}",
+			path: ".Seen[3]", values: []string{"(none)", "true"}},
 		{fault: "message-mutation", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
-			mutated: "message", before: "{Hop:3 Path:[1 2 3]}", after: "{Hop:3 Path:[99 2 3]}"},
+			mutated: "message", before: "{Hop:3 Path:[1 2 3]}", after: "{Hop:3 Path:[99 2 3]}",
+			path: ".Path[0]", values: []string{"1", "99"}},
 		{fault: "monitor-panic", handler: "Observe", monitor: "receipts", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
 			panic: "receipt 3"},
 		{fault: "monitor-mutation", handler: "Observe", monitor: "receipts", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
-			mutated: "state", before: "map[0:1 1:1]", after: "map[0:1 1:2]"},
+			mutated: "state", before: "map[0:1 1:1]", after: "map[0:1 1:2]",
+			path: "[1]", values: []string{"1", "2"}},
 	}
 	// Crashes and async timers give the search worlds to explore besides
 	// the ping-pong; each fault is at the same depth in every run.
@@ -194,6 +199,9 @@ func TestFaultsAreResults(t *testing.T) {
 					require.Equal(t, c.mutated, f.Mutated)
 					require.Equal(t, c.before, f.Before)
 					require.Equal(t, c.after, f.After)
+					require.Equal(t, c.path, f.Path)
+					require.Equal(t, c.values, f.Values)
+					require.Contains(t, f.Error(), fmt.Sprintf(" at %s: before %s, after %s;", c.path, c.values[0], c.values[1]))
 				}
 				require.Equal(t, checker.Unknown, res.Properties[0].Verdict)
 				require.Nil(t, res.Messages)

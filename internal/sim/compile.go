@@ -87,6 +87,8 @@ type typed[S, M any] struct {
 	diffS differ
 	// the inputs of the handler call under way (-1: none)
 	curIn, curMsg int64
+	// twice: buffers to compare a call's outcome with its second's
+	twice twice[M]
 	// clocks: every message carries its depth, the round by which it is
 	// received: one more than its sender's clock when sent. Every state
 	// carries its node's clock, the depth of the message whose receipt set
@@ -239,6 +241,11 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 	for _, s := range sent {
 		r.sends = append(r.sends, rawSend{to: s.To, msg: t.internMsg(s.Msg, clock+1), kind: kindOf(s.Msg)})
 	}
+	// each distinct call runs here once: a second costs only what the
+	// first did
+	if f := t.again(self, in, msg, h, next, ctx); f != nil {
+		panic(f)
+	}
 	return r
 }
 
@@ -256,28 +263,38 @@ func (t *typed[S, M]) putBack(in, msg int64) *Fault {
 	var f *Fault
 	if in >= 0 && t.writableS {
 		if t.buf = appendKeyOf(t.buf[:0], &t.states[in]); string(t.buf) != t.stateKey[in] {
-			f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", t.states[in])}
-			f.Before = restore(&t.states[in], reflect.TypeFor[S](), t.stateKey[in])
+			f = restore(&t.states[in], reflect.TypeFor[S](), t.stateKey[in], "state")
 		}
 	}
 	if msg >= 0 && t.writableM && f == nil {
 		if t.buf = appendKeyOf(t.buf[:0], &t.msgs[msg]); string(t.buf) != t.msgKey[msg] {
-			f = &Fault{Mutated: "message", After: fmt.Sprintf("%+v", t.msgs[msg])}
-			f.Before = restore(&t.msgs[msg], reflect.TypeFor[M](), t.msgKey[msg])
+			f = restore(&t.msgs[msg], reflect.TypeFor[M](), t.msgKey[msg], "message")
 		}
 	}
 	return f
 }
 
-// restore sets *p to the value of type t (T's, or the dynamic type when T
-// is an interface) encoded by key, and renders it (%+v).
-func restore[T any](p *T, t reflect.Type, key string) string {
-	v, ok := decodeKey(t, key)
-	if !ok {
-		return "(not shown: the type has unexported fields)"
+// restore sets *p, which a call wrote into, back to the value of type t
+// (T's, or the dynamic type when T is an interface) encoded by key, and
+// returns the Fault that says what changed (what: "state" or "message").
+func restore[T any](p *T, t reflect.Type, key, what string) *Fault {
+	f, before, ok := mutation(what, t, key, *p) // *p is set anew, not written through
+	if ok {
+		*p = before.Interface().(T)
 	}
-	*p = v.Interface().(T)
-	return fmt.Sprintf("%+v", *p)
+	return f
+}
+
+// mutation is the Fault of a call that wrote into its input (what:
+// "state" or "message"), a value of type t that was key's and is after
+// now; before is the input rebuilt from key, unless the type has
+// unexported fields (ok false).
+func mutation(what string, t reflect.Type, key string, after any) (f *Fault, before reflect.Value, ok bool) {
+	before, ok = decodeKey(t, key)
+	if !ok {
+		return &Fault{Mutated: what, Before: "(not shown: the type has unexported fields)", After: fmt.Sprintf("%+v", after)}, before, false
+	}
+	return mutated(what, before.Interface(), after), before, true
 }
 
 func (t *typed[S, M]) init(self model.NodeID) handlerResult {
@@ -303,7 +320,11 @@ func (t *typed[S, M]) actions(self model.NodeID, s uint32) []model.Action {
 		return nil
 	}
 	env := &model.NewCtx[M](*t.cfg, self).Env
-	return append([]model.Action(nil), t.actor.Actions(env, t.states[s])...)
+	as := append([]model.Action(nil), t.actor.Actions(env, t.states[s])...)
+	if f := t.actionsAgain(self, s, as); f != nil {
+		panic(f)
+	}
+	return as
 }
 
 func (t *typed[S, M]) do(self model.NodeID, s uint32, a model.Action) handlerResult {

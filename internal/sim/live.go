@@ -39,8 +39,9 @@ import (
 //
 // Handlers run under the same checks as on a Stepper (a panic or a misuse
 // of the context is a Fault), except that whether a handler wrote into its
-// input is checked on a sample of calls: a Walker's first purityAll
-// calls, then one in purityEvery. A protocol that does so is a fault
+// input, and whether a second call on a copy of its input returns the same
+// outcome, are checked on a sample of calls: a Walker's first purityAll
+// calls, then one in purityEvery. A protocol that fails either is a fault
 // of the exhaustive engine, which checks every call.
 type Walker interface {
 	// Start begins a walk from the initial world. It calls stop (if not
@@ -544,6 +545,8 @@ type walker[S, M any] struct {
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
+	twice    twice[M]        // to compare a sampled call's outcome with its second's
+	seconds  []*model.Ctx[M] // by node: the contexts of second calls
 	// chunks: the memory of the timers' waits and of the outcomes kept
 	// for later (see run)
 	chunks struct {
@@ -646,7 +649,10 @@ func (w *walker[S, M]) Start(stop func() bool) bool {
 			// Start is pure: every walk starts from the first walk's
 			_, inPlace := mon.(model.InPlaceMonitor)
 			if len(w.monStart) == k {
-				first := mon.Start(w.cfg)
+				first, f := startTwice(mon, w.cfg)
+				if f != nil {
+					panic(f)
+				}
 				w.monStart = append(w.monStart, first)
 				// a Start that builds its state afresh at every call
 				// hands every walk memory of its own, at the cost of the
@@ -944,6 +950,9 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	if s >= 0 {
 		tm := nd.timers[s]
 		r, ok = w.run(i, "Timeout", func(c *model.Ctx[M]) S { return w.t.timed.Timeout(c, nd.state, tm.t) }, nil, int(s), false)
+		if !ok {
+			w.nameInput(func() string { return fmt.Sprint(tm.t) })
+		}
 		if !tm.id.labeled {
 			tm.id.label, tm.id.labeled = w.eventLabel(evKey{v: tm.t}), true
 		}
@@ -951,6 +960,9 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	} else {
 		a := nd.acts[^s]
 		r, ok = w.run(i, "Do", func(c *model.Ctx[M]) S { return w.t.actor.Do(c, nd.state, a) }, nil, -1, false)
+		if !ok {
+			w.nameInput(func() string { return fmt.Sprint(a) })
+		}
 		r.label = w.eventLabel(evKey{action: true, v: a})
 	}
 	if !ok {
@@ -988,6 +1000,7 @@ func (w *walker[S, M]) deliver(c, j int) {
 	nd := &w.nodes[to]
 	r, ok := w.run(to, "Receive", func(ctx *model.Ctx[M]) S { return w.t.p.Receive(ctx, nd.state, from, lm.msg) }, &lm.msg, -1, true)
 	if !ok {
+		w.nameInput(func() string { return fmt.Sprintf("%s from %v", w.t.kindAt(&lm.msg), from) })
 		return
 	}
 	w.now[to] = max(w.now[to], stamp)
@@ -1200,24 +1213,26 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 	}
 	for k, mon := range w.m.monitors {
 		in := w.mons[k]
-		check := w.checkNow() && writable(reflect.TypeOf(in))
+		sampled := w.checkNow()
+		check := sampled && writable(reflect.TypeOf(in))
 		if check {
 			w.buf = AppendKey(w.buf[:0], in)
 		}
 		inPlace, _ := mon.(model.InPlaceMonitor)
 		var out any
 		f := catch(func() {
-			if inPlace == nil || check {
+			if inPlace == nil || sampled {
 				out = mon.Observe(w.cfg, in, i, o)
 			}
 		})
 		if f == nil && check {
 			if after := AppendKey(nil, in); string(after) != string(w.buf) {
-				f = &Fault{Mutated: "state", After: fmt.Sprintf("%+v", in)}
+				f, _, _ = mutation("state", reflect.TypeOf(in), string(w.buf), in)
 			}
 		}
-		if f == nil && check {
-			f = catch(func() { w.buf = AppendKey(w.buf[:0], out) }) // a state with no canonical form
+		if f == nil && sampled {
+			f = w.observeAgain(mon, in, out, i, o) // leaves out's key in w.buf
+			check = true
 		}
 		if f == nil && inPlace != nil {
 			want := out // whose key w.buf holds, if checked
@@ -1235,6 +1250,19 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 		}
 		w.mons[k] = out
 	}
+}
+
+// observeAgain feeds o at node i to mon a second time, on a fresh copy of
+// in, and compares the state it returns with out, the first call's, by
+// key; out's key is left in w.buf.
+func (w *walker[S, M]) observeAgain(mon model.Monitor, in, out any, i model.NodeID, o model.Obs) *Fault {
+	return catch(func() {
+		w.buf = AppendKey(w.buf[:0], out) // panics on a state with no canonical form
+		again := mon.Observe(w.cfg, freshMonitorState(in), i, o)
+		if string(AppendKey(nil, again)) != string(w.buf) {
+			panic(nondeterministic("state", out, again))
+		}
+	})
 }
 
 func (w *walker[S, M]) crash(i model.NodeID) {
@@ -1335,6 +1363,12 @@ func (w *walker[S, M]) refresh(i model.NodeID) {
 		if !nd.acted && w.t.actor != nil {
 			if f := catch(func() {
 				nd.acts = append(nd.acts, w.t.actor.Actions(&w.ctxs[i].Env, nd.state)...)
+				if w.checkNow() {
+					again := w.t.actor.Actions(&w.ctxs[i].Env, freshCopy(&nd.state, w.t.writableS))
+					if _, differ := firstDifference(nd.acts, again); differ {
+						panic(nondeterministic("actions", slices.Clone(nd.acts), again))
+					}
+				}
 				for _, a := range nd.acts {
 					if err := checkPlainComparable(a); err != nil {
 						panic(misuse(fmt.Sprintf("declared action %v: %v", a, err)))
@@ -1482,12 +1516,19 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 	r.state = h(ctx)
 	if inKey != "" {
 		if after := appendKeyOf(w.buf[:0], &nd.state); string(after) != inKey {
-			panic(&Fault{Mutated: "state", After: fmt.Sprintf("%+v", nd.state)})
+			f, _, _ := mutation("state", reflect.TypeFor[S](), inKey, nd.state)
+			panic(f)
 		}
 	}
 	if msgKey != "" {
 		if after := appendKeyOf(w.buf[:0], msg); string(after) != msgKey {
-			panic(&Fault{Mutated: "message", After: fmt.Sprintf("%+v", *msg)})
+			f, _, _ := mutation("message", reflect.TypeFor[M](), msgKey, *msg)
+			panic(f)
+		}
+	}
+	if check {
+		if f := w.again(i, h, msg, r.state, ctx); f != nil {
+			panic(f)
 		}
 	}
 	// built in the walker's buffers; an outcome kept for later is copied
@@ -1543,6 +1584,45 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		r.label = w.labelOf("recover")
 	}
 	return r
+}
+
+// again calls handler h, which call called at node i (msg: the message
+// it received, or nil) and which returned next and filled ctx, a second
+// time on fresh copies of its inputs, and compares the outcomes (see
+// typed.sameOutcome). The node's state and the message are put back
+// whatever h does.
+func (w *walker[S, M]) again(i model.NodeID, h func(*model.Ctx[M]) S, msg *M, next S, ctx *model.Ctx[M]) *Fault {
+	if w.seconds == nil {
+		w.seconds = make([]*model.Ctx[M], w.n)
+	}
+	if w.seconds[i] == nil {
+		w.seconds[i] = model.NewCtx[M](*w.cfg, i)
+	}
+	second := w.seconds[i]
+	second.Reset()
+	var next2 S
+	func() {
+		// h reads its inputs from the node and the channel
+		nd := &w.nodes[i]
+		state := nd.state
+		nd.state = freshCopy(&state, w.t.writableS)
+		defer func() { nd.state = state }()
+		if msg != nil {
+			m := *msg
+			*msg = freshCopy(&m, w.t.writableM)
+			defer func() { *msg = m }()
+		}
+		next2 = h(second)
+	}()
+	return sameOutcome(&w.twice, &next, &next2, ctx, second)
+}
+
+// nameInput names the input of the handler call that just faulted, if
+// the fault is a Nondeterministic one (see Fault.Input).
+func (w *walker[S, M]) nameInput(input func() string) {
+	if f := w.fault; f != nil && f.Nondeterministic != "" && f.Input == "" && f.Monitor == "" {
+		f.Input = input()
+	}
 }
 
 // waitsOf is the number of nodes ops wait on, all told.

@@ -397,8 +397,7 @@ func (m *Machine) observe(k int, id uint32, node model.NodeID, o model.Obs) (nex
 	f = catch(func() { out = m.monitors[k].Observe(&m.cfg, in, node, o) })
 	if w {
 		if m.buf = AppendKey(m.buf[:0], in); string(m.buf) != t.keys[id] {
-			mut := &Fault{Mutated: "state", After: fmt.Sprintf("%+v", in)}
-			mut.Before = restore(&t.vals[id], rt, t.keys[id])
+			mut := restore(&t.vals[id], rt, t.keys[id], "state")
 			if f == nil {
 				f = mut
 			}
@@ -406,6 +405,9 @@ func (m *Machine) observe(k int, id uint32, node model.NodeID, o model.Obs) (nex
 	}
 	if f == nil {
 		f = catch(func() { next = m.internMon(k, out) }) // a state with no canonical form
+	}
+	if f == nil {
+		f = m.monitorAgain(k, id, next, node, o)
 	}
 	if f != nil {
 		f.Protocol, f.Monitor, f.Handler, f.Node, f.Obs = m.Name, m.monitors[k].Name(), "Observe", node, o.String()

@@ -84,7 +84,7 @@ func TestMutatedMessageFaultsAndUnlocks(t *testing.T) {
 	st.Apply(w, evs[0], nil)
 	f := st.TakeFault()
 	require.NotNil(t, f)
-	require.Equal(t, "protocol mutates: Receive on n1 mutated the message it received (before {V:[1]}, after {V:[99]}); messages are read-only", f.Error())
+	require.Equal(t, "protocol mutates: Receive on n1 mutated the message it received at .V[0]: before 1, after 99; messages are read-only", f.Error())
 	require.Equal(t, "{V:[1]}", m.FormatMsg(evs[0].Arg), "the message is put back")
 	done := make(chan string, 1)
 	go func() { done <- m.FormatState(0) }()

@@ -166,6 +166,9 @@ func (m *Machine) sharedStep(k stepKey, node model.NodeID, rec, in uint64) (st *
 	if f = catch(func() { st = m.computeStep(node, rec, in) }); f != nil {
 		m.impl.repair()
 		f.Protocol, f.Handler, f.Node, f.in = m.Name, handlerName(in), node, in
+		if f.Nondeterministic != "" {
+			f.Input = m.inputText(node, recState(rec), in)
+		}
 		return nil, f
 	}
 	m.steps[k] = st
@@ -304,7 +307,13 @@ func (s *Stepper) Init() (World, []*Step) {
 	m.mu.Lock()
 	for k, mon := range m.monitors {
 		var id uint32
-		if f := catch(func() { id = m.internMon(k, mon.Start(&m.cfg)) }); f != nil {
+		if f := catch(func() {
+			first, f := startTwice(mon, &m.cfg)
+			if f != nil {
+				panic(f)
+			}
+			id = m.internMon(k, first)
+		}); f != nil {
 			f.Protocol, f.Monitor, f.Handler, f.Node = m.Name, mon.Name(), "Start", model.None
 			s.setFault(f)
 		}

@@ -510,32 +510,33 @@ func TestMutatingHandlerFaults(t *testing.T) {
 		handler string // "" when no fault is expected
 		node    model.NodeID
 		after   string
+		change  string // where and how the state changed, as the fault says
 	}{
 		{"receive writes a slice element", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.Got[1] = 9
 			return s
-		}}, "deliver n0→n1 {V:1}", "Receive", 1, "Got:[0 9]"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "Got:[0 9]", " at .Got[1]: before 0, after 9;"},
 		{"receive writes a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.M["k"] = 9
 			return s
-		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:9]"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:9]", ` at .M["k"]: before 0, after 9;`},
 		{"receive adds a map entry", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, _ tmsg) tstate {
 			s.M["new"] = 0
 			return tstate{}
-		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:0 new:0]"},
+		}}, "deliver n0→n1 {V:1}", "Receive", 1, "M:map[k:0 new:0]", ` at .M["new"]: before (none), after 0;`},
 		{"timeout writes a slice element", script{init: start, timeout: func(_ *model.Ctx[tmsg], s tstate, _ model.Timer) tstate {
 			s.Got[0]++
 			return s
-		}}, "timeout n0 t", "Timeout", 0, "Got:[1 0]"},
+		}}, "timeout n0 t", "Timeout", 0, "Got:[1 0]", " at .Got[0]: before 0, after 1;"},
 		{"recover writes a slice element", script{init: start, recover: func(_ *model.Ctx[tmsg], s tstate) tstate {
 			s.Got[0] = 1
 			return tstate{}
-		}}, "recover n1", "Recover", 1, "Got:[1 0]"},
+		}}, "recover n1", "Recover", 1, "Got:[1 0]", " at .Got[0]: before 0, after 1;"},
 		{"receive appends and copies", script{init: start, receive: func(_ *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
 			s.Got = append(s.Got, m.V)
 			s.M = map[string]int{"k": 1}
 			return s
-		}}, "deliver n0→n1 {V:1}", "", 0, ""},
+		}}, "deliver n0→n1 {V:1}", "", 0, "", ""},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -568,7 +569,7 @@ func TestMutatingHandlerFaults(t *testing.T) {
 			require.Contains(t, f.Before, "Got:[0 0]")
 			require.Contains(t, f.Before, "M:map[k:0]")
 			require.Contains(t, f.After, c.after)
-			require.Contains(t, f.Error(), "protocol test: "+c.handler+" on "+c.node.String()+" mutated its input state (before {")
+			require.Contains(t, f.Error(), "protocol test: "+c.handler+" on "+c.node.String()+" mutated its input state"+c.change)
 			ev, ok := f.Event()
 			require.True(t, ok)
 			require.Equal(t, c.event, h.describe(w, ev))
