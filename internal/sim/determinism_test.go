@@ -147,7 +147,7 @@ func walkFault(m *sim.Machine) *sim.Fault {
 	rng := rand.New(rand.NewPCG(1, 2))
 	lw := m.NewWalker()
 	for range 20 {
-		lw.Start()
+		lw.Start(nil)
 		for lw.Fault() == nil {
 			total, _ := lw.Enabled()
 			if total == 0 {
