@@ -31,7 +31,9 @@ type AutoOptions struct {
 	// memory and time bounds cut it (Time 0: Budget).
 	Exhaustive Options
 	// Random tunes the random walks that run after an exhaustive part a
-	// bound cut (Walks, Seed, MaxDepth, Time...), and the probe's walks,
+	// bound cut (Walks, Seed, MaxDepth, Time: 0 for the exhaustive part's
+	// budget, as walks with figures or client histories can take long),
+	// and the probe's walks,
 	// but for their number and time: the probe takes its Seed, MaxDepth,
 	// Workers, Scheduler and ShrinkTime, and looks for counterexamples
 	// alone (no figures, rounds, client histories or shards). Random.OnViolation
@@ -77,7 +79,8 @@ type PartStats struct {
 //     counterexamples: Mode "exhaustive", the probe in Parts alone (its
 //     walks are in no stats and none of its counterexamples is kept);
 //  3. if a bound cut it, random walks for the rest (Random), over the
-//     properties still without a counterexample. Each property is then
+//     properties still without a counterexample, within Random.Time
+//     (default: the exhaustive part's budget). Each property is then
 //     decided by the strongest part (PropertyResult.By): a counterexample
 //     of the exhaustive search (among the shortest), else the probe's,
 //     else the walks'; a property with none is Unknown. The result's Mode
@@ -220,6 +223,9 @@ func (a *autoRun) walksFor(probe, exh *Result) (wm *Machine, ro RandomOptions, o
 	ro = a.opt.Random
 	if len(open) == 0 && ro.Object == nil && !ro.EntryFigures {
 		return nil, ro, false
+	}
+	if ro.Time <= 0 {
+		ro.Time = a.budget()
 	}
 	if ro.Time, ok = a.within(ro.Time); !ok {
 		return nil, ro, false

@@ -11,7 +11,10 @@ import (
 )
 
 // autoSearch runs the auto search (checker.Auto) with the exhaustive and
-// random options f asked for: -time bounds the whole search, not a part.
+// random options f asked for: -time bounds the whole search, not a part;
+// -depth bounds every part, as the user asked (a scenario's own depth
+// bound, sc.MaxDepth, bounds the exhaustive part alone, and walks after a
+// cut by it go on past it).
 func autoSearch(ctx context.Context, m *checker.Machine, f *checkFlags, eo checker.Options, ro checker.RandomOptions, stderr io.Writer) *checker.Result {
 	eo.Time, ro.Time = 0, 0
 	opt := checker.AutoOptions{Exhaustive: eo, Random: ro, Time: f.timeLimit}
@@ -57,6 +60,9 @@ func autoParts(r *checker.Result) string {
 			s = "random probe"
 		case "exhaustive":
 			s = "exhaustive"
+			if r.Sweep {
+				s = "exhaustive sweep"
+			}
 			if ps.Cut != "" {
 				s += fmt.Sprintf(" (cut by %s after %d states at depth %d)", partCut(ps), ps.Stats.States, ps.Stats.Depth)
 			}

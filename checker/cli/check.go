@@ -107,7 +107,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
 	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (below n = %d: a random probe, an exhaustive search within %v or 3/4 of -time, random walks if a bound cut it; from n = %[1]d: random)", checker.AutoWalksN, checker.DefaultBudget))
-	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk (0: default)")
+	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk; auto: both (0: default)")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound); in auto mode, the whole search's bound")
 	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop an exhaustive search when the heap exceeds this many MiB (0: half the machine)")
@@ -547,7 +547,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		how = ", " + r.Fairness + " fairness"
 	}
 	mode := r.Mode
-	if r.Sweep {
+	if r.Sweep && r.Mode != "auto" {
 		mode += " (sweep)"
 	}
 	if strings.HasPrefix(r.Reduction, "symmetry: ") {
