@@ -88,6 +88,11 @@ type PartStats struct {
 //     search's), its figures (messages, rounds, entry figures, client
 //     histories, coverage) the walks', and Parts has each part's stats.
 //
+// With no property to check, nothing is left for a probe or walks to
+// find: Auto is the exhaustive search alone, for the protocol's states and
+// figures, within the budget or the whole of Time, and its result is
+// Exhaustive's.
+//
 // A fault in any part ends the search there, as it ends every search
 // (Result.Fault); a canceled context stops the part running and returns
 // what the parts found so far (Cut "canceled").
@@ -125,6 +130,9 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	eo := opt.Exhaustive
 	eo.Time, eo.OnViolation = budget, tagged(eo.OnViolation, "exhaustive")
 	exh = a.run("exhaustive", budget, func() *Result { return Exhaustive(ctx, m, eo) })
+	if len(m.props) == 0 {
+		return exh
+	}
 	switch {
 	case exh.Cut == "" && exh.Fault == nil:
 		return a.decided(exh)
@@ -193,6 +201,8 @@ func (a *autoRun) budget() time.Duration {
 		return a.opt.Exhaustive.Time
 	case a.opt.Budget > 0:
 		return a.opt.Budget
+	case a.opt.Time > 0 && len(a.m.props) == 0:
+		return a.opt.Time // (no walks follow)
 	case a.opt.Time > 0:
 		left, _ := timeLeft(a.opt.Time, time.Since(a.start))
 		return max(left*3/4, time.Millisecond)

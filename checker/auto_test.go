@@ -154,7 +154,8 @@ func TestAutoCompleteExhaustiveSearchReplacesTheProbe(t *testing.T) {
 }
 
 // A canceled search returns what its parts found; a fault in any part
-// ends the search with it; from AutoWalksN nodes auto is random walks.
+// ends the search with it; with no property to check auto is the
+// exhaustive search alone, and from AutoWalksN nodes random walks.
 func TestAutoEnds(t *testing.T) {
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -177,6 +178,10 @@ func TestAutoEnds(t *testing.T) {
 			"auto", "canceled", checker.Unknown, []string{"probe"}},
 		{"fault in the probe", context.Background(), faulty, time.Minute, "auto", "", checker.Error, []string{"probe"}},
 		{"fault in the exhaustive search", context.Background(), faulty, -1, "auto", "", checker.Error, []string{"exhaustive"}},
+		// nothing for walks to find: the exhaustive search alone
+		{"no property", context.Background(), func() *checker.Machine {
+			return compileScenario(t, "maekawa", "deadlock", func(sc *suite.Scenario) { sc.Props = []string{} })
+		}, 0, "exhaustive", "states", checker.Pass, nil},
 		{"large N", context.Background(), func() *checker.Machine {
 			return compileScenario(t, "bully", "async-crash", func(sc *suite.Scenario) { sc.N = checker.AutoWalksN })
 		}, 0,
@@ -185,7 +190,8 @@ func TestAutoEnds(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			m := c.m()
-			res := checker.Auto(c.ctx, m, checker.AutoOptions{Probe: c.probe, Random: checker.RandomOptions{Walks: 20, Workers: 1}})
+			res := checker.Auto(c.ctx, m, checker.AutoOptions{Probe: c.probe, Exhaustive: checker.Options{MaxStates: 1000},
+				Random: checker.RandomOptions{Walks: 20, Workers: 1}})
 			require.Equal(t, c.mode, res.Mode)
 			require.Equal(t, c.cut, res.Cut)
 			require.Equal(t, c.verdict, res.Verdict)

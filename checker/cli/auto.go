@@ -25,7 +25,7 @@ func autoSearch(ctx context.Context, m *checker.Machine, f *checkFlags, eo check
 		if ps.Part == "exhaustive" {
 			restore = walkGC()
 			if ps.Cut != "" && ps.Cut != "canceled" && !f.json {
-				fmt.Fprintf(stderr, "vigil: the exhaustive search was cut by %s after %d states at depth %d; random walks for the rest\n",
+				fmt.Fprintf(stderr, "vigil: the exhaustive search was cut by %s after %d states at depth %d\n",
 					partCut(ps), ps.Stats.States, ps.Stats.Depth)
 			}
 		}
