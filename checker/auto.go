@@ -101,8 +101,8 @@ type PartStats struct {
 // without wondering whether the search will ever end; at the few hundred
 // thousand states a second of an exhaustive search on two cores, it covers
 // some 20 million states (about a gigabyte), far more than any shipped
-// scenario has (vigil check --all searches them all in seconds), and
-// past the point where memory would run short on a laptop.
+// scenario has (vigil check --all searches them all in seconds), within
+// the memory of a laptop.
 //
 // From AutoWalksN nodes Auto runs random walks alone (Random, Time bounded
 // by the whole search's): a budget would keep such a search safe, but it
