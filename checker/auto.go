@@ -207,6 +207,9 @@ func (a *autoRun) budget() time.Duration {
 		return a.opt.Time // (no walks follow)
 	case a.opt.Time > 0:
 		left, _ := timeLeft(a.opt.Time, time.Since(a.start))
+		if d := left * 3 / 4; d > 10*time.Second {
+			return d.Truncate(time.Second) // (a budget that reads well)
+		}
 		return max(left*3/4, time.Millisecond)
 	}
 	return DefaultBudget
