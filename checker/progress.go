@@ -45,6 +45,9 @@ type FirstViolation struct {
 	// exhaustive search, which finds the shortest first; a random one's
 	// after shrinking.
 	Depth int
+	// Part is the part of an auto search that found it: "probe",
+	// "exhaustive" or "walks" (see Auto); "" in a search of one mode.
+	Part string
 }
 
 // reporter passes a search's progress to fn about once a second.

@@ -40,6 +40,10 @@ type PropertyResult struct {
 	Verdict        Verdict `json:"result"`
 	Detail         string  `json:"detail,omitempty"`
 	Counterexample *Trace  `json:"counterexample,omitempty"`
+	// By names the part of an auto search (see Auto) that decided the
+	// verdict: "exhaustive", "probe" or "walks"; "" for a search of one
+	// mode, and for a property no part decided.
+	By string `json:"by,omitempty"`
 }
 
 // Stats describe a search.
@@ -194,6 +198,9 @@ type Result struct {
 	// reports for MergeShards. The rest of the result is over the shard's
 	// own walks.
 	Shard *ShardRun `json:"shard,omitempty"`
+	// Parts: the parts of an auto search, in the order they ran (see
+	// Auto), with their stats; nil for a search of one mode.
+	Parts []PartStats `json:"parts,omitempty"`
 }
 
 // notJudged is the detail of a property left Unknown by a search that

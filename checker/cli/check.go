@@ -23,7 +23,6 @@ import (
 // Exhaustive search beyond this many nodes is hopeless; say so up front.
 const (
 	maxExhaustiveN = 24
-	autoRandomN    = 8 // -mode auto: exhaustive below this N, random from it
 	// An exhaustive check of a mutex protocol times this many random runs
 	// of at most figureDepth steps for its evaluation figures.
 	figureWalks, figureDepth = 500, 1000
@@ -104,10 +103,10 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.StringVar(&f.topology, "topology", "", "the network's graph: complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...; a node sends only to its neighbours")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
-	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (exhaustive for n < %d)", autoRandomN))
-	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk (0: default)")
+	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (below n = %d: a random probe, an exhaustive search within %v or 3/4 of -time, random walks if a bound cut it; from n = %[1]d: random)", checker.AutoWalksN, checker.DefaultBudget))
+	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk; auto: both (0: default)")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
-	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound)")
+	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound); in auto mode, the whole search's bound")
 	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop a search when the heap exceeds this many MiB (0: half of the least limit on memory, at most 16 GiB)")
 	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
 	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
@@ -261,11 +260,17 @@ func announce(w io.Writer, mode string) func(checker.FirstViolation) {
 		}
 		told[v.Property] = true
 		run := fmt.Sprintf("at depth %d", v.Depth)
-		if mode == "random" {
+		if mode == "random" || v.Part == "probe" || v.Part == "walks" {
 			run = fmt.Sprintf("on a walk shrunk to %d step%s", v.Depth, map[bool]string{true: "s"}[v.Depth != 1])
 		}
-		fmt.Fprintf(w, "vigil: %s fails %s: %s; the search goes on for the other properties, and its counterexample is printed at the end (Ctrl-C stops here and prints it)\n",
-			v.Property, run, v.Detail)
+		rest := "the search goes on for the other properties, and its counterexample is printed at the end"
+		switch v.Part {
+		case "probe":
+			rest = "the exhaustive search goes on for the other properties and for a shortest run of this one, printed at the end"
+		case "walks":
+			rest = "the walks go on for the other properties, and its counterexample is printed at the end"
+		}
+		fmt.Fprintf(w, "vigil: %s fails %s: %s; %s (Ctrl-C stops here and prints it)\n", v.Property, run, v.Detail, rest)
 	}
 }
 
@@ -299,101 +304,60 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 		return nil, usageError{err}
 	}
 	mode := f.mode
-	if mode == "auto" {
-		mode = "exhaustive"
-		if cfg.N >= autoRandomN {
-			mode = "random"
-		}
+	if mode == "auto" && cfg.N >= checker.AutoWalksN {
+		mode = "random" // (see checker.Auto)
 	}
-	if f.window != 0 && !f.sweep && !sc.Sweep {
-		return nil, badInput("-window sets the levels a sweep keeps: give -sweep too")
-	}
-	if f.window < 0 {
-		return nil, badInput("-window must be at least 1, not %d", f.window)
-	}
-	if f.shrinkTime < 0 {
-		return nil, badInput("-shrink-time must not be negative, not %v", f.shrinkTime)
-	}
-	if f.shrinkTime != 0 && mode != "random" {
-		return nil, badInput("-shrink-time shortens the counterexamples of random walks; it does not apply to -mode %s", mode)
-	}
-	if f.scheduler != "uniform" && mode != "random" {
-		return nil, badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
-	}
-	var shard checker.Shard
-	if f.shard != "" {
-		if mode != "random" {
-			return nil, badInput("-shard splits a random search; it does not apply to -mode %s", mode)
-		}
-		if f.trace != "" || f.linHTML != "" {
-			return nil, badInput("a shard prints its part of the search; -trace and -linearizability-html go to vigil merge")
-		}
-		if shard, err = checker.ParseShard(f.shard); err != nil {
-			return nil, badInput("%v", err)
-		}
-	}
-	if f.sweep && mode != "exhaustive" {
-		return nil, badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
-	}
-	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
-		return nil, badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
+	if err := f.checkModeFlags(mode, sc, cfg); err != nil {
+		return nil, err
 	}
 	m, err := p.Compile(cfg, props)
 	if err != nil {
 		return nil, usageError{err}
 	}
-	fairness, err := checker.ParseFairness(f.fairness)
+	eo, err := f.exhaustiveOptions(sc)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
 	}
-	reduce, err := checker.ParseReduction(f.reduce)
+	ro, err := f.randomOptions(p, cfg)
 	if err != nil {
-		return nil, usageError{err}
+		return nil, err
+	}
+	if mode != "random" {
+		if err := checker.CheckExhaustiveFits(eo); err != nil {
+			return nil, badInput("%v", err)
+		}
+	}
+	if mode != "exhaustive" {
+		if err := checker.CheckRandomFits(m, ro); err != nil {
+			return nil, badInput("%v", err)
+		}
+	}
+	if !f.json && f.shard == "" {
+		eo.Progress, ro.Progress = progressTo(stderr), progressTo(stderr)
+		eo.OnViolation = announce(stderr, mode)
+		ro.OnViolation = eo.OnViolation
 	}
 	var res *checker.Result
 	switch mode {
 	case "exhaustive":
-		opt := checker.Options{MaxDepth: sc.MaxDepth, MaxStates: f.maxStates, Time: f.timeLimit,
-			MaxMemory: f.memoryMB << 20, Workers: f.workers, Messages: true, Fairness: fairness, Sweep: f.sweep || sc.Sweep, Window: max(f.window, sc.Window),
-			First: f.first, Rounds: f.rounds, Reduce: reduce}
-		if err := checker.CheckExhaustiveFits(opt); err != nil {
-			return nil, badInput("%v", err)
-		}
-		if !f.json {
-			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
-		}
-		res = checker.Exhaustive(ctx, m, opt)
-		if p.EntryFigures && res.Cut == "" {
-			// the figures are timed runs: sample them (the properties
-			// are judged already)
-			figures, err := m.WithProperties()
-			if err != nil {
-				return nil, err
-			}
-			sample := checker.Random(ctx, figures, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
-				MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
-			res.Entry = sample.Entry
-		}
+		res = checker.Exhaustive(ctx, m, eo)
 	case "random":
-		opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers, MaxMemory: f.memoryMB << 20,
-			EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, Shard: shard, ShrinkTime: f.shrinkTime}
-		if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
-			return nil, badInput("%v", err)
-		}
-		if p.Object != nil {
-			opt.Object = p.Object(cfg)
-		}
-		if err := checker.CheckRandomFits(m, opt); err != nil {
-			return nil, badInput("%v", err)
-		}
-		if !f.json && f.shard == "" {
-			opt.Progress, opt.OnViolation = progressTo(stderr), announce(stderr, mode)
-		}
 		restore := walkGC()
-		res = checker.Random(ctx, m, opt)
+		res = checker.Random(ctx, m, ro)
 		restore()
-	default:
-		return nil, badInput("mode must be exhaustive, random or auto, not %q", f.mode)
+	case "auto":
+		res = autoSearch(ctx, m, f, eo, ro, stderr)
+	}
+	if p.EntryFigures && res.Mode == "exhaustive" && res.Cut == "" {
+		// the figures are timed runs: sample them (the properties are
+		// judged already)
+		figures, err := m.WithProperties()
+		if err != nil {
+			return nil, err
+		}
+		sample := checker.Random(ctx, figures, checker.RandomOptions{Walks: figureWalks, Seed: f.seed,
+			MaxDepth: figureDepth, Workers: f.workers, EntryFigures: true})
+		res.Entry = sample.Entry
 	}
 	return &searched{p: p, sc: sc, cfg: cfg, props: props, m: m, res: res}, nil
 }
@@ -609,7 +573,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		how = ", " + r.Fairness + " fairness"
 	}
 	mode := r.Mode
-	if r.Sweep {
+	if r.Sweep && r.Mode != "auto" {
 		mode += " (sweep)"
 	}
 	if strings.HasPrefix(r.Reduction, "symmetry: ") {
@@ -618,39 +582,31 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.Scheduler != "" {
 		how += ", " + r.Scheduler + " scheduler"
 	}
-	fmt.Fprintf(out, "%s [%s] %s, %s search%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
+	mode += " search"
+	if r.Mode == "auto" {
+		mode += ": " + autoParts(r)
+	}
+	fmt.Fprintf(out, "%s [%s] %s, %s%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr.Verdict))
+		if r.Mode == "auto" && pr.By != "" {
+			line += " (" + byWords[pr.By] + ")"
+		}
 		if pr.Detail != "" {
 			line += ": " + pr.Detail
 		}
 		fmt.Fprintln(out, line)
 	}
 	s := r.Stats
-	if r.Mode == "random" {
-		fmt.Fprintf(out, "  %d walks, %d steps, longest %d, %.2fs", s.Walks, s.Transitions, s.Depth, s.Seconds)
-		if s.WalksCut > 0 {
-			fmt.Fprintf(out, "; %d walks cut by the depth bound (-depth) before their runs ended", s.WalksCut)
-		}
-		if s.WalksCycled > 0 {
-			fmt.Fprintf(out, "; %d walks ended on a cycle their runs go round for ever", s.WalksCycled)
-		}
-		fmt.Fprintln(out)
-	} else {
-		families := ""
-		if strings.HasPrefix(r.Reduction, "symmetry: ") {
-			families = " (one per family of renamings)"
-		}
-		fmt.Fprintf(out, "  %d states%s, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
-			s.States, families, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
-		if s.States >= 1<<16 { // below, the table's initial size dominates
-			fmt.Fprintf(out, ", %.1f bytes/state visited", s.VisitedBytes)
-			if s.GraphBytes > 0 {
-				fmt.Fprintf(out, " + %.1f for the state graph", s.GraphBytes)
-			}
-		}
-		fmt.Fprintln(out)
+	switch r.Mode {
+	case "random":
+		fmt.Fprintf(out, "  %s\n", walkStats(s))
+	case "auto":
+		fmt.Fprintf(out, "  %.2fs in all\n", s.Seconds)
+	default:
+		fmt.Fprintf(out, "  %s\n", stateStats(r, s))
 	}
+	printParts(out, r)
 	if why, ok := strings.CutPrefix(r.Reduction, "none: "); ok {
 		fmt.Fprintf(out, "  no symmetry reduction: %s\n", why)
 	}
@@ -667,7 +623,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintf(out, "  messages per complete run: %s\n", strings.Join(parts, ", "))
 	}
 	switch {
-	case r.Rounds != nil && r.Mode == "random":
+	case r.Rounds != nil && r.Mode != "exhaustive":
 		fmt.Fprintf(out, "  time per complete run: %s (over the walks that ended)\n", r.Rounds)
 	case r.Rounds != nil:
 		fmt.Fprintf(out, "  time per complete run: %s (%d states with causal clocks)\n", r.Rounds, r.Rounds.States)
@@ -689,7 +645,9 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out)
 	}
-	if r.Cut != "" {
+	if r.Cut == "canceled" && r.Mode == "auto" {
+		fmt.Fprintf(out, "  search cut by %s after %s: verdicts are for what was explored\n", cutWords[r.Cut], strings.Join(autoExplored(r), " and "))
+	} else if r.Cut != "" && r.Mode != "auto" { // (an auto search says what cut it in its first line)
 		if r.Mode == "random" {
 			fmt.Fprintf(out, "  search cut by %s after %d walks: verdicts are for what was explored\n", cutWords[r.Cut], s.Walks)
 		} else {
@@ -729,6 +687,35 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
 }
 
+// walkStats is the line of stats s of random walks.
+func walkStats(s checker.Stats) string {
+	line := fmt.Sprintf("%d walks, %d steps, longest %d, %.2fs", s.Walks, s.Transitions, s.Depth, s.Seconds)
+	if s.WalksCut > 0 {
+		line += fmt.Sprintf("; %d walks cut by the depth bound (-depth) before their runs ended", s.WalksCut)
+	}
+	if s.WalksCycled > 0 {
+		line += fmt.Sprintf("; %d walks ended on a cycle their runs go round for ever", s.WalksCycled)
+	}
+	return line
+}
+
+// stateStats is the line of stats s of the exhaustive search r ran.
+func stateStats(r *checker.Result, s checker.Stats) string {
+	families := ""
+	if strings.HasPrefix(r.Reduction, "symmetry: ") {
+		families = " (one per family of renamings)"
+	}
+	line := fmt.Sprintf("%d states%s, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
+		s.States, families, s.Transitions, s.Depth, s.Seconds, s.StatesPerS, s.Collision)
+	if s.States >= 1<<16 { // below, the table's initial size dominates
+		line += fmt.Sprintf(", %.1f bytes/state visited", s.VisitedBytes)
+		if s.GraphBytes > 0 {
+			line += fmt.Sprintf(" + %.1f for the state graph", s.GraphBytes)
+		}
+	}
+	return line
+}
+
 // verdictWords is how a property's verdict reads in r: a pass of a search
 // that was not complete is no counterexample, not a proof.
 func verdictWords(r *checker.Result, v checker.Verdict) string {
@@ -742,11 +729,17 @@ func verdictWords(r *checker.Result, v checker.Verdict) string {
 // that passed without being complete, what it searched and that it proves
 // nothing.
 func finalVerdict(r *checker.Result) string {
+	if r.Mode == "auto" && r.Verdict == checker.Unknown {
+		return fmt.Sprintf("%s: %s: not a proof", r.Verdict, autoSearched(r))
+	}
 	if r.Verdict != checker.Pass || r.Complete {
 		return string(r.Verdict)
 	}
-	if r.Mode == "random" {
+	switch r.Mode {
+	case "random":
 		return fmt.Sprintf("no counterexample in %d walks (%d steps): not a proof", r.Stats.Walks, r.Stats.Transitions)
+	case "auto":
+		return autoSearched(r) + ": not a proof"
 	}
 	return fmt.Sprintf("no counterexample in %d states: not a proof", r.Stats.States)
 }
@@ -779,9 +772,10 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Coverage       *checker.Coverage        `json:"coverage,omitempty"`
+		Parts          []checker.PartStats      `json:"parts,omitempty"`
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
-	}{Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Complete: r.Complete, Cut: r.Cut,
+	}{Parts: r.Parts, Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Complete: r.Complete, Cut: r.Cut,
 		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}

@@ -87,7 +87,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read"},
 		{[]string{"replay", unknownProto}, "unknown protocol"},
 		{[]string{"replay", badStep}, "is not enabled"},
-		{[]string{"check", "lelann", "-shard", "1/2"}, "-shard splits a random search; it does not apply to -mode exhaustive"},
+		{[]string{"check", "lelann", "-shard", "1/2"}, "-shard splits a random search; it does not apply to -mode auto"},
 		{[]string{"check", "lelann", "-mode", "random", "-shard", "2/2"}, `shard "2/2": want I/K, the shard I from 0 to K-1 of K`},
 		{[]string{"check", "lelann", "-mode", "random", "-shard", "0/2", "-trace", "x.json"}, "-trace and -linearizability-html go to vigil merge"},
 		{[]string{"check", "--all", "-shard", "0/2"}, "give a protocol, not --all"},
@@ -230,7 +230,7 @@ func TestSweep(t *testing.T) {
 		require.Contains(t, out, "messages per complete run: total 24, request 12, reply 12\n")
 	}
 
-	code, out, _ := vigil("check", "tokenring", "-n", "3", "-requests", "0", "-sweep", "-depth", "60")
+	code, out, _ := vigil("check", "tokenring", "-n", "3", "-requests", "0", "-sweep", "-depth", "60", "-mode", "exhaustive")
 	require.Equal(t, 2, code, out)
 	require.Contains(t, out, "  no-starvation    unknown\n")
 	require.Contains(t, out, "search cut by the depth bound (-depth)")
@@ -656,7 +656,7 @@ func TestScheduler(t *testing.T) {
 	code, _, errOut := vigil("check", "lelann", "-mode", "random", "-scheduler", "pct:0")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "the depth of pct:D is a whole number from 1 to 100")
-	code, _, errOut = vigil("check", "lelann", "-scheduler", "swarm")
+	code, _, errOut = vigil("check", "lelann", "-mode", "exhaustive", "-scheduler", "swarm")
 	require.Equal(t, 2, code)
 	require.Contains(t, errOut, "-scheduler chooses the events of random walks")
 }
