@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols"
 )
 
 // A search whose caller cancels it is cut by "canceled", one that runs
@@ -49,6 +50,32 @@ func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 			} else {
 				require.Equal(t, checker.Pass, res.Verdict)
 			}
+		})
+	}
+}
+
+// Each property's first violation is told once, as it is found, and only
+// for properties that fail: a lean search that starts again with the state
+// graph meets the same violations and does not tell of them again.
+func TestOnViolationTellsEachFailureOnce(t *testing.T) {
+	for _, c := range []struct{ protocol, scenario string }{
+		{"bully", "async-crash"}, {"tokenring", "duplicate"}, {"central", "loss"}, {"lelann", "unordered"},
+	} {
+		t.Run(c.protocol+"/"+c.scenario, func(t *testing.T) {
+			newMachine := compileCase(t, firstCase{protocol: c.protocol, scenario: c.scenario})
+			p, err := protocols.Lookup(c.protocol)
+			require.NoError(t, err)
+			sc, err := p.Scenario(c.scenario)
+			require.NoError(t, err)
+			told := map[string]int{}
+			res := checker.Exhaustive(context.Background(), newMachine(), checker.Options{MaxDepth: sc.MaxDepth, Messages: true,
+				OnViolation: func(v checker.FirstViolation) { told[v.Property]++ }})
+			require.Equal(t, checker.Fail, res.Verdict)
+			failed := map[string]int{}
+			for _, pr := range res.Failed() {
+				failed[pr.Name] = 1
+			}
+			require.Equal(t, failed, told)
 		})
 	}
 }

@@ -316,8 +316,20 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		return exhaustive(outer, m, props, opt)
 	}
 	if e.fellBack() && e.fault == nil && e.stopped == "" {
-		// search again, with the state graph
+		// search again, with the state graph; it meets the same first
+		// violations, already told of
 		opt.lean, opt.graph = false, true
+		if tell := opt.OnViolation; tell != nil {
+			told := map[string]bool{}
+			for p := range e.first {
+				told[props[p].Name] = true
+			}
+			opt.OnViolation = func(v FirstViolation) {
+				if !told[v.Property] {
+					tell(v)
+				}
+			}
+		}
 		return again(opt)
 	}
 	res.Cut = e.stopped

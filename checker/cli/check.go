@@ -391,7 +391,7 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 	for _, name := range slices.Sorted(maps.Keys(f.protoParams)) {
 		prm := p.Param(name)
 		if prm == nil {
-			return sc, badInput("%s has no parameter %s (it has: %s)", p.Path(), name, paramNames(p))
+			return sc, badInput("%s has no parameter %s (it has: %s)", p.Path(), name, p.ParamNames())
 		}
 		v, err := prm.Parse(f.protoParams[name])
 		if err != nil {
@@ -472,15 +472,4 @@ func declaredParams(r *suite.Registry) []declared {
 		out = append(out, declared{name, fmt.Sprintf("%s (%s)", docs[name], strings.Join(users[name], ", "))})
 	}
 	return out
-}
-
-func paramNames(p *suite.Protocol) string {
-	var names []string
-	for _, prm := range p.Params {
-		names = append(names, prm.Name)
-	}
-	if names == nil {
-		return "none"
-	}
-	return strings.Join(names, ", ")
 }

@@ -19,7 +19,7 @@ func list(r *suite.Registry, out io.Writer) error {
 		}
 		extra := ""
 		if len(p.Params) > 0 {
-			extra = "; parameters: " + paramNames(p)
+			extra = "; parameters: " + p.ParamNames()
 		}
 		fmt.Fprintf(tw, "%s\t%s\t(scenarios: %s%s)\n", p.Path(), p.Summary, strings.Join(names, ", "), extra)
 	}

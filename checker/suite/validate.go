@@ -126,7 +126,7 @@ func (p *Protocol) scenarioError(s *Scenario) error {
 		prm := p.Param(name)
 		switch {
 		case prm == nil:
-			return fmt.Errorf("sets parameter %q, which the protocol does not declare (it has: %s)", name, p.paramList())
+			return fmt.Errorf("sets parameter %q, which the protocol does not declare (it has: %s)", name, p.ParamNames())
 		case prm.Values != nil && (v < 0 || v >= len(prm.Values)):
 			return fmt.Errorf("sets parameter %q to %d, which names none of its values (%s)", name, v, strings.Join(prm.Values, ", "))
 		}
@@ -165,8 +165,9 @@ func (p *Protocol) scenarioError(s *Scenario) error {
 	return nil
 }
 
-// paramList names p's parameters, or says it has none.
-func (p *Protocol) paramList() string {
+// ParamNames lists p's parameters by name, or says it has none ("none"),
+// for messages.
+func (p *Protocol) ParamNames() string {
 	var names []string
 	for _, prm := range p.Params {
 		names = append(names, prm.Name)
