@@ -136,9 +136,10 @@ func TestMemoryBoundAboveTheLimitIsRefused(t *testing.T) {
 	require.NotEmpty(t, source)
 }
 
-// The time bound covers the setup: a search whose bound is over before
-// its walkers are made and their initial worlds built is cut by time,
-// having walked nothing.
+// A search whose time bound is over before its walkers are made and their
+// initial worlds built is cut by time, having walked nothing. (That setup
+// itself stops when the bound is over is TestSetupStopsWalks's to show:
+// this one passes whether the clock starts before setup or after it.)
 func TestSetupIsBoundedByTime(t *testing.T) {
 	calm := properties.Invariant("calm", "nothing happens", func(properties.View) string { return "" })
 	m, err := checker.Compile("everyone", everyone{}, model.Config{N: 1500}, calm)
