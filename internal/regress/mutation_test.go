@@ -28,6 +28,7 @@ import (
 var (
 	mutation   = flag.Bool("mutate", false, "run the mutation check of the protocols' handler code (minutes)")
 	mutateOnly = flag.String("mutate-only", "", "with -mutate, only the mutants of files whose path contains this, or of the one line FILE:LINE names (the golden is not compared)")
+	unitsOnly  = flag.Bool("mutate-units", false, "with -mutate and -mutate-only, judge property mutants by the unit tests alone, without the scenarios (seconds: for writing the tables)")
 )
 
 const module = "github.com/vigil-check/vigil"
@@ -37,6 +38,7 @@ type scenarioResult struct {
 	Protocol   string                 `json:"protocol"`
 	Scenario   string                 `json:"scenario"`
 	Verdict    checker.Verdict        `json:"verdict"`
+	Failed     []string               `json:"failed"`
 	Unexpected string                 `json:"unexpected"`
 	Cut        string                 `json:"cut"`
 	Stats      checker.Stats          `json:"stats"`
@@ -61,19 +63,29 @@ func (r scenarioResult) graph() stateGraph {
 	return g
 }
 
-// TestMutation applies every one-line mutation of the catalogue (see
-// package mutate) to the protocols' handler code, one at a time, and runs
-// the scenarios of the protocols that execute the mutated line. A mutant is
-// killed by a verdict (a scenario's verdict is not the one expected, a
-// handler fails, or a search no longer ends within its time), or by an
-// asserted figure (Scenario.Messages) alone; one that leaves every
-// scenario's state graph as it was (states, transitions, depth, quiescent
-// states, message figures, event coverage) is equivalent under the
-// scenarios. Any other survives: a rule whose slip no verdict would catch.
-// testdata/mutation.golden keeps the tally, the survivors and the
+// TestMutation applies every one-line mutation of the catalogues (see
+// package mutate) to the protocols' handler code and to the code of the
+// properties, one at a time.
+//
+// A handler mutant runs the scenarios of the protocols that execute the
+// mutated line. It is killed by a verdict (a scenario's verdict is not the
+// one expected, a handler fails, or a search no longer ends within its
+// time), or by an asserted figure (Scenario.Messages) alone; one that
+// leaves every scenario's state graph as it was (states, transitions,
+// depth, quiescent states, message figures, event coverage) is equivalent
+// under the scenarios. Any other survives: a rule whose slip no verdict
+// would catch.
+//
+// A property mutant is killed by a unit test of the package that holds it
+// (its accept and reject tables), or else by a verdict of a scenario that
+// executes the mutated line. One that neither kills survives, unless
+// testdata/mutation.equivalent explains why no run can tell it from the
+// original.
+//
+// testdata/mutation.golden keeps the tallies, the survivors and the
 // equivalent mutants: a new survivor fails the test, and so does one that
-// a new scenario kills, until the golden is updated and the change seen in
-// review.
+// a new scenario or test kills, until the golden is updated and the change
+// seen in review.
 func TestMutation(t *testing.T) {
 	if !*mutation {
 		t.Skip("minutes of builds and searches: run with -mutate (CI does)")
@@ -92,7 +104,7 @@ func TestMutation(t *testing.T) {
 		}
 		return err
 	}))
-	schema, err := mutate.Build(module, dirs)
+	schema, err := mutate.Build(module, dirs, append(slices.Clone(dirs), "properties"))
 	require.NoError(t, err)
 	if *mutateOnly != "" {
 		schema.Mutants = slices.DeleteFunc(schema.Mutants, func(m mutate.Mutant) bool {
@@ -102,37 +114,10 @@ func TestMutation(t *testing.T) {
 			return !strings.Contains(m.File, *mutateOnly)
 		})
 	}
-	tmp := t.TempDir()
-
-	// the protocols that execute each line, from a build with coverage
-	executes := linesByProtocol(t, tmp)
-
-	// one build holds every mutant
-	overlay := map[string]map[string]string{"Replace": {}}
-	for i, file := range slices.Sorted(maps.Keys(schema.Files)) {
-		dst := filepath.Join(tmp, fmt.Sprintf("%d-%s", i, path.Base(file)))
-		require.NoError(t, os.WriteFile(dst, schema.Files[file], 0o644))
-		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
-	}
-	ov, err := json.Marshal(overlay)
+	explained, err := readEquivalents(filepath.Join("testdata", "mutation.equivalent"))
 	require.NoError(t, err)
-	require.NoError(t, os.WriteFile(filepath.Join(tmp, "overlay.json"), ov, 0o644))
-	bin := filepath.Join(tmp, "vigil-mutants")
-	out, err := exec.Command("go", "build", "-overlay", filepath.Join(tmp, "overlay.json"), "-o", bin, "./cmd/vigil").CombinedOutput()
-	require.NoError(t, err, "%s", out)
+	c := newMutationCheck(t, root, schema)
 
-	base := map[string][]scenarioResult{}
-	for _, p := range protocols.All() {
-		res, why := runMutant(bin, 0, p.Path())
-		require.Empty(t, why, "%s without a mutant", p.Path())
-		base[p.Path()] = res
-	}
-
-	type outcome struct {
-		mutant  mutate.Mutant
-		kind    string // "verdict", "figure", "equivalent", "observation", "survived", "unexecuted"
-		because string
-	}
 	outcomes := make([]outcome, len(schema.Mutants))
 	var wg sync.WaitGroup
 	next := make(chan int)
@@ -140,27 +125,11 @@ func TestMutation(t *testing.T) {
 		wg.Go(func() {
 			for i := range next {
 				m := schema.Mutants[i]
-				o := outcome{mutant: m, kind: "equivalent"}
-				ps := executes[fmt.Sprintf("%s:%d", m.File, m.Line)]
-				if len(ps) == 0 {
-					o.kind = "unexecuted"
+				if m.Kind == mutate.Property {
+					outcomes[i] = c.judgeProperty(m, explained)
+				} else {
+					outcomes[i] = c.judgeHandler(m)
 				}
-				for _, p := range ps {
-					res, why := runMutant(bin, m.ID, p)
-					if why != "" {
-						o.kind, o.because = "verdict", p+": "+why
-						break
-					}
-					if kind, because := judgeMutant(base[p], res); kind != "" {
-						if o.kind != "figure" || kind == "verdict" {
-							o.kind, o.because = kind, because
-						}
-						if kind == "verdict" {
-							break
-						}
-					}
-				}
-				outcomes[i] = o
 			}
 		})
 	}
@@ -172,23 +141,262 @@ func TestMutation(t *testing.T) {
 	}
 	close(next)
 	wg.Wait()
+	c.observationsOnly(outcomes)
 
-	// A survivor whose protocol runs as the original's in every scenario,
-	// explored with no monitor in the worlds, changed only what the nodes
-	// report to the monitors: no rule of the protocol, and no verdict.
-	own := map[string][]stateGraph{}
+	var handlerOutcomes, propertyOutcomes []outcome
+	for _, o := range outcomes {
+		if o.mutant.Kind == mutate.Property {
+			propertyOutcomes = append(propertyOutcomes, o)
+		} else {
+			handlerOutcomes = append(handlerOutcomes, o)
+		}
+	}
+	tally := handlerTally(handlerOutcomes)
+	tally = append(tally, '\n')
+	tally = append(tally, propertyTally(propertyOutcomes, explained)...)
+	claims, unseen := claimsTally(handlerOutcomes)
+	tally = append(append(tally, '\n'), claims...)
+	t.Log(string(tally))
+	for _, o := range outcomes {
+		if o.kind == "survived" {
+			t.Logf("survivor %s:%d %s: %s", o.mutant.File, o.mutant.Line, o.mutant.Op, o.because)
+		}
+	}
+	if *mutateOnly == "" {
+		require.Empty(t, unseen, "claims that no scenario shows failing and no handler mutant's run is caught failing")
+		for key := range explained {
+			require.True(t, slices.ContainsFunc(propertyOutcomes, func(o outcome) bool { return o.kind == "equivalent" && mutantKey(o.mutant) == key }),
+				"testdata/mutation.equivalent explains %q, which is no longer a surviving mutant", key)
+		}
+		// a new survivor, or a survivor killed, changes the golden
+		require.NoError(t, os.Chdir(wd))
+		golden(t, "mutation.golden", tally)
+	}
+}
+
+// outcome is what became of one mutant.
+type outcome struct {
+	mutant mutate.Mutant
+	// kind: "verdict", "figure", "equivalent", "observation", "survived",
+	// "unexecuted" for handler mutants; "unit", "verdict", "equivalent",
+	// "survived" for property mutants
+	kind    string
+	because string
+	// caught: for a handler mutant, the claims ("protocol property") a
+	// scenario caught failing that it does not fail without the mutant
+	caught []string
+}
+
+// mutantKey names a mutant as the golden and the equivalents file do:
+// lines move with every edit, so by the file and the code.
+func mutantKey(m mutate.Mutant) string { return fmt.Sprintf("%s %s: %s", m.File, m.Op, m.Code) }
+
+// mutationCheck holds the builds of a mutation check and, computed when
+// first needed, what the scenarios of the original do.
+type mutationCheck struct {
+	t    *testing.T
+	tmp  string
+	bin  string     // vigil, with every mutant
+	unit []unitTest // the test binaries of the packages with property code
+
+	once     sync.Once
+	executes map[string][]string         // "file:line" → the protocols whose scenarios run it
+	base     map[string][]scenarioResult // protocol → its scenarios' results without a mutant
+
+	own map[string][]stateGraph // protocol → its own state graphs, with no property
+}
+
+// unitTest is a package's test binary, built with every mutant.
+type unitTest struct{ dir, bin string }
+
+// newMutationCheck builds vigil and the property packages' tests with the
+// mutants of schema, in one overlay.
+func newMutationCheck(t *testing.T, root string, schema *mutate.Schema) *mutationCheck {
+	c := &mutationCheck{t: t, tmp: t.TempDir(), own: map[string][]stateGraph{}}
+	overlay := map[string]map[string]string{"Replace": {}}
+	for i, file := range slices.Sorted(maps.Keys(schema.Files)) {
+		dst := filepath.Join(c.tmp, fmt.Sprintf("%d-%s", i, path.Base(file)))
+		require.NoError(t, os.WriteFile(dst, schema.Files[file], 0o644))
+		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
+	}
+	ov, err := json.Marshal(overlay)
+	require.NoError(t, err)
+	ovFile := filepath.Join(c.tmp, "overlay.json")
+	require.NoError(t, os.WriteFile(ovFile, ov, 0o644))
+	c.bin = filepath.Join(c.tmp, "vigil-mutants")
+	out, err := exec.Command("go", "build", "-overlay", ovFile, "-o", c.bin, "./cmd/vigil").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	dirs := map[string]bool{}
+	for _, m := range schema.Mutants {
+		if m.Kind == mutate.Property {
+			dirs[path.Dir(m.File)] = true
+		}
+	}
+	for i, dir := range slices.Sorted(maps.Keys(dirs)) {
+		bin := filepath.Join(c.tmp, fmt.Sprintf("unit%d.test", i))
+		out, err := exec.Command("go", "test", "-c", "-overlay", ovFile, "-o", bin, "./"+dir).CombinedOutput()
+		require.NoError(t, err, "%s", out)
+		c.unit = append(c.unit, unitTest{dir: filepath.Join(root, filepath.FromSlash(dir)), bin: bin})
+	}
+	return c
+}
+
+// scenarios computes, once, which protocols execute each line and what
+// their scenarios give without a mutant.
+func (c *mutationCheck) scenarios() {
+	c.once.Do(func() {
+		c.executes = linesByProtocol(c.t, c.tmp)
+		c.base = map[string][]scenarioResult{}
+		for _, p := range protocols.All() {
+			res, why := runMutant(c.bin, 0, p.Path())
+			require.Empty(c.t, why, "%s without a mutant", p.Path())
+			c.base[p.Path()] = res
+		}
+	})
+}
+
+func (c *mutationCheck) protocolsExecuting(m mutate.Mutant) []string {
+	c.scenarios()
+	return c.executes[fmt.Sprintf("%s:%d", m.File, m.Line)]
+}
+
+// judgeHandler runs the scenarios of the protocols that execute a handler
+// mutant's line.
+func (c *mutationCheck) judgeHandler(m mutate.Mutant) outcome {
+	o := outcome{mutant: m, kind: "equivalent"}
+	ps := c.protocolsExecuting(m)
+	if len(ps) == 0 {
+		o.kind = "unexecuted"
+	}
+	for _, p := range ps {
+		res, why := runMutant(c.bin, m.ID, p)
+		o.caught = append(o.caught, newlyFailed(c.base[p], res)...)
+		if why != "" {
+			return outcome{mutant: m, kind: "verdict", because: p + ": " + why, caught: o.caught}
+		}
+		if kind, because := judgeMutant(c.base[p], res); kind != "" {
+			if kind == "verdict" {
+				return outcome{mutant: m, kind: kind, because: because, caught: o.caught}
+			}
+			if o.kind != "figure" {
+				o.kind, o.because = kind, because
+			}
+		}
+	}
+	return o
+}
+
+// newlyFailed lists, as "protocol property", the properties res fails in
+// a scenario where base, the original's results, does not.
+func newlyFailed(base, res []scenarioResult) []string {
+	var out []string
+	for i, r := range res {
+		for _, name := range r.Failed {
+			if i >= len(base) || !slices.Contains(base[i].Failed, name) {
+				out = append(out, r.Protocol+" "+name)
+			}
+		}
+	}
+	return out
+}
+
+// claimsTally is the golden's account of how each claim of each protocol
+// is seen failing on a real run: by a scenario that shows it, or by the
+// runs of handler mutants (deliberately broken protocols) that a scenario
+// caught failing it. It also returns the claims that nothing shows
+// failing.
+func claimsTally(outcomes []outcome) ([]byte, []string) {
+	mutants := map[string][]mutate.Mutant{}
+	for _, o := range outcomes {
+		for _, c := range slices.Compact(slices.Sorted(slices.Values(o.caught))) {
+			mutants[c] = append(mutants[c], o.mutant)
+		}
+	}
+	var tally bytes.Buffer
+	var unseen []string
+	fmt.Fprintln(&tally, "claims seen failing (protocol, claim: the scenarios that show it; how many handler mutants a scenario catches failing it, and the first):")
+	for _, p := range protocols.All() {
+		claims := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(p.Claims), p.PartialClaims...))))
+		for _, claim := range claims {
+			var shows []string
+			for _, sc := range p.Scenarios {
+				if sc.Expect == checker.Fail && sc.Shows == claim {
+					shows = append(shows, sc.Name)
+				}
+			}
+			ms := mutants[p.Path()+" "+claim]
+			line := fmt.Sprintf("  %s %s: scenarios [%s]; %d mutants", p.Path(), claim, strings.Join(shows, " "), len(ms))
+			if len(ms) > 0 {
+				slices.SortFunc(ms, func(a, b mutate.Mutant) int { return a.ID - b.ID })
+				line += ", e.g. " + mutantKey(ms[0])
+			}
+			if len(shows) == 0 && len(ms) == 0 {
+				unseen = append(unseen, p.Path()+" "+claim)
+			}
+			fmt.Fprintln(&tally, line)
+		}
+	}
+	return tally.Bytes(), unseen
+}
+
+// judgeProperty runs the unit tests of the packages with property code
+// on a property mutant, and if they all pass, the scenarios of the
+// protocols that execute its line.
+func (c *mutationCheck) judgeProperty(m mutate.Mutant, explained map[string]string) outcome {
+	for _, u := range c.unit {
+		cmd := mutantCommand(u.bin, m.ID, "-test.timeout=60s")
+		cmd.Dir = u.dir
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			return outcome{mutant: m, kind: "unit", because: firstFailure(out)}
+		}
+	}
+	var executing []string
+	if !*unitsOnly || *mutateOnly == "" {
+		executing = c.protocolsExecuting(m)
+	}
+	for _, p := range executing {
+		res, why := runMutant(c.bin, m.ID, p)
+		if why != "" {
+			return outcome{mutant: m, kind: "verdict", because: p + ": " + why}
+		}
+		if kind, because := judgeMutant(c.base[p], res); kind == "verdict" || kind == "figure" {
+			return outcome{mutant: m, kind: "verdict", because: because}
+		}
+	}
+	if why, ok := explained[mutantKey(m)]; ok {
+		return outcome{mutant: m, kind: "equivalent", because: why}
+	}
+	return outcome{mutant: m, kind: "survived", because: "no unit test fails and no scenario's verdict moves"}
+}
+
+// firstFailure is the first test a test binary's output says failed.
+func firstFailure(out []byte) string {
+	for line := range strings.Lines(string(out)) {
+		if name, ok := strings.CutPrefix(strings.TrimSpace(line), "--- FAIL: "); ok {
+			return strings.TrimSpace(name)
+		}
+	}
+	return firstLine(string(out))
+}
+
+// observationsOnly reclassifies the handler survivors whose protocol runs
+// as the original's in every scenario, explored with no monitor in the
+// worlds: they changed only what the nodes report to the monitors, no rule
+// of the protocol, and no verdict.
+func (c *mutationCheck) observationsOnly(outcomes []outcome) {
 	for i, o := range outcomes {
-		if o.kind != "survived" {
+		if o.kind != "survived" || o.mutant.Kind != mutate.Handler {
 			continue
 		}
 		same := true
-		for _, p := range executes[fmt.Sprintf("%s:%d", o.mutant.File, o.mutant.Line)] {
-			if own[p] == nil {
-				g, ok := protocolGraphs(bin, 0, p, base[p])
-				require.True(t, ok, "%s without a mutant, with no property", p)
-				own[p] = g
+		for _, p := range c.protocolsExecuting(o.mutant) {
+			if c.own[p] == nil {
+				g, ok := protocolGraphs(c.bin, 0, p, c.base[p])
+				require.True(c.t, ok, "%s without a mutant, with no property", p)
+				c.own[p] = g
 			}
-			if g, ok := protocolGraphs(bin, o.mutant.ID, p, base[p]); !ok || !reflect.DeepEqual(g, own[p]) {
+			if g, ok := protocolGraphs(c.bin, o.mutant.ID, p, c.base[p]); !ok || !reflect.DeepEqual(g, c.own[p]) {
 				same = false
 				break
 			}
@@ -197,7 +405,10 @@ func TestMutation(t *testing.T) {
 			outcomes[i].kind = "observation"
 		}
 	}
+}
 
+// handlerTally is the golden's account of the handler mutants.
+func handlerTally(outcomes []outcome) []byte {
 	count := map[string]int{}
 	var tally bytes.Buffer
 	var survivors []string
@@ -205,8 +416,7 @@ func TestMutation(t *testing.T) {
 		count[o.kind]++
 		switch o.kind {
 		case "survived", "unexecuted":
-			// lines move with every edit: the golden names the file and the code
-			survivors = append(survivors, fmt.Sprintf("%s %s: %s (%s)", o.mutant.File, o.mutant.Op, o.mutant.Code, o.kind))
+			survivors = append(survivors, fmt.Sprintf("%s (%s)", mutantKey(o.mutant), o.kind))
 		}
 	}
 	live := len(outcomes) - count["equivalent"] - count["observation"]
@@ -221,26 +431,88 @@ func TestMutation(t *testing.T) {
 	fmt.Fprintln(&tally, "\nchange only the observations (the protocol's own state graph is the original's in every scenario; no verdict moves):")
 	for _, o := range outcomes {
 		if o.kind == "observation" {
-			fmt.Fprintf(&tally, "  %s %s: %s\n", o.mutant.File, o.mutant.Op, o.mutant.Code)
+			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
 		}
 	}
 	fmt.Fprintln(&tally, "\nequivalent under the scenarios (no scenario's state graph changes):")
 	for _, o := range outcomes {
 		if o.kind == "equivalent" {
-			fmt.Fprintf(&tally, "  %s %s: %s\n", o.mutant.File, o.mutant.Op, o.mutant.Code)
+			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
 		}
 	}
-	t.Log(tally.String())
+	return tally.Bytes()
+}
+
+// propertyTally is the golden's account of the property mutants, with a
+// line per file.
+func propertyTally(outcomes []outcome, explained map[string]string) []byte {
+	count := map[string]int{}
+	perFile := map[string]map[string]int{}
+	for _, o := range outcomes {
+		count[o.kind]++
+		if perFile[o.mutant.File] == nil {
+			perFile[o.mutant.File] = map[string]int{}
+		}
+		perFile[o.mutant.File][o.kind]++
+	}
+	var tally bytes.Buffer
+	fmt.Fprintf(&tally, "%d mutants of the property code: %d killed by a unit test, %d by a scenario's verdict, %d equivalent (explained), %d survived\n",
+		len(outcomes), count["unit"], count["verdict"], count["equivalent"], count["survived"])
+	fmt.Fprintln(&tally, "\nper file (killed by a unit test, by a verdict; equivalent; survived):")
+	for _, f := range slices.Sorted(maps.Keys(perFile)) {
+		k := perFile[f]
+		fmt.Fprintf(&tally, "  %-48s %4d %4d; %3d; %3d\n", f, k["unit"], k["verdict"], k["equivalent"], k["survived"])
+	}
+	fmt.Fprintln(&tally, "\nsurvivors (no unit test fails, no scenario's verdict moves):")
 	for _, o := range outcomes {
 		if o.kind == "survived" {
-			t.Logf("survivor %s:%d %s: %s", o.mutant.File, o.mutant.Line, o.mutant.Op, o.because)
+			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
 		}
 	}
-	if *mutateOnly == "" {
-		// a new survivor, or a survivor killed, changes the golden
-		require.NoError(t, os.Chdir(wd))
-		golden(t, "mutation.golden", tally.Bytes())
+	fmt.Fprintln(&tally, "\nequivalent (testdata/mutation.equivalent says why no run can tell them from the original):")
+	for _, o := range outcomes {
+		if o.kind == "equivalent" {
+			fmt.Fprintf(&tally, "  %s\n    %s\n", mutantKey(o.mutant), explained[mutantKey(o.mutant)])
+		}
 	}
+	return tally.Bytes()
+}
+
+// readEquivalents reads the property mutants explained as equivalent: a
+// line naming the mutant as the golden does (file, operator, code), then
+// indented lines saying why; # starts a comment.
+func readEquivalents(file string) (map[string]string, error) {
+	data, err := os.ReadFile(file)
+	if os.IsNotExist(err) {
+		return map[string]string{}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	out := map[string]string{}
+	key := ""
+	for n, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.TrimSpace(line) == "" || strings.HasPrefix(line, "#"):
+		case line[0] == ' ' || line[0] == '\t':
+			if key == "" {
+				return nil, fmt.Errorf("%s:%d: a reason with no mutant above it", file, n+1)
+			}
+			out[key] = strings.TrimSpace(out[key] + " " + strings.TrimSpace(line))
+		default:
+			key = line
+			if _, dup := out[key]; dup {
+				return nil, fmt.Errorf("%s:%d: %s explained twice", file, n+1, key)
+			}
+			out[key] = ""
+		}
+	}
+	for k, why := range out {
+		if why == "" {
+			return nil, fmt.Errorf("%s: %s has no reason", file, k)
+		}
+	}
+	return out, nil
 }
 
 func pct(n, of int) float64 {
@@ -341,7 +613,7 @@ func protocolGraphs(bin string, id int, p string, base []scenarioResult) ([]stat
 // coverage run on each protocol's scenarios.
 func linesByProtocol(t *testing.T, tmp string) map[string][]string {
 	bin := filepath.Join(tmp, "vigil-cover")
-	out, err := exec.Command("go", "build", "-cover", "-coverpkg=./cmd/vigil,./protocols/...", "-o", bin, "./cmd/vigil").CombinedOutput()
+	out, err := exec.Command("go", "build", "-cover", "-coverpkg=./cmd/vigil,./protocols/...,./properties/...", "-o", bin, "./cmd/vigil").CombinedOutput()
 	require.NoError(t, err, "%s", out)
 	lines := map[string][]string{}
 	for i, p := range protocols.All() {
