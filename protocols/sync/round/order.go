@@ -51,7 +51,8 @@ func observe(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
 	if st.Bad == "" {
 		st = checkOrder(st, node, o, inPlace)
 	}
-	// Pulses are counted even once the order is broken, for all-pulses.
+	// A pulse is counted here, whether it keeps the order or not: all-pulses
+	// reads the count once the order is broken too.
 	if o.Kind == ObsPulse && o.Arg > st.Pulse[node] {
 		st.Pulse = setPulse(st.Pulse, node, o.Arg, inPlace)
 	}
@@ -67,7 +68,8 @@ func setPulse(ps []int, node model.NodeID, p int, inPlace bool) []int {
 	return ps
 }
 
-// checkOrder follows the messages of each pulse until the order breaks.
+// checkOrder follows the messages of each pulse until the order breaks;
+// observe counts the pulses.
 func checkOrder(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
 	switch o.Kind {
 	case ObsSend:
@@ -104,7 +106,6 @@ func checkOrder(st Order, node model.NodeID, o model.Obs, inPlace bool) Order {
 				return st
 			}
 		}
-		st.Pulse = setPulse(st.Pulse, node, o.Arg, inPlace)
 	}
 	return st
 }
