@@ -62,10 +62,8 @@ func (s msgSet) with(i int) msgSet {
 }
 
 func (s msgSet) union(t msgSet) msgSet {
-	if len(t) > len(s) {
-		s, t = t, s
-	}
-	out := slices.Clone(s)
+	out := make(msgSet, max(len(s), len(t)))
+	copy(out, s)
 	for i, w := range t {
 		out[i] |= w
 	}
@@ -131,11 +129,12 @@ func (s msgSet) firstNotIn(t msgSet) (int, bool) {
 	return 0, false
 }
 
-// members lists the set's message numbers, in order.
+// members lists the set's message numbers, in order. It reads the words
+// directly, not through has, which also answers past the last word.
 func (s msgSet) members() []int {
 	var out []int
 	for i := range len(s) * 64 {
-		if s.has(i) {
+		if s[i>>6]>>(i&63)&1 != 0 {
 			out = append(out, i)
 		}
 	}
@@ -154,10 +153,10 @@ func numberingOf(cfg *model.Config) numbering {
 
 // msgNumber numbers message m: sender·msgs + seq - 1, or false when no
 // node of the run multicasts such a message.
-func (nb numbering) msgNumber(m model.MsgID) (int, bool) {
+func (nb numbering) msgNumber(m model.MsgID) (i int, ok bool) {
 	k := nb.Msgs
 	if m.Sender < 0 || int(m.Sender) >= nb.N || m.Seq < 1 || m.Seq > k {
-		return 0, false
+		return // no such message: i is 0
 	}
 	return int(m.Sender)*k + m.Seq - 1, true
 }
@@ -378,7 +377,7 @@ func (m orderMonitor) Name() string { return m.name }
 func (m orderMonitor) Start(cfg *model.Config) any {
 	s := OrderLog{numbering: numberingOf(cfg), Delivered: make([]msgSet, cfg.N), Crashed: make([]bool, cfg.N), Bad: noViolation}
 	if m.causal {
-		s.Past = make([]msgSet, cfg.N*cfg.Param(MsgsParam, 1))
+		s.Past = make([]msgSet, s.N*s.Msgs)
 		s.Knows = make([]msgSet, cfg.N)
 	}
 	return s

@@ -88,6 +88,7 @@ func play(t *testing.T, n, msgs int, script []mstep) []View {
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
+	require.Nil(t, st.TakeFault())
 	views := []View{st.View(w)}
 	for k, e := range script {
 		ev := sim.Event{Kind: sim.Act, Node: e.node}
@@ -102,6 +103,7 @@ func play(t *testing.T, n, msgs int, script []mstep) []View {
 			require.True(t, st.Alive(w, e.node), "step %d: %v observes while down", k, e.node)
 		}
 		w, _ = st.Apply(w, ev, nil)
+		require.Nil(t, st.TakeFault(), "step %d: a monitor failed", k)
 		views = append(views, st.View(w))
 	}
 	_, nproto := st.Enabled(w, nil)
@@ -128,6 +130,9 @@ func (c mcase) run(t *testing.T) {
 	}
 	views := play(t, n, c.msgs, c.script)
 	last := views[len(views)-1]
+	for _, mon := range Monitors(Family("multicast")) {
+		require.Equal(t, last.Monitor(mon), feed(t, mon, last.Config(), c.script), "%s: %s fed directly", c.name, mon.Name())
+	}
 	for p, want := range c.want {
 		require.Equal(t, want, p.Check(last), "%s: %s", c.name, p.Name)
 		require.Equal(t, want, p.Judge(last, true), "%s: %s judged where the run ends", c.name, p.Name)
@@ -478,7 +483,7 @@ func TestMulticastMsgSets(t *testing.T) {
 	require.Nil(t, empty.members())
 	require.False(t, empty.has(0))
 	require.False(t, empty.has(200))
-	require.Nil(t, empty.union(nil))
+	require.Empty(t, empty.union(nil))
 
 	a := empty.with(3)
 	require.Equal(t, msgSet{1 << 3}, a)
