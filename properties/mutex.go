@@ -101,18 +101,20 @@ func (entryOrderMonitor) ObserveInPlace(_ *model.Config, st any, node model.Node
 	return observed(st, in, observeEntryOrder(in, node, o, true))
 }
 
+// sameAs compares Entered alone of the overtaking: Entered and Overtaken
+// are set together, once.
 func (s EntryOrderState) sameAs(t EntryOrderState) bool {
-	return s.CSState.sameAs(t.CSState) && s.Entered == t.Entered && s.Overtaken == t.Overtaken
+	return s.CSState.sameAs(t.CSState) && s.Entered == t.Entered
 }
 
 // observeEntryOrder is observeCS, and notes the first entry while a
-// request smaller in (timestamp, id) waits.
+// request smaller in (timestamp, id) waits: of those, the one of the
+// smallest id. The entering node's own request is not smaller than itself.
 func observeEntryOrder(s EntryOrderState, node model.NodeID, o model.Obs, inPlace bool) EntryOrderState {
 	if o.Kind == model.ObsEnter && s.Entered == model.None && s.Nodes[node].Phase != InCS {
 		mine := s.Nodes[node]
 		for j, n := range s.Nodes {
-			if n.Phase == Waiting && model.NodeID(j) != node &&
-				(n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
+			if n.Phase == Waiting && (n.TS < mine.TS || n.TS == mine.TS && j < int(node)) {
 				s.Entered, s.Overtaken = node, model.NodeID(j)
 				break
 			}

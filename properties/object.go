@@ -58,7 +58,7 @@ type History struct {
 }
 
 // HistoryOp is one client call: its operation, a value and when it was
-// called and returned, as times of History.Clock (Return < 0: pending).
+// called and returned, as times of History.Clock (Return -1: pending).
 type HistoryOp struct {
 	Client       model.NodeID
 	Op           uint8       // the object's operation, such as Acquire or Write
@@ -66,10 +66,16 @@ type HistoryOp struct {
 	Call, Return int32
 }
 
+// unreturned is the Return of a call still pending.
+const unreturned int32 = -1
+
+// returned reports whether op's call has returned.
+func (op HistoryOp) returned() bool { return op.Return != unreturned }
+
 // pending returns the index of client i's pending call, or -1.
 func (h History) pending(i model.NodeID) int {
 	for k := len(h.Ops) - 1; k >= 0; k-- {
-		if h.Ops[k].Client == i && h.Ops[k].Return < 0 {
+		if h.Ops[k].Client == i && !h.Ops[k].returned() {
 			return k
 		}
 	}
@@ -82,7 +88,7 @@ func (h History) Call(i model.NodeID, op uint8, v model.MsgID) History {
 	if !h.owned {
 		ops = slices.Clip(ops)
 	}
-	return History{Ops: append(ops, HistoryOp{Client: i, Op: op, Value: v, Call: h.Clock, Return: -1}), Clock: h.Clock + 1, owned: h.owned}
+	return History{Ops: append(ops, HistoryOp{Client: i, Op: op, Value: v, Call: h.Clock, Return: unreturned}), Clock: h.Clock + 1, owned: h.owned}
 }
 
 // Return returns h with client i's pending call returning now, with value
@@ -124,7 +130,7 @@ func (o *Object) Operations(h History) []porcupine.Operation {
 	var ops []porcupine.Operation
 	for _, op := range h.Ops {
 		ret := op.Return
-		if ret < 0 {
+		if !op.returned() {
 			if o.TakesEffect == nil || !o.TakesEffect(op) {
 				continue
 			}
@@ -166,7 +172,7 @@ func (o *Object) Linearizable() *Property {
 			Check: func(v View) string {
 				h := v.Monitor(mon).(History)
 				for _, op := range h.Ops {
-					if op.Return < 0 && v.Alive(op.Client) {
+					if !op.returned() && v.Alive(op.Client) {
 						return fmt.Sprintf("the run is over and %v's %s, called at %d, never returned", op.Client, o.OpNames[op.Op], op.Call)
 					}
 				}

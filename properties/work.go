@@ -66,7 +66,7 @@ func (resultsMonitor) Start(cfg *model.Config) any {
 
 func (resultsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
 	s := st.(ResultsState)
-	var next uint64
+	var next uint64 // what node holds after o
 	switch o.Kind {
 	case Counted:
 		bit := uint64(1) << o.Arg
@@ -78,7 +78,7 @@ func (resultsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o mode
 		}
 		next = s.Counted[node] | bit
 	case model.ObsCrash, model.ObsRecover:
-		next = 0
+		// the node loses what it counted: next stays empty
 	default:
 		return st
 	}
