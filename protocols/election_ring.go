@@ -35,6 +35,9 @@ func init() {
 			{Name: "recovery", N: 3, Initiators: "0", Crashes: 1, Recoveries: 1, Expect: checker.Fail,
 				Shows: "termination", Violates: []string{"agreement", "highest-leader", "live-leader"},
 				Why: "a node that crashes and comes back before its predecessor notices has lost the election it held, and nobody re-sends it (Kesden skips failed nodes and never readmits them)"},
+			{Name: "loss", N: 3, Initiators: "0", Losses: 1, Expect: checker.Fail,
+				Shows: "agreement", Violates: []string{"unique-leader", "highest-leader", "termination", "live-leader"},
+				Why: "a lost message or acknowledgement makes a node take its live successor for failed and skip it: a list without that node goes round, and a node that had learnt the successor leads now follows another (Kesden: \"skipping failed nodes as necessary\", where a silent node is taken for a failed one)"},
 		},
 	}))
 }

@@ -84,9 +84,12 @@ func init() {
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    suite.Compiler("sync/bfs-simple", simple.Over(bfs.Round{}), nil),
 			// a packet per link and pulse each way, N pulses
-			Scenarios: overSynchronizer(model.Unordered, "the simple synchronizer", func(n, e int) string {
+			Scenarios: append(overSynchronizer(model.Unordered, "the simple synchronizer", func(n, e int) string {
 				return fmt.Sprintf("total %d", 2*e*n)
 			}),
+				suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
+					Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
+					Why: "one lost packet and its receiver waits for ever for \"exactly one message ... from each neighbor\": a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
 		},
 		&suite.Protocol{
 			Name: "bfs-abd", Family: "sync",
@@ -109,6 +112,12 @@ func init() {
 				{Name: "late", N: 4, Topology: "ring", Channels: model.Unordered, Timing: model.Bounded, Delay: 2,
 					Params: map[string]int{abd.DelayParam: 1}, Expect: checker.Fail, Shows: "pulse-order", Violates: []string{"bfs-tree"},
 					Why: "the network's bound exceeds the d assumed: a message sent as a pulse began arrives as the next begins, and may come second (the notes' d is \"the maximum propagation delay of each channel\")"},
+				{Name: "loss", N: 4, Topology: "ring", Channels: model.Unordered, Timing: model.Bounded, Delay: 1, Losses: 1,
+					Params: map[string]int{abd.DelayParam: 1}, Expect: checker.Fail, Shows: "bfs-tree", Violates: []string{"pulse-order"},
+					Why: "a lost invite: ABD sends no control messages, so the pulses go on and the node is reached the long way round, at the wrong level (the Leader Election notes: a synchronizer is \"possible in the absence of failures\")"},
+				{Name: "crash", N: 4, Topology: "ring", Channels: model.Unordered, Timing: model.Bounded, Delay: 1, Crashes: 1,
+					Params: map[string]int{abd.DelayParam: 1}, Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
+					Why: "a node crashes: it simulates no more pulses, and the nodes it would have invited get no parent (the Leader Election notes: a synchronizer is \"possible in the absence of failures\")"},
 			},
 		},
 		&suite.Protocol{
@@ -134,9 +143,12 @@ func init() {
 			Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
 			Compile:    overTree("sync/bfs-beta"),
 			// m(j), ack(j) and safe(j) on each of the tree's N-1 links, N pulses
-			Scenarios: overSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
+			Scenarios: append(overSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
 				return fmt.Sprintf("safe %d, pulse %[1]d, pulse-ack %[1]d", (n-1)*n)
 			}),
+				suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
+					Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
+					Why: "one lost message, m(j), ack(j) or safe(j), and the root never learns that its subtree is safe, so no next pulse starts: a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
 		},
 	)
 }

@@ -41,6 +41,8 @@ func init() {
 					Messages: "share 3, result 3"},
 				{Name: "worker-crash", N: 3, Crashes: 1, Params: tasks(2), Expect: checker.Fail, Shows: "all-results",
 					Why: "nothing recovers a crashed worker's share: \"A crashed machine will mean missing results\" (the lecture notes Elections)"},
+				{Name: "duplicate", N: 3, Duplicates: 1, Params: tasks(2), Expect: checker.Fail, Shows: "results-once",
+					Why: "the network duplicates a result and the analyser counts it twice: static sharing keeps no record of what came in (Vlassov and Montelius: retransmission must \"avoid duplication of messages\")"},
 			},
 		}),
 		sharing(&suite.Protocol{
@@ -67,6 +69,8 @@ func init() {
 				{Name: "slow-worker", N: 3, Timing: model.Async, Params: map[string]int{properties.TasksParam: 1, dynamic.DedupParam: 0},
 					Props: []string{"results-once"}, MaxDepth: 12, Expect: checker.Fail, Shows: "results-once",
 					Why: "with an unreliable detector the coordinator takes a slow worker for crashed and hands its task out again: both results reach the analyser, which counts the task twice unless it drops copies (the default)"},
+				{Name: "loss", N: 3, Losses: 1, Params: tasks(1), Props: []string{"all-results", "results-once", "unique-leader"}, Expect: checker.Fail, Shows: "all-results",
+					Why: "a result lost on its way to the analyser: the coordinator watches for crashed machines, not lost messages, and the worker reported done, so the job ends without it (the Elections notes: the coordinator \"checks the status of machines and determines of one has crashed\")"},
 				{Name: "recovery", N: 3, Crashes: 1, Recoveries: 1, Params: tasks(2), Expect: checker.Fail,
 					Shows: "unique-leader", Violates: []string{"all-results"},
 					Why: "a crashed coordinator that restarts bullies its way back while its successor coordinates, as in bully's sync-recovery: two coordinators, and a job handed over twice may end without all results"},

@@ -19,8 +19,12 @@
 // the ring whose ranks fall along the direction of travel (-ranks reverse);
 // the best case, 2N-1, is the ring whose ranks rise (-ranks sorted). Either
 // way N elected messages follow. With only some nodes initiating, the
-// highest initiator wins, so highest-leader is not claimed then. The
-// algorithm assumes no failures.
+// highest initiator wins, so highest-leader is not claimed then (the
+// partial scenario shows it fail). That the winner is the highest
+// initiator is what the source guarantees, but no election property reads
+// which nodes initiated, so it is left unclaimed and unchecked. The
+// algorithm assumes no failures: a crashed node breaks the ring (the crash
+// scenario).
 //
 // In asynchronous rounds (checker.Options.Rounds) a run takes 2N whatever
 // the ranks: N for the leader's token to come back, N for the elected

@@ -25,7 +25,10 @@
 // never saw still goes round: two nodes elect themselves, a run vigil finds
 // from N = 2 on. With only some nodes initiating, the highest initiator
 // wins and non-initiators never learn who did: vigil then claims only
-// unique-leader and agreement. With every node an
+// unique-leader and agreement (the partial scenario shows highest-leader
+// fail). That the winner is the highest initiator is what the source
+// guarantees, but no election property reads which nodes initiated, so it
+// is left unclaimed and unchecked. With every node an
 // initiator each token travels the whole ring: N² messages.
 package lelann
 

@@ -1,0 +1,132 @@
+package regress
+
+import (
+	"context"
+	"slices"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/ringbased"
+	"github.com/vigil-check/vigil/protocols/multicast"
+	"github.com/vigil-check/vigil/protocols/multicast/causal"
+	"github.com/vigil-check/vigil/protocols/multicast/fifo"
+	"github.com/vigil-check/vigil/protocols/multicast/reliable"
+)
+
+// The claims below hold under every fault vigil models, so no scenario can
+// show them failing; each variant breaks one rule of its algorithm the way
+// a student might, and the checker must catch the claim failing.
+
+// forwardsLower is the ring-based election whose participant passes a
+// lower rank on instead of dropping it. The rule broken: "the one with the
+// larger identifier will not pass on the other's identifier" (Vlassov and
+// Montelius), on which their proof of safety rests: a lower rank goes round
+// and its node elects itself too.
+type forwardsLower struct{ ringbased.Protocol }
+
+func (p forwardsLower) Receive(ctx *model.Ctx[ringbased.Msg], s ringbased.State, from model.NodeID, m ringbased.Msg) ringbased.State {
+	if !m.Elected && m.Rank < ctx.MyRank() && s.Participant {
+		ctx.Send(ctx.Next(), m)
+		return s
+	}
+	return p.Protocol.Receive(ctx, s, from, m)
+}
+
+// causalNoHoldBack is causal multicast that delivers every message on
+// receipt. The rule broken: the hold-back check, wait until V_j[j] =
+// V_i[j] + 1 and V_j[k] ≤ V_i[k] (Vlassov and Montelius).
+type causalNoHoldBack struct{ causal.Protocol }
+
+func (causalNoHoldBack) Receive(ctx *model.Ctx[causal.Msg], s causal.State, _ model.NodeID, m causal.Msg) causal.State {
+	s.Process = s.Deliver(ctx, m.Value)
+	s.V = slices.Clone(s.V)
+	s.V[m.Value.ID.Sender]++
+	return s
+}
+
+// fifoNoHoldBack is FIFO multicast that delivers a message ahead of its
+// turn and remembers the highest sequence number delivered. The rule
+// broken: "deliver in turn, hold back the rest" (Vlassov and Montelius).
+type fifoNoHoldBack struct{ fifo.Protocol }
+
+func (fifoNoHoldBack) Receive(ctx *model.Ctx[fifo.Msg], s fifo.State, _ model.NodeID, m fifo.Msg) fifo.State {
+	q, seq := m.Value.ID.Sender, m.Value.ID.Seq
+	if seq == s.R[q] {
+		return s // the one it delivered last, again
+	}
+	s.R = slices.Clone(s.R)
+	s.Process = s.Deliver(ctx, m.Value)
+	s.R[q] = max(s.R[q], seq)
+	return s
+}
+
+// deliversCopies is R-multicast with R-deliver outside the "if m does not
+// belong to Received" of Vlassov and Montelius: it relays a message once
+// but delivers every copy, the relays of the others among them. The rule
+// broken: "duplicates of the message are detected and not delivered".
+type deliversCopies struct{ reliable.Protocol }
+
+func (deliversCopies) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ model.NodeID, m reliable.Msg) reliable.State {
+	if !s.Seen(m.Value) {
+		s = s.WithReceived(m.Value)
+		if m.Value.ID.Sender != ctx.Self() {
+			s.Process = s.Send(ctx, multicast.Group(&ctx.Env), m)
+		}
+	}
+	s.Process = s.Deliver(ctx, m.Value)
+	return s
+}
+
+// TestBrokenVariantsFailTheirClaims: each broken variant, searched
+// exhaustively with the monitors of the shipped protocol's claims, fails
+// the claim its broken rule guards; the shipped protocol passes the same
+// configuration, so the failure is the variant's.
+func TestBrokenVariantsFailTheirClaims(t *testing.T) {
+	ring := model.Config{N: 3, Topology: "uniring"}
+	senders := model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0, 1), Params: map[string]int{"msgs": 2}}
+	one := model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
+	cases := []struct {
+		protocol, claim string
+		cfg             model.Config
+		variant         func(t *testing.T, cfg model.Config) *checker.Machine
+	}{
+		{"ringbased", "unique-leader", ring, func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "ringbased", "election/ringbased-forwards-lower", forwardsLower{}, cfg)
+		}},
+		{"causal", "causal-order", senders, func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
+		}},
+		{"causal", "fifo-order", one, func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
+		}},
+		{"fifo", "fifo-order", one, func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "fifo", "multicast/fifo-no-hold-back", fifoNoHoldBack{}, cfg)
+		}},
+		{"reliable", "integrity", model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 1}},
+			func(t *testing.T, cfg model.Config) *checker.Machine {
+				return compileVariant(t, "reliable", "multicast/reliable-delivers-copies", deliversCopies{}, cfg)
+			}},
+	}
+	for _, c := range cases {
+		t.Run(c.protocol+"/"+c.claim, func(t *testing.T) {
+			m := c.variant(t, c.cfg)
+			r := checker.Exhaustive(context.Background(), m, checker.Options{})
+			pr := r.Property(c.claim)
+			require.NotNil(t, pr, "the shipped protocol does not claim %s", c.claim)
+			require.Equal(t, checker.Fail, pr.Verdict, "the broken variant keeps %s", c.claim)
+			back, err := checker.Replay(m, pr.Counterexample)
+			require.NoError(t, err)
+			// the replay names the first property the run violates: the
+			// claim, or one the same broken rule breaks on the way
+			require.NotEmpty(t, back.Property, "the counterexample does not replay to a violation")
+			if back.Property == c.claim {
+				require.Equal(t, pr.Detail, back.Detail)
+			}
+
+			shipped := exhaustiveRun(t, c.protocol, c.cfg, nil, checker.Options{})
+			require.Equal(t, checker.Pass, shipped.Property(c.claim).Verdict, "the shipped protocol fails %s here too", c.claim)
+		})
+	}
+}
