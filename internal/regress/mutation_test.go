@@ -301,9 +301,9 @@ func newlyFailed(base, res []scenarioResult) []string {
 }
 
 // claimsTally is the golden's account of how each claim of each protocol
-// is seen failing on a real run: by a scenario that shows it, or by the
-// runs of handler mutants (deliberately broken protocols) that a scenario
-// caught failing it. It also returns the claims that nothing shows
+// is seen failing on a real run: by a scenario that shows it, by a broken
+// variant (see brokenVariants), or by the runs of handler mutants
+// (deliberately broken protocols) that a scenario caught failing it. It also returns the claims that nothing shows
 // failing.
 func claimsTally(outcomes []outcome) ([]byte, []string) {
 	mutants := map[string][]mutate.Mutant{}
@@ -314,7 +314,7 @@ func claimsTally(outcomes []outcome) ([]byte, []string) {
 	}
 	var tally bytes.Buffer
 	var unseen []string
-	fmt.Fprintln(&tally, "claims seen failing (protocol, claim: the scenarios that show it; how many handler mutants a scenario catches failing it, and the first):")
+	fmt.Fprintln(&tally, "claims seen failing (protocol, claim: the scenarios and broken variants that show it; how many handler mutants a scenario catches failing it, and the first):")
 	for _, p := range protocols.All() {
 		claims := slices.Compact(slices.Sorted(slices.Values(append(slices.Clone(p.Claims), p.PartialClaims...))))
 		for _, claim := range claims {
@@ -322,6 +322,11 @@ func claimsTally(outcomes []outcome) ([]byte, []string) {
 			for _, sc := range p.Scenarios {
 				if sc.Expect == checker.Fail && sc.Shows == claim {
 					shows = append(shows, sc.Name)
+				}
+			}
+			for _, v := range brokenVariants {
+				if q, err := protocols.Lookup(v.protocol); err == nil && q == p && v.claim == claim {
+					shows = append(shows, "variant:"+v.protocol+"/"+v.claim)
 				}
 			}
 			ms := mutants[p.Path()+" "+claim]
