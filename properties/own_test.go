@@ -36,3 +36,17 @@ func TestNewInPlaceMonitor(t *testing.T) {
 	require.Equal(t, []int{10, 0}, same)
 	require.Equal(t, []int{10, 0}, st, "ObserveInPlace writes into its input")
 }
+
+// MonitorState and StateOf hand back the state of the type asked for, and
+// name the type they found otherwise.
+func TestStateOfTheWrongType(t *testing.T) {
+	v := situation{beliefs: []model.NodeID{1, 1}}.view(t)
+	require.Equal(t, []model.NodeID{1, 1}, properties.MonitorState[[]model.NodeID](v, properties.Leaders))
+	require.PanicsWithValue(t, "properties.MonitorState: monitor leaders keeps []model.NodeID, not []int", func() {
+		properties.MonitorState[[]int](v, properties.Leaders)
+	})
+	require.Equal(t, believerState{B: 1}, properties.StateOf[believerState](v, 0))
+	require.PanicsWithValue(t, "properties.StateOf: node states are properties_test.believerState, not int", func() {
+		properties.StateOf[int](v, 0)
+	})
+}
