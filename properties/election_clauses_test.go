@@ -325,7 +325,7 @@ func TestGroupNumbersUniqueClauses(t *testing.T) {
 		{name: "reject: never reused: a node forms a group it formed before",
 			run:  electionRun{n: 2, steps: steps(forms(1, 1), forms(1, 2), forms(1, 2))},
 			want: "n1 formed group (2, n1) again"},
-		{name: "reject: incremented: a node's sequence goes back",
+		{name: "reject: growing sequence numbers: a node's sequence steps back",
 			run:  electionRun{n: 2, steps: steps(forms(0, 3), forms(0, 2))},
 			want: "n0 formed group (2, n0) again"},
 		{name: "reject: never reused, across a crash",

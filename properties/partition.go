@@ -132,10 +132,13 @@ func (groupsMonitor) observe(st any, node model.NodeID, o model.Obs, inPlace boo
 	return g
 }
 
-// GroupNumbersUnique: no group number is ever used twice.
+// GroupNumbersUnique: no group number is ever used twice. The monitor keeps
+// each node's last sequence number, not every one it used, so it asks for
+// what Kesden's lecture prescribes, a sequence that grows with each group
+// formed: one that steps back counts as a reuse.
 var GroupNumbersUnique = &Property{
 	Name: "group-numbers-unique", Family: "election", When: Always, Monitor: GroupNumbers, MonitorOnly: true,
-	Doc: "a group number (sequence number, coordinator) names at most one group ever formed",
+	Doc: "each node forms its groups under growing sequence numbers, so that a group number (sequence number, coordinator) names at most one group ever formed",
 	Check: func(v View) string {
 		g := v.Monitor(GroupNumbers).(groupNumbers)
 		if g.ReusedBy != model.None {
