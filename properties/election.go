@@ -2,6 +2,7 @@ package properties
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -47,18 +48,19 @@ func leaderAfter(was model.NodeID, o model.Obs) model.NodeID {
 }
 
 // setAt returns st, a []T indexed by node, with v at node: st itself if it
-// holds v there already (not boxed again), else a copy, or st written in
-// place where the monitor holds it alone (see cow).
+// holds v there already, or st written in place where the monitor holds it
+// alone (neither copied nor boxed again), else a copy.
 func setAt[T comparable](st any, node model.NodeID, v T, inPlace bool) any {
 	b := st.([]T)
-	if b[node] == v {
+	switch {
+	case b[node] == v:
+		return st
+	case inPlace:
+		b[node] = v
 		return st
 	}
-	c := cow(b, inPlace)
+	c := slices.Clone(b)
 	c[node] = v
-	if inPlace {
-		return st
-	}
 	return c
 }
 

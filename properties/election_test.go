@@ -206,6 +206,14 @@ func TestElectionFamily(t *testing.T) {
 	four := []*properties.Property{properties.UniqueLeader, properties.Agreement, properties.HighestLeader, properties.Termination}
 	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(four), "one monitor for the four")
 
+	// sorted, whatever order the registry's map gives them in
+	sorted := []string{"agreement", "group-leader", "group-numbers-unique", "healed-leader", "highest-leader",
+		"live-leader", "pool-size", "termination", "unique-leader"}
+	for range 20 {
+		require.Equal(t, sorted, properties.Names("election"))
+	}
+	require.Equal(t, sorted, names, "the family in the order of its names")
+
 	_, err := properties.Lookup("election", "leader")
 	require.ErrorContains(t, err, `unknown property "leader" (known for election: `)
 	require.ErrorContains(t, err, "unique-leader")

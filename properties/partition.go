@@ -2,6 +2,7 @@ package properties
 
 import (
 	"fmt"
+	"slices"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -37,8 +38,10 @@ var GroupLeader = &Property{
 				return fmt.Sprintf("%v follows %v, which follows %v", i, b[i], b[b[i]])
 			}
 		}
+		// every pair, each way round: the first found has i < j, as the
+		// test is symmetric
 		for i := range model.NodeID(v.N()) {
-			for j := i + 1; int(j) < v.N(); j++ {
+			for j := range model.NodeID(v.N()) {
 				if v.Alive(i) && v.Alive(j) && v.Connected(i, j) && b[j] != b[i] {
 					return fmt.Sprintf("%v and %v are connected but follow %v and %v", i, j, b[i], b[j])
 				}
@@ -113,25 +116,29 @@ func (groupsMonitor) observe(st any, node model.NodeID, o model.Obs, inPlace boo
 	}
 	g := st.(groupNumbers)
 	// group numbers are (sequence, node): a node's sequence must grow
-	reused := o.Arg <= g.Last[node] && g.ReusedBy == model.None
-	if reused {
-		g.ReusedBy, g.ReusedSeq = node, o.Arg
-	}
-	grows := o.Arg > g.Last[node]
-	if grows {
-		g.Last = cow(g.Last, inPlace)
+	if o.Arg > g.Last[node] {
+		if inPlace {
+			g.Last[node] = o.Arg
+			return st // Last written where st holds it: not boxed again
+		}
+		g.Last = slices.Clone(g.Last)
 		g.Last[node] = o.Arg
+		return g
 	}
-	if !reused && (inPlace || !grows) {
-		return st // what Last holds changed, if anything: not boxed again
+	if g.ReusedBy != model.None {
+		return st // only the first reuse is kept
 	}
+	g.ReusedBy, g.ReusedSeq = node, o.Arg
 	return g
 }
 
-// GroupNumbersUnique: no group number is ever used twice.
+// GroupNumbersUnique: no group number is ever used twice. The monitor keeps
+// each node's last sequence number, not every one it used, so it asks for
+// what Kesden's lecture prescribes, a sequence that grows with each group
+// formed: one that steps back counts as a reuse.
 var GroupNumbersUnique = &Property{
 	Name: "group-numbers-unique", Family: "election", When: Always, Monitor: GroupNumbers, MonitorOnly: true,
-	Doc: "a group number (sequence number, coordinator) names at most one group ever formed",
+	Doc: "each node forms its groups under growing sequence numbers, so that a group number (sequence number, coordinator) names at most one group ever formed",
 	Check: func(v View) string {
 		g := v.Monitor(GroupNumbers).(groupNumbers)
 		if g.ReusedBy != model.None {
