@@ -92,34 +92,6 @@ func (r electionRun) view(t *testing.T, mon model.Monitor) *handView {
 	return v
 }
 
-// feed returns mon's state after steps, fed by Observe from Start. It
-// requires every Observe to leave the state it was handed as it was (a
-// fresh replay of each prefix reaches the state kept for it), and
-// ObserveInPlace, from a Start of its own, to reach Observe's state at
-// every step, as a random walk relies on.
-func feed(t *testing.T, mon model.Monitor, cfg *model.Config, script []mstep) any {
-	t.Helper()
-	states := []any{mon.Start(cfg)}
-	for _, s := range script {
-		states = append(states, mon.Observe(cfg, states[len(states)-1], s.node, s.obs))
-	}
-	for k := range states {
-		again := mon.Start(cfg)
-		for _, s := range script[:k] {
-			again = mon.Observe(cfg, again, s.node, s.obs)
-		}
-		require.Equal(t, again, states[k], "a later Observe changed the state after step %d", k)
-	}
-	ip, ok := mon.(model.InPlaceMonitor)
-	require.True(t, ok, "the election monitors update in place on a walk")
-	st := ip.Start(cfg)
-	for k, s := range script {
-		st = ip.ObserveInPlace(cfg, st, s.node, s.obs)
-		require.Equal(t, states[k+1], st, "ObserveInPlace and Observe differ after step %d (%v reports %+v)", k, s.node, s.obs)
-	}
-	return states[len(states)-1]
-}
-
 // clause is one row of a property's table: the clause it exercises, a run,
 // and what the property reports where the run ends ("": it accepts).
 type clause struct {
@@ -171,7 +143,7 @@ func TestUniqueLeaderClauses(t *testing.T) {
 // ("if two nodes decided they have decided to trust the same leader") and
 // LeLann's L(i) = L(j) for non-faulty i, j: live nodes whose leader is live
 // believe in the same one.
-func TestAgreementClauses(t *testing.T) {
+func TestLeaderAgreementClauses(t *testing.T) {
 	judgeClauses(t, Agreement, []clause{
 		{name: "accept: every live node believes in one live leader",
 			run: electionRun{n: 3, steps: steps(leads(0, 1), leads(1, 1), leads(2, 1))}},
