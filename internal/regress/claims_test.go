@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/multicast"
 	"github.com/vigil-check/vigil/protocols/multicast/causal"
 	"github.com/vigil-check/vigil/protocols/multicast/fifo"
+	"github.com/vigil-check/vigil/protocols/multicast/isis"
 	"github.com/vigil-check/vigil/protocols/multicast/reliable"
 )
 
@@ -79,6 +80,56 @@ func (deliversCopies) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ 
 	return s
 }
 
+// causalForgetsOwn is causal multicast whose sender B-multicasts its
+// message to the others and never CO-delivers it itself. The rule broken:
+// the sender delivers its own message at once, after V_i[i] := V_i[i] + 1
+// (Vlassov and Montelius).
+type causalForgetsOwn struct{ causal.Protocol }
+
+func (causalForgetsOwn) Do(ctx *model.Ctx[causal.Msg], s causal.State, a model.Action) causal.State {
+	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[causal.Msg], v multicast.Value) multicast.Process[causal.Msg] {
+		s.V = slices.Clone(s.V)
+		s.V[ctx.Self()]++
+		return p.Send(ctx, multicast.Others(&ctx.Env), causal.Msg{Value: v, V: slices.Clone(s.V)})
+	})
+	return s
+}
+
+// causalNoTurnCheck is causal multicast whose hold-back test compares only
+// the other senders' entries. The rule broken: the first half of the
+// condition, V_j[j] = V_i[j] + 1 (Vlassov and Montelius): a copy of a
+// message already delivered passes the test, and is delivered again.
+type causalNoTurnCheck struct{ causal.Protocol }
+
+func (causalNoTurnCheck) Receive(ctx *model.Ctx[causal.Msg], s causal.State, _ model.NodeID, m causal.Msg) causal.State {
+	j := m.Value.ID.Sender
+	for k, x := range m.V {
+		if x > s.V[k] && model.NodeID(k) != j {
+			s.HoldBack = append(slices.Clip(s.HoldBack), m)
+			return s
+		}
+	}
+	s.Process = s.Deliver(ctx, m.Value)
+	s.V = slices.Clone(s.V)
+	s.V[j]++
+	return s
+}
+
+// isisAppliesAgain is ISIS total order whose node TO-delivers a message
+// whenever an agreed number for it arrives, even one it has applied. The
+// rule broken: a message is delivered once, when it reaches the head of
+// the queue with its agreed number (Vlassov and Montelius); a copy of the
+// agreed message delivers it twice.
+type isisAppliesAgain struct{ isis.Protocol }
+
+func (p isisAppliesAgain) Receive(ctx *model.Ctx[isis.Msg], s isis.State, from model.NodeID, m isis.Msg) isis.State {
+	if m.Type == isis.Agreed && !slices.ContainsFunc(s.Queue, func(e isis.Entry) bool { return e.Value == m.Value }) {
+		s.Process = s.Deliver(ctx, m.Value)
+		return s
+	}
+	return p.Protocol.Receive(ctx, s, from, m)
+}
+
 // brokenVariant is a deliberately broken protocol that must fail the claim
 // its broken rule guards, on cfg, where the shipped protocol keeps it.
 type brokenVariant struct {
@@ -95,6 +146,7 @@ var brokenVariants = func() []brokenVariant {
 	ring := model.Config{N: 3, Topology: "uniring"}
 	senders := model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0, 1), Params: map[string]int{"msgs": 2}}
 	one := model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
+	copied := model.Config{N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 1}}
 	return []brokenVariant{
 		{protocol: "ringbased", claim: "unique-leader", cfg: ring, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 			return compileVariant(t, "ringbased", "election/ringbased-forwards-lower", forwardsLower{}, cfg)
@@ -104,6 +156,15 @@ var brokenVariants = func() []brokenVariant {
 		}},
 		{protocol: "causal", claim: "fifo-order", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
+		}},
+		{protocol: "causal", claim: "validity", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "causal", "multicast/causal-forgets-own", causalForgetsOwn{}, cfg)
+		}},
+		{protocol: "causal", claim: "integrity", cfg: copied, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "causal", "multicast/causal-no-turn-check", causalNoTurnCheck{}, cfg)
+		}},
+		{protocol: "isis", claim: "integrity", cfg: copied, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
+			return compileVariant(t, "isis", "multicast/isis-applies-again", isisAppliesAgain{}, cfg)
 		}},
 		{protocol: "fifo", claim: "fifo-order", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 			return compileVariant(t, "fifo", "multicast/fifo-no-hold-back", fifoNoHoldBack{}, cfg)
