@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/multicast/fifo"
 	"github.com/vigil-check/vigil/protocols/multicast/isis"
 	"github.com/vigil-check/vigil/protocols/multicast/reliable"
+	"github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
 )
 
 // The claims below hold under every fault vigil models, so no scenario can
@@ -130,6 +131,26 @@ func (p isisAppliesAgain) Receive(ctx *model.Ctx[isis.Msg], s isis.State, from m
 	return p.Protocol.Receive(ctx, s, from, m)
 }
 
+// raByIDs is Ricart and Agrawala without the Lamport timestamps: a waiting
+// node defers a request by its id alone. The rule broken: "(T, pj) <
+// (Ti, pi)" (Ricart and Agrawala, as Vlassov and Montelius give it):
+// mutual exclusion still holds, the ids ordering every pair, but a later
+// request from a smaller id goes first.
+type raByIDs struct{ ricartagrawala.Protocol }
+
+func (p raByIDs) Receive(ctx *model.Ctx[ricartagrawala.Msg], s ricartagrawala.State, from model.NodeID, m ricartagrawala.Msg) ricartagrawala.State {
+	if m.Reply {
+		return p.Protocol.Receive(ctx, s, from, m)
+	}
+	s.Clock = max(s.Clock, m.T)
+	if s.Phase == ricartagrawala.Held || s.Phase == ricartagrawala.Wanted && ctx.Self() < m.P {
+		s.Queue = append(slices.Clip(s.Queue), m.P)
+	} else {
+		ctx.Send(m.P, ricartagrawala.Msg{Reply: true, T: s.Clock})
+	}
+	return s
+}
+
 // brokenVariant is a deliberately broken protocol that must fail the claim
 // its broken rule guards, on cfg, where the shipped protocol keeps it.
 type brokenVariant struct {
@@ -177,6 +198,10 @@ var brokenVariants = func() []brokenVariant {
 		{protocol: "reliable", claim: "uniform-agreement", cfg: model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}},
 			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 				return compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
+			}},
+		{protocol: "ricartagrawala", claim: "request-order", cfg: model.Config{N: 3, Params: map[string]int{"requests": 1}},
+			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
+				return compileVariant(t, "ricartagrawala", "mutex/ricartagrawala-by-ids", raByIDs{}, cfg)
 			}},
 		// TestStarvationLasso reads its lasso
 		{protocol: "central", claim: "no-starvation", cfg: model.Config{N: 3, Params: map[string]int{"requests": 0}}, opt: checker.Options{Fairness: checker.WeakFairness},
