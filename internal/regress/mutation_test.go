@@ -196,10 +196,11 @@ func mutantKey(m mutate.Mutant) string { return fmt.Sprintf("%s %s: %s", m.File,
 // mutationCheck holds the builds of a mutation check and, computed when
 // first needed, what the scenarios of the original do.
 type mutationCheck struct {
-	t    *testing.T
-	tmp  string
-	bin  string     // vigil, with every mutant
-	unit []unitTest // the test binaries of the packages with property code
+	t          *testing.T
+	tmp        string
+	bin        string     // vigil, with every mutant
+	handlerBin string     // vigil, with the handler mutants alone
+	unit       []unitTest // the test binaries of the packages with property code
 
 	once     sync.Once
 	executes map[string][]string         // "file:line" → the protocols whose scenarios run it
@@ -215,32 +216,51 @@ type unitTest struct{ dir, bin string }
 // mutants of schema, in one overlay.
 func newMutationCheck(t *testing.T, root string, schema *mutate.Schema) *mutationCheck {
 	c := &mutationCheck{t: t, tmp: t.TempDir(), own: map[string][]stateGraph{}}
-	overlay := map[string]map[string]string{"Replace": {}}
-	for i, file := range slices.Sorted(maps.Keys(schema.Files)) {
-		dst := filepath.Join(c.tmp, fmt.Sprintf("%d-%s", i, path.Base(file)))
-		require.NoError(t, os.WriteFile(dst, schema.Files[file], 0o644))
-		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
-	}
-	ov, err := json.Marshal(overlay)
-	require.NoError(t, err)
-	ovFile := filepath.Join(c.tmp, "overlay.json")
-	require.NoError(t, os.WriteFile(ovFile, ov, 0o644))
+	all := c.overlay(root, "all", schema.Files)
 	c.bin = filepath.Join(c.tmp, "vigil-mutants")
-	out, err := exec.Command("go", "build", "-overlay", ovFile, "-o", c.bin, "./cmd/vigil").CombinedOutput()
+	out, err := exec.Command("go", "build", "-overlay", all, "-o", c.bin, "./cmd/vigil").CombinedOutput()
 	require.NoError(t, err, "%s", out)
-	dirs := map[string]bool{}
+	// The handler mutants run the scenarios of a build without the
+	// property mutants' switches in the monitors, which every step of a
+	// search calls: a tenth of its time.
+	handlerFiles := map[string][]byte{}
+	propertyDirs := map[string]bool{}
 	for _, m := range schema.Mutants {
 		if m.Kind == mutate.Property {
-			dirs[path.Dir(m.File)] = true
+			propertyDirs[path.Dir(m.File)] = true
+			continue
 		}
+		switches := path.Join(path.Dir(m.File), "zz_vigil_mutant.go")
+		handlerFiles[m.File], handlerFiles[switches] = schema.Files[m.File], schema.Files[switches]
 	}
-	for i, dir := range slices.Sorted(maps.Keys(dirs)) {
+	c.handlerBin = filepath.Join(c.tmp, "vigil-handler-mutants")
+	out, err = exec.Command("go", "build", "-overlay", c.overlay(root, "handlers", handlerFiles), "-o", c.handlerBin, "./cmd/vigil").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	for i, dir := range slices.Sorted(maps.Keys(propertyDirs)) {
 		bin := filepath.Join(c.tmp, fmt.Sprintf("unit%d.test", i))
-		out, err := exec.Command("go", "test", "-c", "-overlay", ovFile, "-o", bin, "./"+dir).CombinedOutput()
+		out, err := exec.Command("go", "test", "-c", "-overlay", all, "-o", bin, "./"+dir).CombinedOutput()
 		require.NoError(t, err, "%s", out)
 		c.unit = append(c.unit, unitTest{dir: filepath.Join(root, filepath.FromSlash(dir)), bin: bin})
 	}
 	return c
+}
+
+// overlay writes a go build -overlay file named name that replaces each
+// of files (module-relative) by its content, and returns its path.
+func (c *mutationCheck) overlay(root, name string, files map[string][]byte) string {
+	dir := filepath.Join(c.tmp, name)
+	require.NoError(c.t, os.Mkdir(dir, 0o755))
+	overlay := map[string]map[string]string{"Replace": {}}
+	for i, file := range slices.Sorted(maps.Keys(files)) {
+		dst := filepath.Join(dir, fmt.Sprintf("%d-%s", i, path.Base(file)))
+		require.NoError(c.t, os.WriteFile(dst, files[file], 0o644))
+		overlay["Replace"][filepath.Join(root, filepath.FromSlash(file))] = dst
+	}
+	ov, err := json.Marshal(overlay)
+	require.NoError(c.t, err)
+	out := filepath.Join(dir, "overlay.json")
+	require.NoError(c.t, os.WriteFile(out, ov, 0o644))
+	return out
 }
 
 // scenarios computes, once, which protocols execute each line and what
@@ -250,7 +270,7 @@ func (c *mutationCheck) scenarios() {
 		c.executes = linesByProtocol(c.t, c.tmp)
 		c.base = map[string][]scenarioResult{}
 		for _, p := range protocols.All() {
-			res, why := runMutant(c.bin, 0, p.Path())
+			res, why := runMutant(c.handlerBin, 0, p.Path())
 			require.Empty(c.t, why, "%s without a mutant", p.Path())
 			c.base[p.Path()] = res
 		}
@@ -271,7 +291,7 @@ func (c *mutationCheck) judgeHandler(m mutate.Mutant) outcome {
 		o.kind = "unexecuted"
 	}
 	for _, p := range ps {
-		res, why := runMutant(c.bin, m.ID, p)
+		res, why := runMutant(c.handlerBin, m.ID, p)
 		o.caught = append(o.caught, newlyFailed(c.base[p], res)...)
 		if why != "" {
 			return outcome{mutant: m, kind: "verdict", because: p + ": " + why, caught: o.caught}
@@ -391,11 +411,11 @@ func (c *mutationCheck) observationsOnly(outcomes []outcome) {
 		same := true
 		for _, p := range c.protocolsExecuting(o.mutant) {
 			if c.own[p] == nil {
-				g, ok := protocolGraphs(c.bin, 0, p, c.base[p])
+				g, ok := protocolGraphs(c.handlerBin, 0, p, c.base[p])
 				require.True(c.t, ok, "%s without a mutant, with no property", p)
 				c.own[p] = g
 			}
-			if g, ok := protocolGraphs(c.bin, o.mutant.ID, p, c.base[p]); !ok || !reflect.DeepEqual(g, c.own[p]) {
+			if g, ok := protocolGraphs(c.handlerBin, o.mutant.ID, p, c.base[p]); !ok || !reflect.DeepEqual(g, c.own[p]) {
 				same = false
 				break
 			}
