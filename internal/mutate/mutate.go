@@ -250,8 +250,9 @@ type mutator struct {
 
 // fixedLiterals finds the integer literals of f whose value must stay a
 // constant, or that another operator moves: those within a constant
-// expression, an array's length or an array literal's key, and an index
-// or slice bound ("index +1" and the slice operators move those).
+// expression, a declaration's value (a constant's, maybe), an array's
+// length or an array literal's key, and an index or slice bound ("index
+// +1" and the slice operators move those).
 func fixedLiterals(f *ast.File, info *types.Info) map[*ast.BasicLit]bool {
 	fixed := map[*ast.BasicLit]bool{}
 	var stack []ast.Node
@@ -408,9 +409,6 @@ func (m *mutator) shift(e ast.Expr, n ast.Node, op string, tok token.Token) ast.
 	typ, ok := m.typeExpr(m.typeOf(e))
 	if !ok {
 		return e
-	}
-	if lit, isLit := e.(*ast.BasicLit); isLit {
-		m.inConstant[lit] = true // the bound's own mutant moves it
 	}
 	return pick(m.add(n, Property, op), &ast.BinaryExpr{X: e, Op: tok, Y: intLit(1)}, e, typ)
 }
