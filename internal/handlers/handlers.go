@@ -8,11 +8,9 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"maps"
 	"os"
 	"path"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"strings"
 )
@@ -86,6 +84,7 @@ type code struct {
 	name     string
 	method   bool
 	imports  map[string]string // local name → module-relative directory
+	imported map[string]bool   // the module-relative directories imported
 	dir      string
 	reached  bool
 }
@@ -123,7 +122,7 @@ func reach(module string, dirs []string, judges bool, isRoot func(code) bool) (m
 			if err != nil {
 				return nil, err
 			}
-			imports := map[string]string{}
+			imports, imported := map[string]string{}, map[string]bool{}
 			for _, im := range f.Imports {
 				p, _ := strconv.Unquote(im.Path.Value)
 				rel, ok := strings.CutPrefix(p, module+"/")
@@ -134,11 +133,11 @@ func reach(module string, dirs []string, judges bool, isRoot func(code) bool) (m
 				if im.Name != nil {
 					local = im.Name.Name
 				}
-				imports[local] = rel
+				imports[local], imported[rel] = rel, true
 			}
 			add := func(n ast.Node, name string, method bool) {
 				c := &code{file: file, from: fset.Position(n.Pos()).Line, to: fset.Position(n.End()).Line,
-					node: n, name: name, method: method, imports: imports, dir: dir}
+					node: n, name: name, method: method, imports: imports, imported: imported, dir: dir}
 				all = append(all, c)
 				if method {
 					methods[name] = append(methods[name], c)
@@ -194,7 +193,7 @@ func reach(module string, dirs []string, judges bool, isRoot func(code) bool) (m
 					}
 				}
 				for _, m := range methods[n.Sel.Name] {
-					if !judges || m.dir == c.dir || slices.Contains(slices.Collect(maps.Values(c.imports)), m.dir) {
+					if !judges || m.dir == c.dir || c.imported[m.dir] {
 						visit(m)
 					}
 				}
