@@ -7,6 +7,7 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/tier"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
@@ -16,8 +17,11 @@ import (
 // The incremental fingerprint of every successor equals the fingerprint of
 // the successor Apply builds, in every reachable world of small runs of
 // every protocol, under every channel and timing mode, with crashes,
-// recoveries and a partition, and with lost and duplicated messages.
+// recoveries and a partition, and with lost and duplicated messages. The
+// quick tier checks the first 2 000 transitions of each configuration;
+// -long, 20 000.
 func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
+	limit := tier.Pick(2_000, 20_000)
 	faults := []model.Config{
 		{Crashes: 1, Recoveries: 1, Partitions: 1},
 		{Losses: 2, Duplicates: 2},
@@ -48,7 +52,7 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 					seen := map[string]bool{}
 					queue := []sim.World{w0}
 					checked := 0
-					for len(queue) > 0 && checked < 20000 {
+					for len(queue) > 0 && checked < limit {
 						w := queue[0]
 						queue = queue[1:]
 						f := st.Fingerprint(w)

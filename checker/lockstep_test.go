@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/tier"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
@@ -22,6 +23,7 @@ import (
 // node states, liveness, connectivity and monitor states (which a
 // Walker updates in place where a monitor can). TestLiveWalksAgainstStepper
 // compares whole walks; this one names the first step where they part.
+// The quick tier walks two seeds of each; -long, eight.
 func TestWalkerInLockstep(t *testing.T) {
 	compared := 0
 	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
@@ -35,7 +37,7 @@ func TestWalkerInLockstep(t *testing.T) {
 
 func lockstep(t *testing.T, name string, m *sim.Machine) {
 	n := m.Config().N
-	for seed := range uint64(8) {
+	for seed := range tier.Pick[uint64](2, 8) {
 		st, lw := m.Fresh().NewStepper(), m.NewWalker()
 		rng := rand.New(rand.NewPCG(seed, 1))
 		w, _ := st.Init()

@@ -11,6 +11,7 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/tier"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
@@ -526,9 +527,10 @@ func comparableResult(r *checker.Result) checker.Result {
 // two, against the naive enumeration: the same worlds, transitions,
 // quiescent worlds and depth; the same verdicts; counterexamples that are
 // among the shortest and replay to a violation; and results that do not
-// depend on the number of workers.
+// depend on the number of workers. The quick tier compares the
+// configurations of at most 20 000 worlds; -long, of 300 000.
 func TestExhaustiveAgainstNaive(t *testing.T) {
-	const limit = 300_000
+	limit := tier.Pick(20_000, 300_000)
 	require.NotEmpty(t, protocols.All())
 	lassos := 0  // lasso counterexamples compared: some must be
 	sweeps := 0  // sweeps that ran to the end
@@ -561,6 +563,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 					if tc.guessed {
 						t.Skipf("more than %d worlds: too large for the naive enumeration", limit)
 					}
+					tier.Long(t, fmt.Sprintf("more than %d worlds to enumerate", limit))
 					t.Fatalf("more than %d worlds", limit)
 				}
 				allFail := len(naive.failDepth) == len(props)
@@ -572,7 +575,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 				for _, opt := range []checker.Options{{Workers: 1}, {Workers: 2}, {Workers: 1, Messages: true}, {Workers: 2, Messages: true}} {
 					// every world, as the naive enumeration counts them
 					// (compareSymmetry checks the reduced search)
-					opt.MaxStates, opt.Reduce = 2*limit, checker.ReduceNone
+					opt.MaxStates, opt.Reduce = 2*int64(limit), checker.ReduceNone
 					m := compile()
 					r := checker.Exhaustive(context.Background(), m, opt)
 					what := fmt.Sprintf("workers=%d messages=%v", opt.Workers, opt.Messages)

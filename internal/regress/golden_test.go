@@ -15,30 +15,35 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite the golden files under testdata/")
-	long   = flag.Bool("long", false, "run the searches that take minutes (TestGoldenVerdictsLong, the longer shard searches)")
-)
+var update = flag.Bool("update", false, "rewrite the golden files under testdata/")
 
 type goldenCase struct {
 	protocol string
 	sc       suite.Scenario
 }
 
+// shippedCases are every built-in protocol's scenarios, in the order of
+// the registry: the first blocks of testdata/verdicts.golden.
+func shippedCases() []goldenCase {
+	var cases []goldenCase
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			cases = append(cases, goldenCase{p.Name, s})
+		}
+	}
+	return cases
+}
+
 // goldenCases are the exhaustive verdicts kept in testdata/verdicts.golden:
 // every shipped scenario, and the sweeps the textbook claims are about.
 func goldenCases() []goldenCase {
 	type c = goldenCase
-	var cases []c
-	for _, p := range protocols.All() {
-		for _, s := range p.Scenarios {
-			cases = append(cases, c{p.Name, s})
-		}
-	}
+	cases := shippedCases()
 	for n := 2; n <= 7; n++ {
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, ranks := range []string{"sorted", "reverse"} {
@@ -125,18 +130,25 @@ func longGoldenCases() []goldenCase {
 	}
 }
 
+// TestGoldenVerdicts keeps the verdict, counts and figures of every
+// shipped scenario and of the sweeps in testdata/verdicts.golden. The
+// quick tier searches the shipped scenarios, the file's first blocks; the
+// sweeps after them, a minute more, are searched with -long.
 func TestGoldenVerdicts(t *testing.T) {
 	var cover bytes.Buffer
 	shown := map[string]*checker.Trace{}
-	golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}, &cover, shown))
+	if tier.IsLong() {
+		golden(t, "verdicts.golden", verdicts(t, goldenCases(), checker.Options{Messages: true}, &cover, shown))
+	} else {
+		shipped := shippedCases()
+		goldenPrefix(t, "verdicts.golden", len(shipped), verdicts(t, shipped, checker.Options{Messages: true}, &cover, shown))
+	}
 	golden(t, "coverage.golden", cover.Bytes())
 	charts(t, shown)
 }
 
 func TestGoldenVerdictsLong(t *testing.T) {
-	if !*long {
-		t.Skip("minutes of search: run with -long")
-	}
+	tier.Long(t, "searches of hundreds of millions of states")
 	// 313 million states, about 6 GiB live at the widest levels; the bound
 	// leaves the collector room (the default is half of the machine)
 	golden(t, "verdicts-long.golden", verdicts(t, longGoldenCases(), checker.Options{Messages: true, MaxMemory: 18 << 30}, nil, nil))
@@ -312,6 +324,36 @@ func golden(t *testing.T, name string, got []byte) {
 		}
 	}
 	t.Fatalf("%s changed; if intended, run go test ./internal/regress -update and review the diff:\n%s", name, strings.Join(diff, "\n"))
+}
+
+// goldenPrefix compares got, the first n blocks of golden file name (a
+// block is a line and the indented lines under it), with the file's first
+// n blocks; with -update it rewrites those and keeps the rest.
+func goldenPrefix(t *testing.T, name string, n int, got []byte) {
+	t.Helper()
+	want, err := os.ReadFile(filepath.Join("..", "..", "testdata", name))
+	require.NoError(t, err, "run go test ./internal/regress -long -update to create it")
+	golden(t, name, append(got, afterBlocks(want, n)...))
+}
+
+// afterBlocks is what follows the first n blocks of b.
+func afterBlocks(b []byte, n int) []byte {
+	at := 0
+	for blocks := 0; at < len(b); {
+		if b[at] != ' ' {
+			if blocks == n {
+				break
+			}
+			blocks++
+		}
+		end := bytes.IndexByte(b[at:], '\n')
+		if end < 0 {
+			at = len(b)
+			break
+		}
+		at += end + 1
+	}
+	return b[at:]
 }
 
 // withoutPartialOrder searches sc again with every step of every state

@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/invitation"
@@ -44,6 +45,7 @@ func TestInvitationScenarios(t *testing.T) {
 // together. Each explores about ten million worlds; both together stay
 // well under a minute on two cores.
 func TestInvitationExhaustiveVariants(t *testing.T) {
+	tier.Long(t, "two searches of about ten million worlds")
 	cases := []struct {
 		name string
 		cfg  model.Config

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -19,10 +20,7 @@ import (
 // most 1 500 steps by default (five batches, so every way a search stops
 // is met); 70 walks of 5 000 steps with -long (minutes: CI runs it).
 func TestShardsMergeToTheWholeSearch(t *testing.T) {
-	walks, depth := 40, 1500
-	if *long {
-		walks, depth = 70, 5000
-	}
+	walks, depth := tier.Pick(40, 70), tier.Pick(1500, 5000)
 	variants := []struct {
 		name string
 		opt  func(*checker.RandomOptions)

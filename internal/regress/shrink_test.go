@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -41,6 +42,7 @@ func TestShrinkKnownCounterexamples(t *testing.T) {
 // messages (bully's healed-leader after a partition, Ricart-Agrawala's
 // and Maekawa's deadlocks) they are in the hundreds.
 func TestShrinkAtN30(t *testing.T) {
+	tier.Long(t, "random searches and shrinking of every known bug at N = 30")
 	var out bytes.Buffer
 	eachKnownBug(t, 30, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
 		r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 200, Seed: 1, First: true, ShrinkTime: time.Minute})

@@ -10,6 +10,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker/cli"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -20,9 +21,7 @@ import (
 // testdata/uncovered.golden keeps the summary, so a count that moves is
 // seen in review.
 func TestUncoveredProtocolCode(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds vigil with coverage and runs every scenario")
-	}
+	tier.Long(t, "a build of vigil with coverage, and every scenario run in it")
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
 	dir := t.TempDir()
