@@ -195,7 +195,7 @@ func TestParseChannelsAndTiming(t *testing.T) {
 		_, err := ParseTiming(bad)
 		require.ErrorContains(t, err, fmt.Sprintf("timing must be sync, async or bounded:D, not %q", bad))
 	}
-	// The zero values are the defaults the README documents.
+	// The zero values are the defaults docs/semantics.md documents.
 	require.Equal(t, FIFO, Config{}.Channels)
 	require.Equal(t, Sync, Config{}.Timing)
 }

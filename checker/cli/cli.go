@@ -10,7 +10,7 @@
 //
 // The commands:
 //
-//	vigil list
+//	vigil list [-format text|markdown]
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
 //	vigil replay [-format text|mermaid] [-html FILE] FILE
@@ -41,7 +41,7 @@ import (
 )
 
 const usage = `usage:
-  vigil list                    list the protocols
+  vigil list                    list the protocols (-format markdown: as a Markdown table)
   vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
@@ -79,7 +79,7 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 	var err error
 	switch args[0] {
 	case "list":
-		err = list(r, stdout)
+		err = listCmd(r, args[1:], stdout)
 	case "check":
 		err = check(r, args[1:], stdout, stderr)
 	case "replay":

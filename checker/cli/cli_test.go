@@ -84,6 +84,9 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check"}, "needs a protocol name"},
 		{[]string{"check", "--all", "-first"}, "-first leaves verdicts unknown, and --all compares every verdict"},
 		{[]string{"frobnicate"}, "unknown command"},
+		{[]string{"list", "-format", "bogus"}, `list -format takes text or markdown, not "bogus"`},
+		{[]string{"list", "bully"}, `list takes no arguments, not "bully"`},
+		{[]string{"list", "-nosuchflag"}, "flag provided but not defined: -nosuchflag"},
 		{[]string{"replay", corrupt}, "not a vigil trace"},
 		{[]string{"replay", filepath.Join(t.TempDir(), "missing.json")}, "cannot read"},
 		{[]string{"replay", unknownProto}, "unknown protocol"},
@@ -613,6 +616,45 @@ func TestCheckAllAndList(t *testing.T) {
 	for _, name := range []string{"election/bully", "election/changroberts", "election/lelann"} {
 		require.Contains(t, out, name)
 	}
+}
+
+// list -format text is the default; -format markdown is a table with a
+// row per protocol, each with all seven cells, whatever its text holds.
+func TestListFormats(t *testing.T) {
+	_, plain, _ := vigil("list")
+	cases := []struct {
+		args []string
+		rows int // lines after the header
+		want []string
+	}{
+		{[]string{"list", "-format", "text"}, len(builtins.All()), []string{plain}},
+		{[]string{"list", "-format", "markdown"}, 2 + len(builtins.All()), []string{
+			"| protocol | what it does | follows | claims | other properties | scenarios (expected verdict) | parameters |",
+			"| `election/bully` | Garcia-Molina's bully election",
+			"`async-crash` N=4 (unique-leader fails)",
+			"`sync-crash` N=4 (pass)",
+			"; when only some nodes initiate: `unique-leader`, `agreement`, `termination`",
+			"`-reads` (default none; none, local, ordered)",
+			"`-requests` (default 1)",
+		}},
+	}
+	for _, c := range cases {
+		code, out, stderr := vigil(c.args...)
+		require.Equal(t, 0, code, stderr)
+		lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+		require.Len(t, lines, c.rows, "%v", c.args)
+		for _, w := range c.want {
+			require.Contains(t, out, w, "%v", c.args)
+		}
+		if c.args[2] != "markdown" {
+			continue
+		}
+		for _, line := range lines {
+			cells := strings.Count(strings.ReplaceAll(line, `\|`, ""), "|")
+			require.Equal(t, 8, cells, "a row of seven cells: %s", line)
+		}
+	}
+	require.Equal(t, `a \| b c`, markdownCell("a | b\n  c"))
 }
 
 // -rounds: the time of complete runs, in text and JSON, exhaustively and

@@ -17,8 +17,8 @@ import (
 // BenchmarkSchedulers measures, on every known counterexample at N = 10 and
 // 30 (where the scenario scales), how many walks each scheduler takes to
 // its first counterexample: the median over 5 runs of different seeds,
-// and how many of them found one within 100 walks. It prints the README's
-// table:
+// and how many of them found one within 100 walks. It prints the table in
+// docs/performance.md ("Schedulers"):
 //
 // It is a measurement, not a check: the schedulers' counterexamples are
 // checked by the tests of package checker.

@@ -15,9 +15,10 @@ import (
 )
 
 // TestUncoveredProtocolCode runs every scenario of check --all in a vigil
-// built with coverage of the protocol packages, as the README's command
-// does, and fails unless every line of the protocols' handler code was
-// executed by some scenario or is marked unreachable, with the reason.
+// built with coverage of the protocol packages, as the commands in
+// docs/semantics.md ("Code no scenario runs") do, and fails unless every
+// line of the protocols' handler code was executed by some scenario or is
+// marked unreachable, with the reason.
 // testdata/uncovered.golden keeps the summary, so a count that moves is
 // seen in review.
 func TestUncoveredProtocolCode(t *testing.T) {
