@@ -22,16 +22,16 @@ func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options
 	}
 	var ok bool
 	if opt.Time, ok = timeLeft(opt.Time, spent); !ok {
-		res.RoundsCut = "time"
+		res.RoundsCut = CutTime
 		return
 	}
 	opt.clocked, opt.Messages, opt.First = true, false, false
 	r := exhaustive(ctx, clocked, nil, opt)
 	switch {
-	case r.Cut != "":
+	case r.Cut != CutNone:
 		res.RoundsCut = r.Cut
 	case r.Fault != nil: // the same handlers ran without fault: not expected
-		res.RoundsCut = "fault"
+		res.RoundsCut = CutFault
 	default:
 		res.Rounds = r.Rounds
 	}
@@ -80,7 +80,7 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 	if e.por {
 		full := opt
 		full.Reduce = ReduceNone
-		if again := exhaustive(context.Background(), m, props, full); again.Cut == "" || again.Cut == "depth" {
+		if again := exhaustive(context.Background(), m, props, full); again.Cut == CutNone || again.Cut == CutDepth {
 			for p := range e.first {
 				if again.Properties[p].Counterexample == nil {
 					panic(fmt.Sprintf("checker: the full search for traces did not meet a violation of %s", props[p].Name))
@@ -92,7 +92,7 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 	again := exhaustive(context.Background(), m, props, opt)
 	for p, v := range e.first {
 		pr := again.Properties[p]
-		if pr.Counterexample == nil && again.Cut != "" {
+		if pr.Counterexample == nil && again.Cut != CutNone {
 			continue
 		}
 		if pr.Counterexample == nil || pr.Detail != v.detail {

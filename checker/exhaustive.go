@@ -94,7 +94,7 @@ type search struct {
 	levelLo  int           // number of the frontier's first state
 	first    map[int]violation
 	quiet    int64
-	stopped  string
+	stopped  Cut
 	sink     uint64 // see visited.touch
 	// cover: the merged transitions by kind of event (see chunk.cover)
 	cover  eventCounts
@@ -136,7 +136,7 @@ type search struct {
 func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Property, opt Options) *Result {
 	start := time.Now()
 	if err := CheckExhaustiveFits(opt); err != nil {
-		return refused("exhaustive", props, err, start)
+		return refused(ModeExhaustive, props, err, start)
 	}
 	workers := workerCount(opt.Workers)
 	outer := ctx
@@ -144,7 +144,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	defer cancel()
 	ctx, overMemory, stopWatch, bound := watchMemory(ctx, opt.MaxMemory)
 	defer stopWatch()
-	res := newResult("exhaustive", props)
+	res := newResult(ModeExhaustive, props)
 	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
 		skip:   make([]bool, len(props)),
 		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1, onViolation: opt.OnViolation}
@@ -263,7 +263,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 		if !complete {
 			if overMemory.Load() {
-				e.cut("memory")
+				e.cut(CutMemory)
 			} else {
 				e.cut(stopCause(outer))
 			}
@@ -278,7 +278,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
-				e.cut("depth")
+				e.cut(CutDepth)
 			}
 			break
 		}
@@ -290,32 +290,32 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 		res.Stats.States = e.count
 		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && cur.len() > 0 {
-			e.cut("states")
+			e.cut(CutStates)
 			break
 		}
 		if overMemory.Load() {
-			e.cut("memory")
+			e.cut(CutMemory)
 			break
 		}
 		if cur.len() > 0 {
 			res.Stats.Depth = depth + 1
 		}
 		progress.report(func(p *Progress) {
-			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
+			p.Mode, p.Depth, p.States, p.Frontier = ModeExhaustive, depth+1, res.Stats.States, cur.len()
 		})
 	}
 	// again searches again with opt in the time left, or ends res there
 	again := func(opt Options) *Result {
 		var ok bool
 		if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
-			res.Cut = "time"
+			res.Cut = CutTime
 			res.finish(start)
 			return res
 		}
 		stopWatch()
 		return exhaustive(outer, m, props, opt)
 	}
-	if e.fellBack() && e.fault == nil && e.stopped == "" {
+	if e.fellBack() && e.fault == nil && e.stopped == CutNone {
 		// search again, with the state graph; it meets the same first
 		// violations, already told of
 		opt.lean, opt.graph = false, true
@@ -333,11 +333,11 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		return again(opt)
 	}
 	res.Cut = e.stopped
-	if res.Cut == "memory" {
+	if res.Cut == CutMemory {
 		res.MemoryBound = bound
 	}
 	res.StoppedFirst = stoppedFirst && e.fault == nil
-	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst && e.fault == nil
+	res.Stopped = e.allFailed() && res.Cut == CutNone && !stoppedFirst && e.fault == nil
 	res.Stats.States = e.count
 	res.Stats.Quiescent = e.quiet
 	s := float64(res.Stats.States)
@@ -351,7 +351,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 			opt.Reduce = ReduceNone
 			full := again(opt)
 			if full != res {
-				full.Reduction = "none: " + e.sym.String() + ", but runs that never end are judged on every world"
+				full.Reduction = SymmetryUse{Kind: SymmetryNotUsed, Detail: e.sym.String() + ", but runs that never end are judged on every world"}
 			}
 			return full
 		}
@@ -394,7 +394,7 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	if e.fault != nil {
 		res.faulted(e.faultResult(m, props, opt))
 	}
-	if opt.Messages && res.Cut == "" && !stoppedFirst && e.fault == nil && e.revisits == 0 {
+	if opt.Messages && res.Cut == CutNone && !stoppedFirst && e.fault == nil && e.revisits == 0 {
 		switch {
 		case e.paths != nil && cur.len() == 0: // (every state was expanded)
 			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
@@ -404,15 +404,15 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 	}
 	switch {
-	case e.rounds && res.Cut == "" && e.fault == nil && e.roundsHi >= 0:
+	case e.rounds && res.Cut == CutNone && e.fault == nil && e.roundsHi >= 0:
 		// (a clocked search judges nothing, so it stops for nothing)
 		res.Rounds = &Rounds{Min: e.roundsLo, Max: e.roundsHi, States: e.count}
-	case opt.Rounds && !opt.clocked && res.Cut != "":
+	case opt.Rounds && !opt.clocked && res.Cut != CutNone:
 		res.RoundsCut = res.Cut
 	case opt.Rounds && !opt.clocked && e.fault == nil && e.g != nil && e.g.n() == e.seen.next.len() && !e.g.acyclic():
 		// a run round a cycle of deliveries never ends, and its clocks
 		// grow without bound: the clocked search would never end either
-		res.RoundsCut = "cycle"
+		res.RoundsCut = CutCycle
 	case opt.Rounds && !opt.clocked && e.fault == nil:
 		// the runs are explored again whatever this search found: an
 		// early stop at counterexamples leaves the rounds to measure
@@ -423,8 +423,8 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	return res
 }
 
-func (e *search) cut(why string) {
-	if e.stopped == "" {
+func (e *search) cut(why Cut) {
+	if e.stopped == CutNone {
 		e.stopped = why
 	}
 }

@@ -179,7 +179,7 @@ func TestFaultsAreResults(t *testing.T) {
 				return mergedShards(t, compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
 			}},
 		}
-		var byMode = map[string]*checker.Result{}
+		var byMode = map[checker.Mode]*checker.Result{}
 		for _, r := range runs {
 			t.Run(c.fault+"/"+r.name, func(t *testing.T) {
 				res := r.run()
@@ -210,14 +210,14 @@ func TestFaultsAreResults(t *testing.T) {
 				require.NotNil(t, tr)
 				require.Equal(t, f.Error(), tr.Fault)
 				require.True(t, tr.FaultInStep)
-				if res.Mode == "exhaustive" {
+				if res.Mode == checker.ModeExhaustive {
 					require.Len(t, tr.Events, c.steps, "breadth first: the shortest run to the fault")
 				} else {
 					require.GreaterOrEqual(t, len(tr.Events), c.steps) // a walk may crash a node on the way
 				}
 				require.Equal(t, c.last, tr.Events[len(tr.Events)-1].String())
 				require.Empty(t, tr.Events[len(tr.Events)-1].Changes, "nothing came of the faulting step")
-				if res.Mode == "random" {
+				if res.Mode == checker.ModeRandom {
 					require.NotNil(t, tr.Seed, "a walk's fault replays from its seed")
 				}
 				var out bytes.Buffer
@@ -236,7 +236,7 @@ func TestFaultsAreResults(t *testing.T) {
 				// the same result with one worker or two
 				mode := res.Mode
 				if base := byMode[mode]; base != nil {
-					if mode == "random" || res.Sweep == base.Sweep {
+					if mode == checker.ModeRandom || res.Sweep == base.Sweep {
 						require.Equal(t, comparableFault(base), comparableFault(res))
 					}
 				} else {

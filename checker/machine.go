@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/vigil-check/vigil/internal/sim"
 
@@ -121,7 +120,7 @@ func (m *Machine) WithProperties(props ...*properties.Property) (*Machine, error
 // the same either way.
 func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
 	res := exhaustive(ctx, m.m, m.props, opt)
-	if strings.HasPrefix(res.Reduction, "symmetry: ") {
+	if res.Reduction.Kind == SymmetryUsed {
 		// a violation is told as its run shows it (see search.trace)
 		for i := range res.Properties {
 			if cx := res.Properties[i].Counterexample; cx != nil {

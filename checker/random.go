@@ -30,7 +30,7 @@ type RandomOptions struct {
 	Workers  int           // 0: one per core; at most MaxWorkers
 	// MaxMemory bounds the heap, in bytes (0: MemoryBound): a search
 	// whose walkers' tables cannot fit is refused (see CheckRandomFits),
-	// and one whose walks outgrow it is cut (Result.Cut "memory").
+	// and one whose walks outgrow it is cut (Result.Cut CutMemory).
 	MaxMemory uint64
 	// Progress, if set, receives the search's progress about once a second.
 	Progress func(Progress)
@@ -96,7 +96,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
 	if err := checkRandomFits(m, opt); err != nil {
-		return refused("random", props, err, start)
+		return refused(ModeRandom, props, err, start)
 	}
 	opt = opt.withDefaults(m.Config().N)
 	if opt.Rounds {
@@ -197,7 +197,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			// how far its workers got
 			t.res.Cut = stopCause(outer)
 			if overMemory.Load() {
-				t.res.Cut, t.res.MemoryBound = "memory", bound
+				t.res.Cut, t.res.MemoryBound = CutMemory, bound
 			}
 			break
 		}
@@ -225,7 +225,7 @@ func random(ctx context.Context, m *sim.Machine, props []*properties.Property, o
 			run.Batches = batch + 1
 		}
 		progress.report(func(p *Progress) {
-			p.Mode, p.Walks, p.Of, p.States = "random", hi, opt.Walks, t.res.Stats.Transitions
+			p.Mode, p.Walks, p.Of, p.States = ModeRandom, hi, opt.Walks, t.res.Stats.Transitions
 		})
 	}
 	res := t.end()
@@ -322,7 +322,7 @@ type tally struct {
 }
 
 func newTally(m *sim.Machine, props []*properties.Property, opt RandomOptions) *tally {
-	res := newResult("random", props)
+	res := newResult(ModeRandom, props)
 	if opt.Scheduler.Kind != "" && opt.Scheduler.Kind != "uniform" {
 		res.Scheduler = opt.Scheduler.String()
 	}
@@ -342,7 +342,7 @@ func newTally(m *sim.Machine, props []*properties.Property, opt RandomOptions) *
 // the failures, never stops before the whole search would.
 func (t *tally) more() bool {
 	switch {
-	case t.done >= t.opt.Walks || t.faulted || t.faults || t.res.Cut != "":
+	case t.done >= t.opt.Walks || t.faulted || t.faults || t.res.Cut != CutNone:
 		return false
 	case len(t.props) > 0 && len(t.failed) == len(t.props):
 		return false

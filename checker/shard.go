@@ -119,10 +119,10 @@ type ShardRun struct {
 	Count  int    `json:"count"`
 	Search Search `json:"search"`
 	// Batches is the number of batches of the whole search (see
-	// batchSize) whose walks the shard ran; Cut is "time" if its time
+	// batchSize) whose walks the shard ran; Cut is CutTime if its time
 	// limit stopped it before it was done.
 	Batches int          `json:"batches"`
-	Cut     string       `json:"cut,omitempty"`
+	Cut     Cut          `json:"cut,omitempty"`
 	Walks   []WalkRecord `json:"walks"`
 	// Counterexamples: the first of the shard's walks to break each
 	// property, shrunk; Fault: its first walk to meet a fault; Illegal:
@@ -187,12 +187,12 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 			if batch < r.Batches {
 				continue
 			}
-			if r.Cut == "" {
+			if r.Cut == CutNone {
 				return nil, fmt.Errorf("shard %d/%d stopped after %d batches, before the search it is part of", r.Index, k, r.Batches)
 			}
 			t.res.Cut = r.Cut
 		}
-		if t.res.Cut != "" {
+		if t.res.Cut != CutNone {
 			break
 		}
 		lo, hi := batchAt(batch, opt.Walks)
