@@ -3,6 +3,7 @@ package checker_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -323,4 +324,25 @@ func TestPropertyFault(t *testing.T) {
 	p, _ := r.Violation()
 	require.Nil(t, p)
 	require.NotNil(t, r.Fault(), "the run ends at the property's fault")
+}
+
+// A fault's JSON has every field of the fault, in its order, then its run:
+// what a fault read back from JSON (a shard's) writes again byte for byte.
+func TestFaultJSON(t *testing.T) {
+	const text = `{"protocol":"pingpong","property":"safe","handler":"Receive","monitor":"order","node":1,` +
+		`"observation":"deliver(2)","panic":"boom","stack":"goroutine 1","misuse":"sent to n7",` +
+		`"mutated":"state","before":"{1}","after":"{2}","nondeterministic":"sends","input":"ping from n0",` +
+		`"path":".Votes[2]","values":["0","1"],"trace":{"property":"","detail":"","initial":null,"events":null,"fault":"boom"}}`
+	var f checker.Fault
+	require.NoError(t, json.Unmarshal([]byte(text), &f))
+	require.Equal(t, "sent to n7", f.Misuse)
+	require.Equal(t, "boom", f.Trace.Fault)
+	b, err := json.Marshal(&f)
+	require.NoError(t, err)
+	require.Equal(t, text, string(b))
+
+	var empty checker.Fault
+	b, err = json.Marshal(&empty)
+	require.NoError(t, err)
+	require.Equal(t, `{"protocol":"","handler":"","node":0,"trace":null}`, string(b))
 }

@@ -187,7 +187,7 @@ func symmetryFault(st *sim.Stepper, misuse string) *sim.Fault {
 	if f := st.TakeFault(); f != nil {
 		return f // a renaming that failed
 	}
-	return &sim.Fault{Protocol: st.Machine().Name, Handler: "Interchangeable", Node: model.None, Misuse: misuse}
+	return &sim.Fault{Fault: model.Fault{Protocol: st.Machine().Name, Handler: "Interchangeable", Node: model.None, Misuse: misuse}}
 }
 
 // successor is Stepper.Successor, of the representative's family under

@@ -60,7 +60,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 		{"counterexample without its states", func(r []*checker.ShardRun) {
 			r[0].Counterexamples = []checker.PropertyResult{{Name: "agreement", Verdict: checker.Fail, Counterexample: &checker.Trace{}}}
 		}, "lists no initial states"},
-		{"fault at a node out of range", func(r []*checker.ShardRun) { r[1].Fault = &checker.Fault{Node: 9} }, "fault is at node 9, outside n0..n2"},
+		{"fault at a node out of range", func(r []*checker.ShardRun) { r[1].Fault = &checker.Fault{Fault: model.Fault{Node: 9}} }, "fault is at node 9, outside n0..n2"},
 		{"no such shard", func(r []*checker.ShardRun) { r[1].Index = 2 }, "shard 2/2: no such shard"},
 		{"zero shards", func(r []*checker.ShardRun) { r[0].Count = 0 }, "shard 0/0: no such shard"},
 		{"nil run", func(r []*checker.ShardRun) { r[1] = nil }, "a shard's run is nil"},
