@@ -37,24 +37,24 @@ func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options
 	}
 }
 
-// faultResult locates the fault met expanding state e.faultSrc and gives
+// faultResult locates the fault met expanding state e.fault.src and gives
 // the run to it. A search that kept no parents searches again, with
 // them, to the fault's level, where the same fault comes back (the
 // search is deterministic, and faulting calls are not memoised).
 func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
 	if e.parents {
-		path := e.pathTo(e.faultSrc)
-		if e.faultPos >= 0 { // a property judging a successor: the run goes there
-			path = append(path, uint32(e.faultPos))
+		path := e.pathTo(e.fault.src)
+		if e.fault.pos >= 0 { // a property judging a successor: the run goes there
+			path = append(path, uint32(e.fault.pos))
 		}
-		return newFault(m, e.events(path), e.fault, nil)
+		return newFault(m, e.events(path), e.fault.f, nil)
 	}
-	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.fault.depth+1, false, nil, 0
 	opt.OnViolation = nil
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
 		return again.Fault
 	}
-	return faultOf(e.fault, &Trace{Fault: e.fault.Error()}) // not met again: no run to show
+	return faultOf(e.fault.f, &Trace{Fault: e.fault.f.Error()}) // not met again: no run to show
 }
 
 // searchForTraces searches again, keeping parents this time, down to the

@@ -87,6 +87,39 @@ func batchAt(k, walks int) (lo, hi int) {
 	return min(lo, walks), min(lo+batchSize(k), walks)
 }
 
+// Random runs seeded random walks from m's initial world. Each step picks
+// uniformly among the enabled events. A walk ends at the depth bound or in a
+// quiescent world; there, if faults are still possible, it goes on with one
+// of them with probability 1/2. Invariants are checked in every world of a
+// walk, quiescence properties in every quiescent world; a walk in which
+// every property has failed stops there. The counterexample
+// kept for each property is the one of the walk with the lowest seed, shrunk
+// (see shrink).
+//
+// A handler or monitor that fails (see Fault) ends its walk, and the
+// search after its batch: the result is the fault met by the walk of
+// lowest seed, with its run (Result.Fault), which replays from that seed.
+//
+// With opt.First a walk ends at its first violating world and the search
+// after the batch of walks (a fixed run of seeds, whatever Workers) in
+// which any walk found a violation, so it stops at the same point for any
+// number of workers. Every walk of that batch is kept: the properties they
+// broke fail, with the counterexample of the lowest seed as usual, and the
+// others are Unknown (Result.StoppedFirst) when walks were left to run or a
+// walk was cut short by its violation.
+//
+// Walks run in batches of consecutive seeds (4, 8, 16, 32, then 64), and
+// the search stops between batches once every property has failed, or
+// when none of the walks of the first batch reached the end of a run and
+// only properties judged there are left: walks like those judge nothing
+// more. With opt.Shard, a search runs one shard of itself on one machine
+// (the walks whose index is Index mod Count, and every walk of the first
+// batch to know whether walks end); MergeShards makes the whole search's
+// result from the shards' (Result.Shard).
+func Random(ctx context.Context, m *Machine, opt RandomOptions) *Result {
+	return random(ctx, m.m, m.props, opt)
+}
+
 // random is Random over the Machine and properties m wraps.
 func random(ctx context.Context, m *sim.Machine, props []*properties.Property, opt RandomOptions) *Result {
 	start := time.Now()

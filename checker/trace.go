@@ -308,6 +308,21 @@ func stepInto(st *sim.Stepper, sym *sim.Symmetry, w, rep sim.World) (sim.Event, 
 // (those of the run's cycle): 1 GiB.
 var replayCycleWords = 1 << 27
 
+// Replay re-runs a trace's events on m, checking that each is enabled in
+// turn, and returns the trace rebuilt with m's states and judged against
+// m's properties: the first property the run violates (invariants in its
+// last world, quiescence properties when the run is over, Eventually
+// properties on its cycle, if it has one) is named in the result. A trace
+// with a cycle must return to the world the cycle starts from, and the
+// cycle must be fair under the trace's fairness. A handler or monitor that
+// fails on the way ends the replay: Replay returns the trace to the fault,
+// with Trace.Fault set, and an error wrapping the *Fault. Replay keeps the
+// worlds of the run's cycle alone, and refuses a cycle whose worlds take
+// more than 1 GiB.
+func Replay(m *Machine, in *Trace) (*Trace, error) {
+	return replay(m.m, m.props, in)
+}
+
 // replay re-runs a trace's events on m, checking that each is enabled in
 // turn, and returns the trace rebuilt with m's states, judged against props:
 // the first property the run violates (invariants in its last world,
