@@ -316,3 +316,8 @@ func newResult(mode Mode, props []*properties.Property) *Result {
 	}
 	return r
 }
+
+// String summarises a result in one line.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s %s: %d states, %d transitions, depth %d, %.2fs", r.Mode, r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds)
+}
