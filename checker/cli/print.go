@@ -91,7 +91,22 @@ var cutWords = map[checker.Cut]string{
 	checker.CutCanceled: "a signal (SIGINT or SIGTERM)",
 }
 
+// printText prints r for a person: what was searched and how, each
+// property's verdict, the figures, what cut or stopped the search, the
+// runs to its fault and counterexamples, and the final verdict.
 func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
+	printHeader(out, p, scenario, cfg, r)
+	printProperties(out, r)
+	printFigures(out, r)
+	printStops(out, r)
+	printRuns(out, r)
+	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
+}
+
+// printHeader prints the first line: the protocol, scenario and
+// configuration, and the search, with the fairness, symmetry and
+// scheduler it used.
+func printHeader(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
 	how := "" // the fairness assumed, the scheduler used
 	switch r.Fairness {
 	case "":
@@ -115,6 +130,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		mode += ": " + autoParts(r)
 	}
 	fmt.Fprintf(out, "%s [%s] %s, %s%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
+}
+
+// printProperties prints a line per property: its verdict, the part of
+// an auto search that decided it, and its detail.
+func printProperties(out io.Writer, r *checker.Result) {
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr.Verdict))
 		if r.Mode == checker.ModeAuto && pr.By != "" {
@@ -125,6 +145,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out, line)
 	}
+}
+
+// printFigures prints the stats of the search and of its parts, the
+// reductions it did not apply and why, and the figures it measured.
+func printFigures(out io.Writer, r *checker.Result) {
 	s := r.Stats
 	switch r.Mode {
 	case checker.ModeRandom:
@@ -173,6 +198,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out)
 	}
+}
+
+// printStops prints what cut the search, or stopped it early.
+func printStops(out io.Writer, r *checker.Result) {
+	s := r.Stats
 	if r.Cut == checker.CutCanceled && r.Mode == checker.ModeAuto {
 		fmt.Fprintf(out, "  search cut by %s after %s: verdicts are for what was explored\n", cutWords[r.Cut], strings.Join(autoExplored(r), " and "))
 	} else if r.Cut != checker.CutNone && r.Mode != checker.ModeAuto { // (an auto search says what cut it in its first line)
@@ -199,6 +229,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.StoppedFirst {
 		fmt.Fprintf(out, "  stopped at the first violation (-first): the other verdicts are unknown; the figures cover the search so far\n")
 	}
+}
+
+// printRuns prints the run to the search's fault, then each
+// counterexample.
+func printRuns(out io.Writer, r *checker.Result) {
 	if f := r.Fault; f != nil {
 		// the fault first: the search ended there, and it is a bug to fix
 		// before any verdict means anything
@@ -212,7 +247,6 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintln(out)
 		checker.Render(out, pr.Counterexample)
 	}
-	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
 }
 
 // walkStats is the line of stats s of random walks.
