@@ -22,39 +22,39 @@ func measureRounds(ctx context.Context, m *sim.Machine, res *Result, opt Options
 	}
 	var ok bool
 	if opt.Time, ok = timeLeft(opt.Time, spent); !ok {
-		res.RoundsCut = "time"
+		res.RoundsCut = CutTime
 		return
 	}
 	opt.clocked, opt.Messages, opt.First = true, false, false
 	r := exhaustive(ctx, clocked, nil, opt)
 	switch {
-	case r.Cut != "":
+	case r.Cut != CutNone:
 		res.RoundsCut = r.Cut
 	case r.Fault != nil: // the same handlers ran without fault: not expected
-		res.RoundsCut = "fault"
+		res.RoundsCut = CutFault
 	default:
 		res.Rounds = r.Rounds
 	}
 }
 
-// faultResult locates the fault met expanding state e.faultSrc and gives
+// faultResult locates the fault met expanding state e.fault.src and gives
 // the run to it. A search that kept no parents searches again, with
 // them, to the fault's level, where the same fault comes back (the
 // search is deterministic, and faulting calls are not memoised).
 func (e *search) faultResult(m *sim.Machine, props []*properties.Property, opt Options) *Fault {
 	if e.parents {
-		path := e.pathTo(e.faultSrc)
-		if e.faultPos >= 0 { // a property judging a successor: the run goes there
-			path = append(path, uint32(e.faultPos))
+		path := e.pathTo(e.fault.src)
+		if e.fault.pos >= 0 { // a property judging a successor: the run goes there
+			path = append(path, uint32(e.fault.pos))
 		}
-		return newFault(m, e.events(path), e.fault, nil)
+		return newFault(m, e.events(path), e.fault.f, nil)
 	}
-	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.faultDepth+1, false, nil, 0
+	opt.traced, opt.MaxDepth, opt.Messages, opt.Progress, opt.Time = true, e.fault.depth+1, false, nil, 0
 	opt.OnViolation = nil
 	if again := exhaustive(context.Background(), m, props, opt); again.Fault != nil {
 		return again.Fault
 	}
-	return faultOf(e.fault, &Trace{Fault: e.fault.Error()}) // not met again: no run to show
+	return faultOf(e.fault.f, &Trace{Fault: e.fault.f.Error()}) // not met again: no run to show
 }
 
 // searchForTraces searches again, keeping parents this time, down to the
@@ -80,7 +80,7 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 	if e.por {
 		full := opt
 		full.Reduce = ReduceNone
-		if again := exhaustive(context.Background(), m, props, full); again.Cut == "" || again.Cut == "depth" {
+		if again := exhaustive(context.Background(), m, props, full); again.Cut == CutNone || again.Cut == CutDepth {
 			for p := range e.first {
 				if again.Properties[p].Counterexample == nil {
 					panic(fmt.Sprintf("checker: the full search for traces did not meet a violation of %s", props[p].Name))
@@ -92,7 +92,7 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 	again := exhaustive(context.Background(), m, props, opt)
 	for p, v := range e.first {
 		pr := again.Properties[p]
-		if pr.Counterexample == nil && again.Cut != "" {
+		if pr.Counterexample == nil && again.Cut != CutNone {
 			continue
 		}
 		if pr.Counterexample == nil || pr.Detail != v.detail {

@@ -60,7 +60,7 @@ type AutoOptions struct {
 type PartStats struct {
 	Part string `json:"part"`
 	// Cut names the bound that stopped the part, as Result.Cut does.
-	Cut string `json:"cut,omitempty"`
+	Cut Cut `json:"cut,omitempty"`
 	// TimeBound is the part's time bound in seconds (0: none).
 	TimeBound float64 `json:"time_bound_seconds,omitempty"`
 	Stats     Stats   `json:"stats"`
@@ -76,7 +76,7 @@ type PartStats struct {
 //     exhaustive search spends its budget;
 //  2. the exhaustive search, within Budget and the bounds of Exhaustive.
 //     If no bound cuts it, its result is the answer, with its shortest
-//     counterexamples: Mode "exhaustive", the probe in Parts alone (its
+//     counterexamples: Mode ModeExhaustive, the probe in Parts alone (its
 //     walks are in no stats and none of its counterexamples is kept);
 //  3. if a bound cut it, random walks for the rest (Random), over the
 //     properties still without a counterexample, within Random.Time
@@ -84,7 +84,7 @@ type PartStats struct {
 //     decided by the strongest part (PropertyResult.By): a counterexample
 //     of the exhaustive search (among the shortest), else the probe's,
 //     else the walks'; a property with none is Unknown. The result's Mode
-//     is "auto", its Stats the exhaustive part's (Seconds: the whole
+//     is ModeAuto, its Stats the exhaustive part's (Seconds: the whole
 //     search's), its figures (messages, rounds, entry figures, client
 //     histories, coverage) the walks', and Parts has each part's stats.
 //
@@ -95,7 +95,7 @@ type PartStats struct {
 //
 // A fault in any part ends the search there, as it ends every search
 // (Result.Fault); a canceled context stops the part running and returns
-// what the parts found so far (Cut "canceled").
+// what the parts found so far (CutCanceled).
 //
 // The budget of a minute is what a person at a terminal waits for a proof
 // without wondering whether the search will ever end; at the few hundred
@@ -121,7 +121,7 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	var probe, exh, walks *Result
 	if d := a.probeTime(); d > 0 && len(m.props) > 0 {
 		probe = a.run("probe", d, func() *Result { return Random(ctx, m, a.probeOptions(d)) })
-		if probe.Fault != nil || probe.Cut == "canceled" {
+		if probe.Fault != nil || probe.Cut == CutCanceled {
 			return a.combine(probe, nil, nil)
 		}
 	}
@@ -136,9 +136,9 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 		return exh
 	}
 	switch {
-	case exh.Cut == "" && exh.Fault == nil:
+	case exh.Cut == CutNone && exh.Fault == nil:
 		return a.decided(exh)
-	case exh.Fault != nil || exh.Cut == "canceled":
+	case exh.Fault != nil || exh.Cut == CutCanceled:
 		return a.combine(probe, exh, nil)
 	}
 	if wm, ro, ok := a.walksFor(probe, exh); ok {
@@ -270,7 +270,7 @@ func (a *autoRun) decided(exh *Result) *Result {
 // not decide it (a bound cut it, a fault or a cancellation ended it, or
 // it never ran) from the parts that ran (nil: did not).
 func (a *autoRun) combine(probe, exh, walks *Result) *Result {
-	res := newResult("auto", a.m.props)
+	res := newResult(ModeAuto, a.m.props)
 	res.Parts = a.parts
 	ran := []struct {
 		by  string
@@ -295,14 +295,14 @@ func (a *autoRun) combine(probe, exh, walks *Result) *Result {
 		res.Fairness, res.Reduction, res.PartialOrder, res.Sweep = exh.Fairness, exh.Reduction, exh.PartialOrder, exh.Sweep
 		res.Coverage = exh.Coverage
 	case probe == nil || probe.Fault == nil:
-		res.Cut = "time" // no time was left for the exhaustive part
+		res.Cut = CutTime // no time was left for the exhaustive part
 	}
 	for _, part := range ran {
 		if part.res == nil {
 			continue
 		}
-		if part.res.Cut == "canceled" {
-			res.Cut = "canceled"
+		if part.res.Cut == CutCanceled {
+			res.Cut = CutCanceled
 		}
 		if part.res.Fault != nil && res.Fault == nil {
 			res.faulted(part.res.Fault)
@@ -343,18 +343,18 @@ func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartSta
 }
 
 // autoCutWords says what cut an exhaustive part.
-func autoCutWords(cut string, parts []PartStats) string {
+func autoCutWords(cut Cut, parts []PartStats) string {
 	switch cut {
-	case "time":
+	case CutTime:
 		i := slices.IndexFunc(parts, func(p PartStats) bool { return p.Part == "exhaustive" })
 		if i >= 0 && parts[i].TimeBound > 0 {
 			return fmt.Sprintf("cut by its time budget of %v", time.Duration(parts[i].TimeBound*float64(time.Second)).Round(time.Millisecond))
 		}
 		return "cut by its time budget"
-	case "canceled":
+	case CutCanceled:
 		return "canceled"
 	}
-	return "cut by its " + strings.TrimSuffix(cut, "s") + " bound"
+	return "cut by its " + strings.TrimSuffix(string(cut), "s") + " bound"
 }
 
 // neverInBoth is the walks' coverage, whose never-taken events the

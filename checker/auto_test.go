@@ -103,8 +103,8 @@ func TestAutoWalksDecideWhereTheExhaustiveSearchIsCut(t *testing.T) {
 			res := checker.Auto(context.Background(), c.m(t), checker.AutoOptions{Probe: c.probe,
 				Exhaustive: checker.Options{MaxStates: 1000, Workers: 1, OnViolation: tl.hear},
 				Random:     checker.RandomOptions{Walks: 200, Seed: 1, MaxDepth: 2000, Workers: 1, OnViolation: tl.hear}})
-			require.Equal(t, "auto", res.Mode)
-			require.Equal(t, "states", res.Cut)
+			require.Equal(t, checker.ModeAuto, res.Mode)
+			require.Equal(t, checker.CutStates, res.Cut)
 			require.Equal(t, checker.Fail, res.Verdict)
 			require.False(t, res.Complete)
 			require.Equal(t, c.parts, partNames(res))
@@ -136,7 +136,7 @@ func TestAutoCompleteExhaustiveSearchReplacesTheProbe(t *testing.T) {
 		Exhaustive: checker.Options{Workers: 1, OnViolation: tl.hear},
 		Random:     checker.RandomOptions{Seed: 1, Workers: 1, OnViolation: tl.hear}})
 	plain := checker.Exhaustive(context.Background(), compileScenario(t, "bully", "async-crash", nil), checker.Options{Workers: 1})
-	require.Equal(t, "exhaustive", res.Mode)
+	require.Equal(t, checker.ModeExhaustive, res.Mode)
 	require.Empty(t, res.Cut)
 	require.Equal(t, []string{"probe", "exhaustive"}, partNames(res))
 	require.Equal(t, plain.Stats.States, res.Stats.States, "the probe's walks are in no stats")
@@ -169,23 +169,23 @@ func TestAutoEnds(t *testing.T) {
 		ctx     context.Context
 		m       func() *checker.Machine
 		probe   time.Duration
-		mode    string
-		cut     string
+		mode    checker.Mode
+		cut     checker.Cut
 		verdict checker.Verdict
 		parts   []string
 	}{
 		{"canceled", canceled, func() *checker.Machine { return compileScenario(t, "maekawa", "deadlock", nil) }, 0,
-			"auto", "canceled", checker.Unknown, []string{"probe"}},
-		{"fault in the probe", context.Background(), faulty, time.Minute, "auto", "", checker.Error, []string{"probe"}},
-		{"fault in the exhaustive search", context.Background(), faulty, -1, "auto", "", checker.Error, []string{"exhaustive"}},
+			checker.ModeAuto, checker.CutCanceled, checker.Unknown, []string{"probe"}},
+		{"fault in the probe", context.Background(), faulty, time.Minute, checker.ModeAuto, checker.CutNone, checker.Error, []string{"probe"}},
+		{"fault in the exhaustive search", context.Background(), faulty, -1, checker.ModeAuto, checker.CutNone, checker.Error, []string{"exhaustive"}},
 		// nothing for walks to find: the exhaustive search alone
 		{"no property", context.Background(), func() *checker.Machine {
 			return compileScenario(t, "maekawa", "deadlock", func(sc *suite.Scenario) { sc.Props = []string{} })
-		}, 0, "exhaustive", "states", checker.Pass, nil},
+		}, 0, checker.ModeExhaustive, checker.CutStates, checker.Pass, nil},
 		{"large N", context.Background(), func() *checker.Machine {
 			return compileScenario(t, "bully", "async-crash", func(sc *suite.Scenario) { sc.N = checker.AutoWalksN })
 		}, 0,
-			"random", "", checker.Fail, nil},
+			checker.ModeRandom, checker.CutNone, checker.Fail, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

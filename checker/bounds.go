@@ -28,14 +28,14 @@ func timeLeft(d, spent time.Duration) (time.Duration, bool) {
 	return d - spent, d > spent
 }
 
-// stopCause names what stopped a search whose context is done: "canceled"
+// stopCause names what stopped a search whose context is done: CutCanceled
 // when the caller's own context outer is (a signal, a caller that gave
 // up), else the search's time bound.
-func stopCause(outer context.Context) string {
+func stopCause(outer context.Context) Cut {
 	if outer.Err() != nil {
-		return "canceled"
+		return CutCanceled
 	}
-	return "time"
+	return CutTime
 }
 
 // withTime bounds ctx by d, when d > 0.

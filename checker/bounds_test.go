@@ -12,8 +12,8 @@ import (
 	"github.com/vigil-check/vigil/protocols"
 )
 
-// A search whose caller cancels it is cut by "canceled", one that runs
-// out of time by "time"; neither is complete, and a search no bound cut
+// A search whose caller cancels it is cut by CutCanceled, one that runs
+// out of time by CutTime; neither is complete, and a search no bound cut
 // is (exhaustive only: random walks never are).
 func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 	newMachine := compileCase(t, firstCase{protocol: "bully", props: electionClaims,
@@ -25,15 +25,15 @@ func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 		ctx      context.Context
 		random   bool
 		time     time.Duration
-		cut      string
+		cut      checker.Cut
 		complete bool
 	}{
-		{"exhaustive", context.Background(), false, 0, "", true},
-		{"exhaustive canceled", canceled, false, 0, "canceled", false},
-		{"exhaustive out of time", context.Background(), false, time.Nanosecond, "time", false},
-		{"random", context.Background(), true, 0, "", false},
-		{"random canceled", canceled, true, 0, "canceled", false},
-		{"random out of time", context.Background(), true, time.Nanosecond, "time", false},
+		{"exhaustive", context.Background(), false, 0, checker.CutNone, true},
+		{"exhaustive canceled", canceled, false, 0, checker.CutCanceled, false},
+		{"exhaustive out of time", context.Background(), false, time.Nanosecond, checker.CutTime, false},
+		{"random", context.Background(), true, 0, checker.CutNone, false},
+		{"random canceled", canceled, true, 0, checker.CutCanceled, false},
+		{"random out of time", context.Background(), true, time.Nanosecond, checker.CutTime, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -45,7 +45,7 @@ func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 			}
 			require.Equal(t, c.cut, res.Cut)
 			require.Equal(t, c.complete, res.Complete)
-			if c.cut != "" {
+			if c.cut != checker.CutNone {
 				require.Equal(t, checker.Unknown, res.Verdict)
 			} else {
 				require.Equal(t, checker.Pass, res.Verdict)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -66,6 +67,78 @@ type Options struct {
 	clocked bool
 }
 
+// Exhaustive explores every world reachable from m's initial world, breadth
+// first, and checks m's properties: invariants in every world, quiescence properties
+// in every quiescent world. The first counterexample of each property is
+// among the shortest. The search stops early once every property has a
+// counterexample (Result.Stopped), or, with Options.First, once any has
+// (Result.StoppedFirst). Each level is expanded in parallel and
+// merged in a fixed order, so verdicts, state and transition counts, depth
+// and counterexample lengths do not depend on Workers. The events of a
+// counterexample can, rarely: messages are numbered in the order workers
+// first meet them, and unordered channels list deliveries by number.
+//
+// With Options.First the search stops after merging the wave (a fixed run
+// of waveChunks chunks of the level, whatever Workers) in which the first
+// violation appeared. That point does not depend on Workers either: a
+// wave's chunks are fixed slices of the level, expanded against the
+// visited set as the previous wave's merge left it, and merged in order.
+// Every counterexample found by then is still among the shortest: the
+// levels above were expanded whole, so every shallower world was judged;
+// a wave finds quiescence violations at the level's depth and invariant
+// violations one deeper, never a deeper one. Stopping at a wave rather than
+// at the end of its level saves up to a whole level's expansion, the
+// largest part of the search. The properties without a counterexample are
+// Unknown, not Pass, and no message figures or cycles are judged: the
+// search did not go to the end.
+//
+// A sweep (Options.Sweep) keeps in memory only the level it expands and the
+// one it builds, with each state's parent for counterexamples: the
+// visited set holds the next level alone, and no state graph is kept. It is
+// the sweep-line method with the search depth as its progress measure, and
+// is meant for state spaces whose runs all end (a bounded number of
+// requests, messages or faults). Dropping old levels has two costs: a
+// state reached at two depths is expanded, and counted, at each (where
+// every edge goes one depth down, the usual case when each step consumes
+// a message or a bounded action, the counts are exact); and a state space
+// with a cycle has paths of every length, so its sweep never ends: it is
+// cut by a bound, and verdicts it could not back stay unknown. A sweep that
+// ends has thereby shown that every run ends, so an Eventually property
+// is judged exactly where runs end, as quiescence properties are, with no
+// fairness to assume; message figures are carried from level to level.
+// A window (Options.Window) keeps the visited sets of a few earlier levels
+// too, and does not expand again a state met in them: far fewer
+// duplicates where paths of different lengths meet, as when a fault can
+// fall at many points, at the price of the proof that runs end, a cycle
+// shorter than the window being cut short like any revisit. Invariants
+// and quiescence properties keep their verdicts; an Eventually property
+// that did not fail is unknown once a revisit happened, and message
+// figures are not given.
+//
+// Message figures (Options.Messages) and Eventually properties need the
+// state graph only where some edge goes back to a level already reached,
+// or within one: that is where cycles, and paths of different lengths to
+// one state, can be. So the search first goes lean, keeping the visited
+// set and two levels of figures, and no graph and no parents (a run with
+// counterexamples searches again to their depth for their runs, as a
+// sweep does). As long as every edge goes one level down the graph has no
+// cycle, every run ends where quiescence is judged, and the figures carry
+// from level to level exactly. The first edge that does not makes the
+// search start again, keeping the graph; verdicts, counts and figures are
+// the same either way.
+func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
+	res := exhaustive(ctx, m.m, m.props, opt)
+	if res.Reduction.Kind == SymmetryUsed {
+		// a violation is told as its run shows it (see search.trace)
+		for i := range res.Properties {
+			if cx := res.Properties[i].Counterexample; cx != nil {
+				res.Properties[i].Detail = cx.Detail
+			}
+		}
+	}
+	return res
+}
+
 // violation locates a world that breaks a property: the state numbered src
 // itself (pos < 0: a quiescence property), or its successor by the event at
 // position pos of its enabled events.
@@ -78,44 +151,62 @@ type violation struct {
 	cycle  []uint32 // a fair cycle from src, as edges of the state graph
 }
 
+// search is one exhaustive search under way.
 type search struct {
-	m      *sim.Machine
-	props  []*properties.Property
-	seen   *seen    // the visited sets (keep.go)
-	parent []uint32 // parent[s]: the state s was discovered from
-	via    []uint32 // via[s]: position of the event, in parent's Enabled order
-	// parents: parent and via are kept (by a search that keeps the graph,
-	// or one run again for traces); count is the number of states.
-	parents  bool
-	count    int64
-	g        *graph        // the state graph, if kept
-	paths    *pathMessages // or the figures, carried level to level
-	revisits int64         // edges into the earlier levels kept (see fellBack)
-	levelLo  int           // number of the frontier's first state
-	first    map[int]violation
-	quiet    int64
-	stopped  string
-	sink     uint64 // see visited.touch
+	m *sim.Machine
+	judging
+	kept
+	reductions
+	count   int64  // the states met
+	quiet   int64  // the quiescent ones
+	stopped Cut    // the bound that cut the search, if any
+	sink    uint64 // see visited.touch
 	// cover: the merged transitions by kind of event (see chunk.cover)
-	cover  eventCounts
+	cover eventCounts
+	// fault: a handler or monitor failed expanding a state (the first
+	// such state in the merge order of the wave that met it), or a
+	// property judging it or a successor (see chunk.fault)
+	fault faultAt
+	// clocked: the worlds carry causal clocks, and rounds is the least and
+	// most time of their quiescent ones (see Options.Rounds)
+	clocked bool
+	rounds  timeRange
+}
+
+// judging is what a search judges, and the first violations it found.
+type judging struct {
+	props  []*properties.Property
 	monIdx []int // per property: its monitor's slot, or -1
 	live   []int // the Eventually properties
 	fair   Fairness
+	first  map[int]violation
 	// skip[p]: p had a counterexample when the level began. Expansion
 	// reads this, not first, so that a level's violations do not depend on
 	// how its waves fall.
 	skip []bool
-	// fault: a handler or monitor failed expanding state faultSrc (the
-	// first such state in the merge order of the wave that met it), or a
-	// property judging it or its successor at faultPos (see chunk)
-	fault      *sim.Fault
-	faultSrc   int
-	faultPos   int
-	faultDepth int
-	// rounds: the worlds carry causal clocks, and the least and most time
-	// of their quiescent ones is kept (see Options.Rounds)
-	rounds             bool
-	roundsLo, roundsHi int
+	// onViolation: Options.OnViolation
+	onViolation func(FirstViolation)
+}
+
+// kept is what a search keeps of the states it met (see keep.go).
+type kept struct {
+	seen   *seen    // the visited sets
+	parent []uint32 // parent[s]: the state s was discovered from
+	via    []uint32 // via[s]: position of the event, in parent's Enabled order
+	// parents: parent and via are kept (by a search that keeps the graph,
+	// or one run again for traces)
+	parents  bool
+	g        *graph        // the state graph, if kept
+	paths    *pathMessages // or the figures, carried level to level
+	revisits int64         // edges into the earlier levels kept (see fellBack)
+	levelLo  int           // number of the frontier's first state
+	// fallsBack: the search is lean, and searches again keeping the graph
+	// at the first edge back (see fellBack)
+	fallsBack bool
+}
+
+// reductions are the reductions a search applies.
+type reductions struct {
 	// sym: the search keeps one world per family of renamings (see
 	// Reduction); nil when it keeps every world
 	sym *sim.Symmetry
@@ -125,29 +216,98 @@ type search struct {
 	// leave a monitor in two states, which a property may tell apart)
 	por, observed bool
 	reduced       int64 // the states whose steps partial order narrowed
-	// fallsBack: the search is lean, and searches again keeping the graph
-	// at the first edge back (see fellBack)
-	fallsBack bool
-	// onViolation: Options.OnViolation
-	onViolation func(FirstViolation)
+}
+
+// faultAt is a fault f of a handler, monitor or property met expanding
+// state src at depth: in its own expansion or judging it (pos < 0), or
+// judging its successor at position pos of its enabled events.
+type faultAt struct {
+	f               *sim.Fault
+	src, pos, depth int
+}
+
+// timeRange is the least and most time in rounds of the quiescent worlds
+// met, if any (hi >= 0).
+type timeRange struct{ lo, hi int }
+
+func noTime() timeRange { return timeRange{lo: math.MaxInt, hi: -1} }
+
+func (r *timeRange) add(t int) { r.lo, r.hi = min(r.lo, t), max(r.hi, t) }
+
+func (r *timeRange) merge(o timeRange) { r.lo, r.hi = min(r.lo, o.lo), max(r.hi, o.hi) }
+
+// runBounds are what bound one run of exhaustive: its start, the caller's
+// context (outer), and the watch on memory.
+type runBounds struct {
+	start      time.Time
+	outer      context.Context
+	overMemory *atomic.Bool
+	stopWatch  context.CancelFunc
+	bound      string // the memory bound, as MemoryBound says it
+}
+
+// stopCause names what stopped a search whose expansion ctx ran out.
+func (rb *runBounds) stopCause() Cut {
+	if rb.overMemory.Load() {
+		return CutMemory
+	}
+	return stopCause(rb.outer)
+}
+
+// again searches m again with opt in the time left, or ends res there,
+// cut by time.
+func (rb *runBounds) again(m *sim.Machine, props []*properties.Property, opt Options, res *Result) *Result {
+	var ok bool
+	if opt.Time, ok = timeLeft(opt.Time, time.Since(rb.start)); !ok {
+		res.Cut = CutTime
+		res.finish(rb.start)
+		return res
+	}
+	rb.stopWatch()
+	return exhaustive(rb.outer, m, props, opt)
 }
 
 // exhaustive is Exhaustive over the Machine and properties m wraps.
 func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Property, opt Options) *Result {
-	start := time.Now()
+	rb := &runBounds{start: time.Now(), outer: ctx}
 	if err := CheckExhaustiveFits(opt); err != nil {
-		return refused("exhaustive", props, err, start)
+		return refused(ModeExhaustive, props, err, rb.start)
 	}
 	workers := workerCount(opt.Workers)
-	outer := ctx
 	ctx, cancel := withTime(ctx, opt.Time)
 	defer cancel()
-	ctx, overMemory, stopWatch, bound := watchMemory(ctx, opt.MaxMemory)
-	defer stopWatch()
-	res := newResult("exhaustive", props)
-	e := &search{m: m, props: props, first: map[int]violation{}, fair: opt.Fairness,
-		skip:   make([]bool, len(props)),
-		rounds: opt.clocked, roundsLo: math.MaxInt, roundsHi: -1, onViolation: opt.OnViolation}
+	ctx, rb.overMemory, rb.stopWatch, rb.bound = watchMemory(ctx, opt.MaxMemory)
+	defer rb.stopWatch()
+	res := newResult(ModeExhaustive, props)
+	e, opt := newSearch(m, props, opt, res)
+	xs := make([]*expander, workers)
+	for i := range xs {
+		st := m.NewStepper()
+		xs[i] = &expander{e: e, st: st, view: st.View(nil)}
+	}
+	var cur level
+	initSteps, f := e.begin(xs, &cur)
+	if f != nil {
+		res.faulted(newFault(m, nil, f, nil))
+		res.finish(rb.start)
+		return res
+	}
+	stoppedFirst := e.levels(ctx, xs, &cur, opt, res, rb)
+	if e.fellBack() && e.fault.f == nil && e.stopped == CutNone {
+		// search again, with the state graph; it meets the same first
+		// violations, already told of
+		return rb.again(m, props, e.withGraph(opt), res)
+	}
+	return e.end(rb, res, opt, &cur, initSteps, stoppedFirst)
+}
+
+// newSearch sets up the search of m judging props with opt, and the parts
+// of res that say how it searches; it returns opt with the strategy it
+// chose recorded (see choose).
+func newSearch(m *sim.Machine, props []*properties.Property, opt Options, res *Result) (*search, Options) {
+	e := &search{m: m, judging: judging{props: props, first: map[int]violation{}, fair: opt.Fairness,
+		skip: make([]bool, len(props)), onViolation: opt.OnViolation},
+		clocked: opt.clocked, rounds: noTime()}
 	for p, prop := range props {
 		e.monIdx = append(e.monIdx, slices.Index(m.Monitors(), prop.Monitor))
 		if prop.When == properties.Eventually {
@@ -162,111 +322,75 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	if len(e.live) > 0 && !opt.Sweep {
 		res.Fairness = opt.Fairness.String()
 	}
-	xs := make([]*expander, workers)
-	for i := range xs {
-		st := m.NewStepper()
-		xs[i] = &expander{e: e, st: st, view: st.View(nil)}
-	}
+	return e, opt
+}
 
-	w0, initSteps := xs[0].st.Init()
-	if f := xs[0].st.TakeFault(); f != nil {
-		res.faulted(newFault(m, nil, f, nil))
-		res.finish(start)
-		return res
+// begin puts the initial world in cur, the first level, and judges the
+// invariants there. It returns the Init steps, or the fault met at
+// start-up: in a handler, a monitor, a declared symmetry or a property.
+func (e *search) begin(xs []*expander, cur *level) ([]*sim.Step, *sim.Fault) {
+	st := xs[0].st
+	w0, initSteps := st.Init()
+	if f := st.TakeFault(); f != nil {
+		return nil, f
 	}
 	if e.sym != nil {
-		if f := symmetricStart(xs[0].st, e.sym, w0); f != nil {
-			res.faulted(newFault(m, nil, f, nil))
-			res.finish(start)
-			return res
+		if f := symmetricStart(st, e.sym, w0); f != nil {
+			return nil, f
 		}
 	}
-	fp0 := xs[0].st.Fingerprint(w0)
+	fp0 := st.Fingerprint(w0)
 	e.seen.next.insert(fp0)
 	e.count = 1
 	if e.parents {
 		e.parent, e.via = append(e.parent, 0), append(e.via, 0)
 	}
-	for p, prop := range props {
+	for p, prop := range e.props {
 		if prop.When == properties.Always {
 			d, f := judgeSafely(prop, xs[0].view.At(w0), false)
 			if f != nil {
-				res.faulted(newFault(m, nil, f, nil))
-				res.finish(start)
-				return res
+				return nil, f
 			}
 			if d != "" {
 				e.record(violation{prop: p, src: 0, pos: -1, detail: d})
 			}
 		}
 	}
-	var cur, next level
 	cur.first(xs, fp0, w0)
+	return initSteps, nil
+}
+
+// levels searches breadth first from cur, a level at a time, until no
+// state is left, a bound cuts the search, a fault or a lean search's
+// fallback ends it, or every property (with Options.First, any) has a
+// counterexample. cur is left holding the last level reached, with the
+// states not expanded if the search stopped early. It returns whether
+// Options.First stopped the search with work left.
+func (e *search) levels(ctx context.Context, xs []*expander, cur *level, opt Options, res *Result, rb *runBounds) (stoppedFirst bool) {
+	var next level
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	progress := newReporter(opt.Progress)
-	// stoppedFirst: Options.First stopped the search with work left.
-	stoppedFirst := opt.First && len(e.first) > 0
+	stoppedFirst = opt.First && len(e.first) > 0
 	for depth := 0; cur.len() > 0 && !e.allFailed() && !stoppedFirst; depth++ {
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := cur.len()
 		e.levelLo = lo
-		nchunks := (n + chunkSize - 1) / chunkSize
 		for p := range e.skip {
 			e.skip[p] = e.failed(p)
 		}
-		e.seen.startLevel(xs, &cur)
+		e.seen.startLevel(xs, cur)
 		next.reset()
 		if e.paths != nil {
 			e.paths.startLevel()
 		}
-		// Expand the level a wave of chunks at a time, merging each wave
-		// before the next: the candidates held at once stay bounded however
-		// wide the level, and later waves find the states earlier ones
-		// added already visited.
-		complete := true
-		for c0 := 0; c0 < nchunks && complete; c0 += waveChunks {
-			k := min(waveChunks, nchunks-c0)
-			for len(pool) < k {
-				pool = append(pool, &chunk{})
-			}
-			chunks := pool[:k]
-			complete = e.expandWave(ctx, xs, chunks, &cur, lo, c0, depth, judgeOnly)
-			// A fault ends the search before the wave is merged. Each
-			// chunk stops at its first faulting state, and chunks are
-			// handed out in order, so the first faulting chunk does not
-			// depend on Workers.
-			if i := slices.IndexFunc(chunks, func(c *chunk) bool { return c.fault != nil }); i >= 0 {
-				e.fault, e.faultSrc, e.faultPos, e.faultDepth = chunks[i].fault, chunks[i].faultSrc, chunks[i].faultPos, depth
-				break
-			}
-			if !complete {
-				break
-			}
-			e.merge(chunks, &next, res)
-			next.grow()
-			edges := e.waveEdges(chunks)
-			e.rebuild(xs, chunks, &next)
-			next.pack(xs, false)
-			<-edges
-			e.seen.endWave()
-			if e.fellBack() {
-				break
-			}
-			if opt.First && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
-				stoppedFirst = true
-				break
-			}
-		}
-		if e.fault != nil || e.fellBack() {
+		complete, stop := e.expandLevel(ctx, xs, &pool, cur, &next, depth, judgeOnly, opt.First, res)
+		stoppedFirst = stop
+		if e.fault.f != nil || e.fellBack() {
 			break
 		}
 		if !complete {
-			if overMemory.Load() {
-				e.cut("memory")
-			} else {
-				e.cut(stopCause(outer))
-			}
+			e.cut(rb.stopCause())
 			break
 		}
 		e.seen.endLevel(next.len())
@@ -278,84 +402,126 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 		}
 		if judgeOnly {
 			if res.Stats.Transitions > 0 {
-				e.cut("depth")
+				e.cut(CutDepth)
 			}
 			break
 		}
 		next.pack(xs, true)
 		lo += n
-		cur, next = next, cur
+		*cur, next = next, *cur
 		if e.paths != nil {
 			e.paths.endLevel()
 		}
 		res.Stats.States = e.count
 		if opt.MaxStates > 0 && res.Stats.States >= opt.MaxStates && cur.len() > 0 {
-			e.cut("states")
+			e.cut(CutStates)
 			break
 		}
-		if overMemory.Load() {
-			e.cut("memory")
+		if rb.overMemory.Load() {
+			e.cut(CutMemory)
 			break
 		}
 		if cur.len() > 0 {
 			res.Stats.Depth = depth + 1
 		}
 		progress.report(func(p *Progress) {
-			p.Mode, p.Depth, p.States, p.Frontier = "exhaustive", depth+1, res.Stats.States, cur.len()
+			p.Mode, p.Depth, p.States, p.Frontier = ModeExhaustive, depth+1, res.Stats.States, cur.len()
 		})
 	}
-	// again searches again with opt in the time left, or ends res there
-	again := func(opt Options) *Result {
-		var ok bool
-		if opt.Time, ok = timeLeft(opt.Time, time.Since(start)); !ok {
-			res.Cut = "time"
-			res.finish(start)
-			return res
+	return stoppedFirst
+}
+
+// expandLevel expands cur, at depth, into next a wave of chunks at a time,
+// merging each wave before the next: the candidates held at once stay
+// bounded however wide the level, and later waves find the states earlier
+// ones added already visited. pool holds the chunks, reused from level to
+// level. It returns whether every wave was expanded (not if ctx ran out,
+// a fault or a fallback stopped it), and whether first (Options.First)
+// stopped the search after a wave with work left.
+func (e *search) expandLevel(ctx context.Context, xs []*expander, pool *[]*chunk, cur, next *level, depth int, judgeOnly, first bool, res *Result) (complete, stoppedFirst bool) {
+	nchunks := (cur.len() + chunkSize - 1) / chunkSize
+	complete = true
+	for c0 := 0; c0 < nchunks && complete; c0 += waveChunks {
+		k := min(waveChunks, nchunks-c0)
+		for len(*pool) < k {
+			*pool = append(*pool, &chunk{})
 		}
-		stopWatch()
-		return exhaustive(outer, m, props, opt)
+		chunks := (*pool)[:k]
+		complete = e.expandWave(ctx, xs, chunks, cur, e.levelLo, c0, depth, judgeOnly)
+		// A fault ends the search before the wave is merged. Each
+		// chunk stops at its first faulting state, and chunks are
+		// handed out in order, so the first faulting chunk does not
+		// depend on Workers.
+		if i := slices.IndexFunc(chunks, func(c *chunk) bool { return c.fault.f != nil }); i >= 0 {
+			e.fault = chunks[i].fault
+			e.fault.depth = depth
+			break
+		}
+		if !complete {
+			break
+		}
+		e.merge(chunks, next, res)
+		next.grow()
+		edges := e.waveEdges(chunks)
+		e.rebuild(xs, chunks, next)
+		next.pack(xs, false)
+		<-edges
+		e.seen.endWave()
+		if e.fellBack() {
+			break
+		}
+		if first && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
+			return complete, true
+		}
 	}
-	if e.fellBack() && e.fault == nil && e.stopped == "" {
-		// search again, with the state graph; it meets the same first
-		// violations, already told of
-		opt.lean, opt.graph = false, true
-		if tell := opt.OnViolation; tell != nil {
-			told := map[string]bool{}
-			for p := range e.first {
-				told[props[p].Name] = true
-			}
-			opt.OnViolation = func(v FirstViolation) {
-				if !told[v.Property] {
-					tell(v)
-				}
+	return complete, false
+}
+
+// withGraph is opt for a lean search that fell back (see fellBack) to
+// search again keeping the state graph: it meets the same first
+// violations, and tells of none told already.
+func (e *search) withGraph(opt Options) Options {
+	opt.lean, opt.graph = false, true
+	if tell := opt.OnViolation; tell != nil {
+		told := map[string]bool{}
+		for p := range e.first {
+			told[e.props[p].Name] = true
+		}
+		opt.OnViolation = func(v FirstViolation) {
+			if !told[v.Property] {
+				tell(v)
 			}
 		}
-		return again(opt)
 	}
+	return opt
+}
+
+// end settles res once levels is done, cur holding the last level it
+// reached: the cut, the stats, the cycles, the verdicts with their runs,
+// and the figures. Where symmetry reduced a search that judges cycles and
+// found one, it returns instead the result of a search again without the
+// reduction.
+func (e *search) end(rb *runBounds, res *Result, opt Options, cur *level, initSteps []*sim.Step, stoppedFirst bool) *Result {
 	res.Cut = e.stopped
-	if res.Cut == "memory" {
-		res.MemoryBound = bound
+	if res.Cut == CutMemory {
+		res.MemoryBound = rb.bound
 	}
-	res.StoppedFirst = stoppedFirst && e.fault == nil
-	res.Stopped = e.allFailed() && res.Cut == "" && !stoppedFirst && e.fault == nil
-	res.Stats.States = e.count
-	res.Stats.Quiescent = e.quiet
-	s := float64(res.Stats.States)
-	res.Stats.Collision = e.seen.collision(res.Stats.States)
-	res.Stats.VisitedBytes = e.seen.visitedBytes(res.Stats.States)
+	faulted := e.fault.f != nil
+	res.StoppedFirst = stoppedFirst && !faulted
+	res.Stopped = e.allFailed() && res.Cut == CutNone && !stoppedFirst && !faulted
+	e.stats(res)
 	if e.g != nil {
-		res.Stats.GraphBytes = float64(e.seen.next.numberBytes()+e.g.bytes()) / max(1, s)
-		if e.sym != nil && len(e.live) > 0 && e.g.n() == e.seen.next.len() && !e.g.acyclic() {
+		if e.sym != nil && len(e.live) > 0 && e.wholeGraph() && !e.g.acyclic() {
 			// a cycle of representatives need not be a cycle of worlds,
 			// nor fair where one is: search again, every world kept
 			opt.Reduce = ReduceNone
-			full := again(opt)
+			full := rb.again(e.m, e.props, opt, res)
 			if full != res {
-				full.Reduction = "none: " + e.sym.String() + ", but runs that never end are judged on every world"
+				full.Reduction = SymmetryUse{Kind: SymmetryNotUsed, Detail: e.sym.String() + ", but runs that never end are judged on every world"}
 			}
 			return full
 		}
-		if !stoppedFirst && e.fault == nil {
+		if !stoppedFirst && !faulted {
 			e.judgeCycles()
 		}
 	}
@@ -363,68 +529,100 @@ func exhaustive(ctx context.Context, m *sim.Machine, props []*properties.Propert
 	if e.por {
 		res.PartialOrder = partialOrderSummary(e.reduced, e.count)
 	}
-	res.Coverage = newCoverage(m, "transitions", e.cover.byName(m.Labels()))
-	var traced *Result
-	if !e.parents && len(e.first) > 0 {
-		traced = e.searchForTraces(m, props, opt)
+	res.Coverage = newCoverage(e.m, "transitions", e.cover.byName(e.m.Labels()))
+	e.verdicts(res, opt, stoppedFirst)
+	if faulted {
+		res.faulted(e.faultResult(e.m, e.props, opt))
 	}
-	for p := range props {
-		if v, ok := e.first[p]; ok {
-			res.Properties[p].Verdict = Fail
-			res.Properties[p].Detail = v.detail
-			if traced != nil {
-				res.Properties[p].Counterexample = traced.Properties[p].Counterexample
-				if cx := res.Properties[p].Counterexample; cx != nil {
-					res.Properties[p].Detail = cx.Detail // (a shortest run, where partial order found another)
-				}
-				if res.Properties[p].Counterexample == nil {
-					res.Properties[p].Detail += fmt.Sprintf(" (its run is not shown: the search for it was cut by %s)", traced.Cut)
-				}
-			} else {
-				res.Properties[p].Counterexample = e.trace(v, props[p])
-			}
-		} else if stoppedFirst {
-			res.Properties[p].Verdict = Unknown
-			res.Properties[p].Detail = notJudged
-		} else if e.revisits > 0 && props[p].When == properties.Eventually {
-			res.Properties[p].Verdict = Unknown
-			res.Properties[p].Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
-		}
-	}
-	if e.fault != nil {
-		res.faulted(e.faultResult(m, props, opt))
-	}
-	if opt.Messages && res.Cut == "" && !stoppedFirst && e.fault == nil && e.revisits == 0 {
+	if opt.Messages && res.Cut == CutNone && !stoppedFirst && !faulted && e.revisits == 0 {
 		switch {
 		case e.paths != nil && cur.len() == 0: // (every state was expanded)
-			res.Messages = e.paths.ranges(m.Kinds(), initSteps)
-		case e.g != nil && e.g.n() == e.seen.next.len():
-			e.g.classesFrom(m.SentCounts)
-			res.Messages = e.g.messageRanges(m.Kinds(), initSteps)
+			res.Messages = e.paths.ranges(e.m.Kinds(), initSteps)
+		case e.g != nil && e.wholeGraph():
+			e.g.classesFrom(e.m.SentCounts)
+			res.Messages = e.g.messageRanges(e.m.Kinds(), initSteps)
 		}
 	}
-	switch {
-	case e.rounds && res.Cut == "" && e.fault == nil && e.roundsHi >= 0:
-		// (a clocked search judges nothing, so it stops for nothing)
-		res.Rounds = &Rounds{Min: e.roundsLo, Max: e.roundsHi, States: e.count}
-	case opt.Rounds && !opt.clocked && res.Cut != "":
-		res.RoundsCut = res.Cut
-	case opt.Rounds && !opt.clocked && e.fault == nil && e.g != nil && e.g.n() == e.seen.next.len() && !e.g.acyclic():
-		// a run round a cycle of deliveries never ends, and its clocks
-		// grow without bound: the clocked search would never end either
-		res.RoundsCut = "cycle"
-	case opt.Rounds && !opt.clocked && e.fault == nil:
-		// the runs are explored again whatever this search found: an
-		// early stop at counterexamples leaves the rounds to measure
-		stopWatch() // (the search of rounds watches memory itself)
-		measureRounds(outer, m, res, opt, time.Since(start))
-	}
-	res.finish(start)
+	e.settleRounds(rb, res, opt)
+	res.finish(rb.start)
 	return res
 }
 
-func (e *search) cut(why string) {
-	if e.stopped == "" {
+// wholeGraph reports whether the state graph holds every state met: the
+// search expanded them all.
+func (e *search) wholeGraph() bool { return e.g.n() == e.seen.next.len() }
+
+// stats gives res the counts of the search and the memory of what it kept.
+func (e *search) stats(res *Result) {
+	res.Stats.States = e.count
+	res.Stats.Quiescent = e.quiet
+	res.Stats.Collision = e.seen.collision(res.Stats.States)
+	res.Stats.VisitedBytes = e.seen.visitedBytes(res.Stats.States)
+	if e.g != nil {
+		res.Stats.GraphBytes = float64(e.seen.next.numberBytes()+e.g.bytes()) / max(1, float64(res.Stats.States))
+	}
+}
+
+// verdicts gives each property of res its verdict: Fail with the run to
+// its first violation (searched for again, where the search kept no
+// parents), Unknown where the search stopped at a first violation or a
+// sweep's revisits leave an Eventually property unproved, else the Pass
+// or Unknown that Result.finish gives.
+func (e *search) verdicts(res *Result, opt Options, stoppedFirst bool) {
+	var traced *Result
+	if !e.parents && len(e.first) > 0 {
+		traced = e.searchForTraces(e.m, e.props, opt)
+	}
+	for p := range e.props {
+		pr := &res.Properties[p]
+		v, ok := e.first[p]
+		switch {
+		case ok:
+			pr.Verdict, pr.Detail = Fail, v.detail
+			if traced == nil {
+				pr.Counterexample = e.trace(v, e.props[p])
+				break
+			}
+			pr.Counterexample = traced.Properties[p].Counterexample
+			if cx := pr.Counterexample; cx != nil {
+				pr.Detail = cx.Detail // (a shortest run, where partial order found another)
+			} else {
+				pr.Detail += fmt.Sprintf(" (its run is not shown: the search for it was cut by %s)", traced.Cut)
+			}
+		case stoppedFirst:
+			pr.Verdict, pr.Detail = Unknown, notJudged
+		case e.revisits > 0 && e.props[p].When == properties.Eventually:
+			pr.Verdict = Unknown
+			pr.Detail = "the sweep met states of earlier levels again, so it cannot show that every run ends"
+		}
+	}
+}
+
+// settleRounds gives res the time of complete runs in rounds, where
+// opt asks for it: measured by this search, if its worlds carry clocks,
+// or by a search of them run again, or why it was not.
+func (e *search) settleRounds(rb *runBounds, res *Result, opt Options) {
+	faulted := e.fault.f != nil
+	switch {
+	case e.clocked && res.Cut == CutNone && !faulted && e.rounds.hi >= 0:
+		// (a clocked search judges nothing, so it stops for nothing)
+		res.Rounds = &Rounds{Min: e.rounds.lo, Max: e.rounds.hi, States: e.count}
+	case opt.Rounds && !opt.clocked && res.Cut != CutNone:
+		res.RoundsCut = res.Cut
+	case opt.Rounds && !opt.clocked && !faulted && e.g != nil && e.wholeGraph() && !e.g.acyclic():
+		// a run round a cycle of deliveries never ends, and its clocks
+		// grow without bound: the clocked search would never end either
+		res.RoundsCut = CutCycle
+	case opt.Rounds && !opt.clocked && !faulted:
+		// the runs are explored again whatever this search found: an
+		// early stop at counterexamples leaves the rounds to measure
+		rb.stopWatch() // (the search of rounds watches memory itself)
+		measureRounds(rb.outer, e.m, res, opt, time.Since(rb.start))
+	}
+}
+
+func (e *search) cut(why Cut) {
+	if e.stopped == CutNone {
 		e.stopped = why
 	}
 }

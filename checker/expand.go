@@ -32,8 +32,8 @@ type chunk struct {
 	// reduced: the states whose steps partial order narrowed
 	reduced int
 	// rounds: the least and most time of the quiescent states, when the
-	// search measures it (search.rounds)
-	roundsLo, roundsHi int
+	// search measures it (search.clocked)
+	rounds timeRange
 	// revisits: successors found in a sweep's window of earlier levels
 	revisits int64
 	// For the state graph only: per successor, in order, the state's number
@@ -47,12 +47,10 @@ type chunk struct {
 	// the obligations of each Eventually property.
 	ids  []uint64
 	pend []uint64
-	// fault: a handler or monitor failed expanding state faultSrc, or a
-	// property's code judging it (faultPos -1) or its successor at
-	// faultPos; the chunk's expansion stopped there
-	fault    *sim.Fault
-	faultSrc int
-	faultPos int
+	// fault: a handler or monitor failed expanding a state, or a
+	// property's code judging it or a successor; the chunk's expansion
+	// stopped there
+	fault faultAt
 	// in: the chunk's worlds, decompressed, for its expansion and then
 	// for rebuilding its new successors
 	in unitReader
@@ -86,7 +84,7 @@ func unpackEvent(p uint64) sim.Event {
 func (c *chunk) reset(lo, hi int) {
 	*c = chunk{lo: lo, hi: hi, in: c.in, cand: c.cand[:0], viol: c.viol[:0], cover: c.cover[:0],
 		succ: c.succ[:0], steps: c.steps[:0], nsucc: c.nsucc[:0], qs: c.qs[:0], ids: c.ids[:0], pend: c.pend[:0],
-		roundsLo: math.MaxInt, roundsHi: -1}
+		rounds: noTime()}
 }
 
 const chunkSize = 256
@@ -201,136 +199,186 @@ func (x *expander) check(p int, prop *properties.Property, w sim.World) (d strin
 	return d
 }
 
+// expand expands the states of chunk c, the a-th on of level lv, at
+// depth; judgeOnly: the depth bound is reached, and the states are judged
+// alone. A fault stops the chunk (the search ends with the wave).
 func (x *expander) expand(c *chunk, lv *level, a, depth int, judgeOnly bool) {
-	e := x.e
 	for i := 0; i < c.hi-c.lo; i++ {
-		w := c.in.world(i)
-		var nproto int
-		x.evs, nproto = x.st.Enabled(w, x.evs[:0])
-		// Listing the events runs the handlers of timeouts and actions;
-		// the successors, every handler and monitor: a fault stops the
-		// chunk (the search ends with the wave).
-		if f := x.st.TakeFault(); f != nil {
-			c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
-			return
-		}
-		quiet := nproto == 0
-		if quiet {
-			c.quiet++
-			if e.rounds {
-				r := x.st.Rounds(w)
-				c.roundsLo, c.roundsHi = min(c.roundsLo, r), max(c.roundsHi, r)
-			}
-			for p, prop := range e.props {
-				if prop.When != properties.Always && !e.skip[p] {
-					if d := prop.AtEnd(x.check(p, prop, w)); d != "" {
-						c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: -1, depth: depth, detail: d})
-					}
-				}
-			}
-			if x.pfault != nil {
-				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, -1, nil
-				return
-			}
-		}
-		if judgeOnly {
-			c.trans += int64(len(x.evs))
-			continue
-		}
-		// Fingerprint every successor from w's, without building it, then
-		// look them all up: the lookups are independent loads that the
-		// processor overlaps. Only unseen successors are built.
-		f0 := lv.fps[a+i]
-		x.fps, x.succs = x.fps[:0], x.succs[:0]
-		for _, ev := range x.evs {
-			succ := x.successor(w, f0, ev)
-			x.fps = append(x.fps, succ.FP)
-			x.succs = append(x.succs, succ)
-		}
-		x.narrowed = x.narrowed[:0]
-		if e.por && x.persistent(w, nproto) {
-			c.reduced++
-		}
-		c.trans += int64(len(x.evs))
-		for k, ev := range x.evs {
-			c.cover.add(sim.Label(ev, x.succs[k].Step), 1)
-		}
-		edges := e.keepsEdges()
-		if edges {
-			c.qs = append(c.qs, quiet)
-			c.nsucc = append(c.nsucc, int32(len(x.evs)))
-		}
-		if e.g != nil {
-			for _, p := range e.live {
-				pend, f := pending(e.props[p], x.view.At(w))
-				if f != nil {
-					c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
-					return
-				}
-				c.pend = append(c.pend, pend)
-			}
-		}
-		if k := c.lo + i; e.sym != nil && (k < symmetryAll || k%symmetrySample == 0) {
-			if f := x.checkSymmetry(w, c.lo+i, nproto == 0); f != nil {
-				c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
-				return
-			}
-		}
-		x.sink ^= e.seen.touch(x.fps)
-		for pos := range x.evs {
-			num, seen, earlier := e.seen.find(x.fps[pos])
-			if earlier {
-				// a state of an earlier level, expanded there already
-				c.revisits++
-				if edges {
-					c.steps = append(c.steps, x.succs[pos].Step)
-					c.succ = append(c.succ, revisit)
-				}
-				continue
-			}
-			if edges {
-				c.steps = append(c.steps, x.succs[pos].Step)
-				if e.g != nil && len(e.live) > 0 {
-					c.ids = append(c.ids, x.st.Identity(w, x.evs[pos]))
-				}
-				if seen {
-					c.succ = append(c.succ, int64(num))
-				} else {
-					c.succ = append(c.succ, -1-int64(len(c.cand)))
-				}
-			}
-			if seen {
-				continue
-			}
-			ev := x.evs[pos]
-			at := x.enabledAt(pos)
-			c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(at), wlen: int32(x.succs[pos].Len)})
-			// A MonitorOnly property cannot change its verdict on a step that
-			// changes no monitor and no node's liveness: w was judged already.
-			same := ev.Kind != sim.Crash && ev.Kind != sim.Recover && !x.succs[pos].MonitorsChanged
-			built := false
-			for p, prop := range e.props {
-				if prop.When != properties.Always || e.skip[p] || (same && prop.MonitorOnly) {
-					continue
-				}
-				if !built {
-					x.buf, _ = x.st.Apply(w, ev, x.buf)
-					built = true
-				}
-				if d := x.check(p, prop, x.buf); d != "" {
-					c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: at, depth: depth + 1, detail: d})
-				}
-			}
-			if x.pfault != nil {
-				c.fault, c.faultSrc, c.faultPos, x.pfault = x.pfault, c.lo+i, at, nil
-				return
-			}
-		}
-		if f := x.st.TakeFault(); f != nil {
-			c.fault, c.faultSrc, c.faultPos = f, c.lo+i, -1
+		if !x.expandState(c, lv.fps[a+i], i, depth, judgeOnly) {
 			return
 		}
 	}
+}
+
+// expandState expands the i-th state of chunk c, of fingerprint f0: it
+// judges it if quiescent, and finds its successors, the unseen ones
+// judged and kept as candidates, and its edges where the search keeps
+// them. It returns false at a fault, recorded in c.
+func (x *expander) expandState(c *chunk, f0 uint64, i, depth int, judgeOnly bool) bool {
+	e := x.e
+	w := c.in.world(i)
+	src := c.lo + i
+	var nproto int
+	x.evs, nproto = x.st.Enabled(w, x.evs[:0])
+	// Listing the events runs the handlers of timeouts and actions;
+	// the successors, every handler and monitor.
+	if f := x.st.TakeFault(); f != nil {
+		c.fault = faultAt{f: f, src: src, pos: -1}
+		return false
+	}
+	quiet := nproto == 0
+	if quiet && !x.judgeQuiescent(c, w, src, depth) {
+		return false
+	}
+	if judgeOnly {
+		c.trans += int64(len(x.evs))
+		return true
+	}
+	x.successors(c, w, f0, nproto)
+	edges := e.keepsEdges()
+	if edges {
+		c.qs = append(c.qs, quiet)
+		c.nsucc = append(c.nsucc, int32(len(x.evs)))
+	}
+	if !x.checkState(c, w, src, quiet) {
+		return false
+	}
+	x.sink ^= e.seen.touch(x.fps)
+	for pos := range x.evs {
+		if !x.takeSuccessor(c, w, i, pos, depth, edges) {
+			return false
+		}
+	}
+	if f := x.st.TakeFault(); f != nil {
+		c.fault = faultAt{f: f, src: src, pos: -1}
+		return false
+	}
+	return true
+}
+
+// judgeQuiescent counts w, state src, as quiescent, with its time in
+// rounds where the search measures it, and judges in it the properties
+// judged where runs end. It returns false at a fault of a property.
+func (x *expander) judgeQuiescent(c *chunk, w sim.World, src, depth int) bool {
+	e := x.e
+	c.quiet++
+	if e.clocked {
+		c.rounds.add(x.st.Rounds(w))
+	}
+	for p, prop := range e.props {
+		if prop.When != properties.Always && !e.skip[p] {
+			if d := prop.AtEnd(x.check(p, prop, w)); d != "" {
+				c.viol = append(c.viol, violation{prop: p, src: src, pos: -1, depth: depth, detail: d})
+			}
+		}
+	}
+	if x.pfault != nil {
+		c.fault, x.pfault = faultAt{f: x.pfault, src: src, pos: -1}, nil
+		return false
+	}
+	return true
+}
+
+// successors fingerprints every successor of w, of fingerprint f0,
+// without building it, narrowed by partial order where it allows, and
+// counts the transitions. The lookups that follow are then independent
+// loads that the processor overlaps, and only unseen successors are
+// built.
+func (x *expander) successors(c *chunk, w sim.World, f0 uint64, nproto int) {
+	x.fps, x.succs = x.fps[:0], x.succs[:0]
+	for _, ev := range x.evs {
+		succ := x.successor(w, f0, ev)
+		x.fps = append(x.fps, succ.FP)
+		x.succs = append(x.succs, succ)
+	}
+	x.narrowed = x.narrowed[:0]
+	if x.e.por && x.persistent(w, nproto) {
+		c.reduced++
+	}
+	c.trans += int64(len(x.evs))
+	for k, ev := range x.evs {
+		c.cover.add(sim.Label(ev, x.succs[k].Step), 1)
+	}
+}
+
+// checkState reads, of w, state src, what the state graph keeps of it
+// (the obligations of each Eventually property), and checks the declared
+// symmetry there, on a sample of states. It returns false at a fault.
+func (x *expander) checkState(c *chunk, w sim.World, src int, quiet bool) bool {
+	e := x.e
+	if e.g != nil {
+		for _, p := range e.live {
+			pend, f := pending(e.props[p], x.view.At(w))
+			if f != nil {
+				c.fault = faultAt{f: f, src: src, pos: -1}
+				return false
+			}
+			c.pend = append(c.pend, pend)
+		}
+	}
+	if e.sym != nil && (src < symmetryAll || src%symmetrySample == 0) {
+		if f := x.checkSymmetry(w, src, quiet); f != nil {
+			c.fault = faultAt{f: f, src: src, pos: -1}
+			return false
+		}
+	}
+	return true
+}
+
+// takeSuccessor takes the successor at position pos of w, the i-th state
+// of chunk c: its edge, where the search keeps edges, and, if it is not
+// in the visited set, a candidate whose invariants are judged. It returns
+// false at a fault of a property.
+func (x *expander) takeSuccessor(c *chunk, w sim.World, i, pos, depth int, edges bool) bool {
+	e := x.e
+	num, seen, earlier := e.seen.find(x.fps[pos])
+	if earlier {
+		// a state of an earlier level, expanded there already
+		c.revisits++
+		if edges {
+			c.steps = append(c.steps, x.succs[pos].Step)
+			c.succ = append(c.succ, revisit)
+		}
+		return true
+	}
+	if edges {
+		c.steps = append(c.steps, x.succs[pos].Step)
+		if e.g != nil && len(e.live) > 0 {
+			c.ids = append(c.ids, x.st.Identity(w, x.evs[pos]))
+		}
+		if seen {
+			c.succ = append(c.succ, int64(num))
+		} else {
+			c.succ = append(c.succ, -1-int64(len(c.cand)))
+		}
+	}
+	if seen {
+		return true
+	}
+	ev := x.evs[pos]
+	at := x.enabledAt(pos)
+	c.cand = append(c.cand, candidate{fp: x.fps[pos], ev: packEvent(ev), src: int32(i), pos: int32(at), wlen: int32(x.succs[pos].Len)})
+	// A MonitorOnly property cannot change its verdict on a step that
+	// changes no monitor and no node's liveness: w was judged already.
+	same := ev.Kind != sim.Crash && ev.Kind != sim.Recover && !x.succs[pos].MonitorsChanged
+	built := false
+	for p, prop := range e.props {
+		if prop.When != properties.Always || e.skip[p] || (same && prop.MonitorOnly) {
+			continue
+		}
+		if !built {
+			x.buf, _ = x.st.Apply(w, ev, x.buf)
+			built = true
+		}
+		if d := x.check(p, prop, x.buf); d != "" {
+			c.viol = append(c.viol, violation{prop: p, src: c.lo + i, pos: at, depth: depth + 1, detail: d})
+		}
+	}
+	if x.pfault != nil {
+		c.fault, x.pfault = faultAt{f: x.pfault, src: c.lo + i, pos: at}, nil
+		return false
+	}
+	return true
 }
 
 // rebuild writes the world of every new state of a wave's chunks into

@@ -10,51 +10,13 @@ import (
 	"github.com/vigil-check/vigil/properties"
 )
 
-// Fault is a protocol handler or monitor that failed during a search: it
-// panicked, misused its context (a send to no node or to a non-neighbour, a timer that is no
-// plain comparable value), wrote into an input it must only read, or
-// returned different outcomes from two calls on equal inputs (it read a
-// clock, randomness or Go's map order). It comes with the run that leads
-// to it. The search ends there:
-// Result.Verdict is Error, properties without a counterexample are Unknown.
+// Fault is a fault of a protocol handler, monitor or property's code (see
+// model.Fault) that ended a search, with the run that leads to it. The
+// search ends there: Result.Verdict is Error, properties without a
+// counterexample are Unknown. JSON shows the fault's fields and its run
+// (trace) side by side.
 type Fault struct {
-	Protocol string `json:"protocol"`
-	// Property names the property whose Check or Pending panicked, for a
-	// fault of a property rather than of the protocol.
-	Property string `json:"property,omitempty"`
-	// Handler is the protocol handler that failed (Init, Receive, Timeout,
-	// Recover, Do, Actions) or, for a monitor, Start or Observe.
-	Handler string `json:"handler"`
-	// Monitor names the monitor, for a monitor's fault.
-	Monitor string `json:"monitor,omitempty"`
-	// Node is the node whose handler ran, or whose observation the
-	// monitor was fed (model.None for Start).
-	Node model.NodeID `json:"node"`
-	// Obs is the observation a monitor was fed.
-	Obs string `json:"observation,omitempty"`
-	// Panic is the panic's value, as text, and Stack where it was raised.
-	Panic string `json:"panic,omitempty"`
-	Stack string `json:"stack,omitempty"`
-	// Misuse says how a handler broke the contract of model.Ctx.
-	Misuse string `json:"misuse,omitempty"`
-	// Mutated names the input a handler or monitor wrote into: "state"
-	// (its input state) or "message" (the message it received); Before and
-	// After render it (%+v) before and after the call.
-	Mutated string `json:"mutated,omitempty"`
-	Before  string `json:"before,omitempty"`
-	After   string `json:"after,omitempty"`
-	// Nondeterministic names the part of the outcome in which two calls on
-	// equal inputs disagreed: "state", "sends", "timers", "observations"
-	// or "actions"; Input names what the handler was given besides its
-	// state ("prepare from n1", a timer, an action), if anything.
-	Nondeterministic string `json:"nondeterministic,omitempty"`
-	Input            string `json:"input,omitempty"`
-	// Path is where the two values of a mutation (before and after the
-	// call) or of a nondeterministic outcome (the first call's and the
-	// second's) first differ, as a Go selector (".Votes[2]"; "" for the
-	// values themselves), and Values render what each holds there.
-	Path   string   `json:"path,omitempty"`
-	Values []string `json:"values,omitempty"`
+	model.Fault
 	// Trace runs from the initial world to the faulting step, the event
 	// whose handler or monitor failed last (Trace.Fault says so). A fault
 	// while listing a world's events (a node's Actions) ends the trace in
@@ -63,24 +25,8 @@ type Fault struct {
 	Trace *Trace `json:"trace"`
 }
 
-func faultOf(f *sim.Fault, t *Trace) *Fault {
-	return &Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
-		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After,
-		Nondeterministic: f.Nondeterministic, Input: f.Input, Path: f.Path, Values: f.Values, Trace: t}
-}
-
-func (f *Fault) sim() *sim.Fault {
-	return &sim.Fault{Protocol: f.Protocol, Property: f.Property, Handler: f.Handler, Monitor: f.Monitor, Node: f.Node, Obs: f.Obs,
-		Panic: f.Panic, Stack: f.Stack, Misuse: f.Misuse, Mutated: f.Mutated, Before: f.Before, After: f.After,
-		Nondeterministic: f.Nondeterministic, Input: f.Input, Path: f.Path, Values: f.Values}
-}
-
-// Error says in one line what failed, where and how.
-func (f *Fault) Error() string { return f.sim().Error() }
-
-// Where returns the function and file:line that raised a panic ("" when
-// the fault is no panic).
-func (f *Fault) Where() string { return f.sim().Where() }
+// faultOf is the fault f an engine met, with its run t.
+func faultOf(f *sim.Fault, t *Trace) *Fault { return &Fault{Fault: f.Fault, Trace: t} }
 
 // judgeSafely judges prop in v (see properties.Property.Judge), and turns a
 // panic of its Check into a fault of the property: a bug of the property's
@@ -105,7 +51,7 @@ func pending(prop *properties.Property, v properties.View) (p uint64, f *sim.Fau
 }
 
 func propertyFault(prop *properties.Property, call string, r any) *sim.Fault {
-	return &sim.Fault{Property: prop.Name, Handler: call, Node: model.None, Panic: fmt.Sprint(r), Stack: string(debug.Stack())}
+	return &sim.Fault{Fault: model.Fault{Property: prop.Name, Handler: call, Node: model.None, Panic: fmt.Sprint(r), Stack: string(debug.Stack())}}
 }
 
 // faultDetail is the detail of a property left Unknown by a fault.

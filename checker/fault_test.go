@@ -3,6 +3,7 @@ package checker_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -179,7 +180,7 @@ func TestFaultsAreResults(t *testing.T) {
 				return mergedShards(t, compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
 			}},
 		}
-		var byMode = map[string]*checker.Result{}
+		var byMode = map[checker.Mode]*checker.Result{}
 		for _, r := range runs {
 			t.Run(c.fault+"/"+r.name, func(t *testing.T) {
 				res := r.run()
@@ -210,14 +211,14 @@ func TestFaultsAreResults(t *testing.T) {
 				require.NotNil(t, tr)
 				require.Equal(t, f.Error(), tr.Fault)
 				require.True(t, tr.FaultInStep)
-				if res.Mode == "exhaustive" {
+				if res.Mode == checker.ModeExhaustive {
 					require.Len(t, tr.Events, c.steps, "breadth first: the shortest run to the fault")
 				} else {
 					require.GreaterOrEqual(t, len(tr.Events), c.steps) // a walk may crash a node on the way
 				}
 				require.Equal(t, c.last, tr.Events[len(tr.Events)-1].String())
 				require.Empty(t, tr.Events[len(tr.Events)-1].Changes, "nothing came of the faulting step")
-				if res.Mode == "random" {
+				if res.Mode == checker.ModeRandom {
 					require.NotNil(t, tr.Seed, "a walk's fault replays from its seed")
 				}
 				var out bytes.Buffer
@@ -236,7 +237,7 @@ func TestFaultsAreResults(t *testing.T) {
 				// the same result with one worker or two
 				mode := res.Mode
 				if base := byMode[mode]; base != nil {
-					if mode == "random" || res.Sweep == base.Sweep {
+					if mode == checker.ModeRandom || res.Sweep == base.Sweep {
 						require.Equal(t, comparableFault(base), comparableFault(res))
 					}
 				} else {
@@ -323,4 +324,25 @@ func TestPropertyFault(t *testing.T) {
 	p, _ := r.Violation()
 	require.Nil(t, p)
 	require.NotNil(t, r.Fault(), "the run ends at the property's fault")
+}
+
+// A fault's JSON has every field of the fault, in its order, then its run:
+// what a fault read back from JSON (a shard's) writes again byte for byte.
+func TestFaultJSON(t *testing.T) {
+	const text = `{"protocol":"pingpong","property":"safe","handler":"Receive","monitor":"order","node":1,` +
+		`"observation":"deliver(2)","panic":"boom","stack":"goroutine 1","misuse":"sent to n7",` +
+		`"mutated":"state","before":"{1}","after":"{2}","nondeterministic":"sends","input":"ping from n0",` +
+		`"path":".Votes[2]","values":["0","1"],"trace":{"property":"","detail":"","initial":null,"events":null,"fault":"boom"}}`
+	var f checker.Fault
+	require.NoError(t, json.Unmarshal([]byte(text), &f))
+	require.Equal(t, "sent to n7", f.Misuse)
+	require.Equal(t, "boom", f.Trace.Fault)
+	b, err := json.Marshal(&f)
+	require.NoError(t, err)
+	require.Equal(t, text, string(b))
+
+	var empty checker.Fault
+	b, err = json.Marshal(&empty)
+	require.NoError(t, err)
+	require.Equal(t, `{"protocol":"","handler":"","node":0,"trace":null}`, string(b))
 }

@@ -189,7 +189,7 @@ func memoryBound(max uint64) (uint64, string, error) {
 
 // refused is the result of a search that did not start, for err: no
 // property is judged, and the verdict is Error.
-func refused(mode string, props []*properties.Property, err error, start time.Time) *Result {
+func refused(mode Mode, props []*properties.Property, err error, start time.Time) *Result {
 	res := newResult(mode, props)
 	res.Refused = err.Error()
 	for i := range res.Properties {

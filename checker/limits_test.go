@@ -146,7 +146,7 @@ func TestSetupIsBoundedByTime(t *testing.T) {
 	require.NoError(t, err)
 	for _, workers := range []int{1, 2} {
 		r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 4, Workers: workers, Time: time.Nanosecond})
-		require.Equal(t, "time", r.Cut)
+		require.Equal(t, checker.CutTime, r.Cut)
 		require.Zero(t, r.Stats.Walks)
 		require.Equal(t, checker.Unknown, r.Verdict)
 	}

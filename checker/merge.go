@@ -14,7 +14,7 @@ func (e *search) merge(chunks []*chunk, next *level, res *Result) {
 		e.cover.addAll(c.cover)
 		e.quiet += int64(c.quiet)
 		e.reduced += int64(c.reduced)
-		e.roundsLo, e.roundsHi = min(e.roundsLo, c.roundsLo), max(e.roundsHi, c.roundsHi)
+		e.rounds.merge(c.rounds)
 		e.revisits += c.revisits
 		for k := range c.cand {
 			if k%16 == 0 {

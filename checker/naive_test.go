@@ -699,7 +699,7 @@ func compareSweep(t *testing.T, compile func() *checker.Machine, props []*proper
 			}
 			first = r
 			if !naive.acyclic {
-				require.True(t, r.Cut != "" || r.Stopped, "%s: a sweep of runs that do not end ended", what)
+				require.True(t, r.Cut != checker.CutNone || r.Stopped, "%s: a sweep of runs that do not end ended", what)
 				continue
 			}
 			require.Empty(t, r.Cut, what)
@@ -717,7 +717,7 @@ func compareSweep(t *testing.T, compile func() *checker.Machine, props []*proper
 			case reduce == checker.ReduceAll:
 				require.LessOrEqual(t, r.Stats.States, plain, "%s: states", what)
 				// (symmetry counts families of worlds: see compareSymmetry)
-				if naive.graded && !strings.HasPrefix(r.Reduction, "symmetry: ") {
+				if naive.graded && r.Reduction.Kind != checker.SymmetryUsed {
 					require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
 				}
 			case naive.graded:
@@ -761,7 +761,7 @@ func compareWindow(t *testing.T, compile func() *checker.Machine, props []*prope
 		r := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true, Window: window, Reduce: checker.ReduceNone,
 			Messages: true, MaxDepth: 3*naive.depth + 4, MaxStates: 30*naive.states + 1000})
 		if window == 3 {
-			if !naive.acyclic && r.Cut != "" {
+			if !naive.acyclic && r.Cut != checker.CutNone {
 				continue // a cycle longer than the window: the sweep cannot end
 			}
 			require.Empty(t, r.Cut, what)
@@ -810,7 +810,7 @@ func compareWindow(t *testing.T, compile func() *checker.Machine, props []*prope
 // violations, the same figures, and as many states and quiescent states
 // as the naive enumeration has families of worlds and of quiescent worlds.
 func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*properties.Property, naive naiveResult, full *checker.Result) {
-	if !strings.HasPrefix(full.Reduction, "none, as asked") {
+	if full.Reduction.Kind != checker.SymmetryDeclined {
 		return // no symmetry declared, or none that holds here
 	}
 	var first *checker.Result
@@ -839,7 +839,7 @@ func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*pro
 			require.Equal(t, comparableResult(first), comparableResult(r), "%s differs from workers=1", what)
 		}
 		first = r
-		if !strings.HasPrefix(r.Reduction, "symmetry: ") {
+		if r.Reduction.Kind != checker.SymmetryUsed {
 			require.Equal(t, full.Stats.States, r.Stats.States, "%s: searched again in full (%s)", what, r.Reduction)
 			continue
 		}
@@ -884,7 +884,7 @@ func comparePartialOrder(t *testing.T, p *suite.Protocol, cfg model.Config, name
 		require.Empty(t, r.Cut, what)
 		require.Nil(t, r.Fault, what)
 		require.NotEmpty(t, r.PartialOrder, what)
-		if strings.HasPrefix(r.Reduction, "symmetry: ") {
+		if r.Reduction.Kind == checker.SymmetryUsed {
 			return 0 // families of worlds, not worlds: see compareSymmetry
 		}
 		if strings.HasPrefix(r.PartialOrder, "partial order: ") && r.Stats.States < naive.states {

@@ -8,7 +8,7 @@ import (
 // Progress is how far a search has got. Both engines report it about once
 // a second to Options.Progress or RandomOptions.Progress.
 type Progress struct {
-	Mode    string        `json:"mode"` // "exhaustive" or "random"
+	Mode    Mode          `json:"mode"` // ModeExhaustive or ModeRandom
 	Elapsed time.Duration `json:"elapsed"`
 	// States: the worlds explored so far (random: the steps taken).
 	States int64 `json:"states"`
@@ -28,7 +28,7 @@ func (p Progress) String() string {
 	if s := p.Elapsed.Seconds(); s > 0 {
 		rate = float64(p.States) / s
 	}
-	if p.Mode == "random" {
+	if p.Mode == ModeRandom {
 		return fmt.Sprintf("vigil: %d of %d walks, %d steps (%.0f/s)", p.Walks, p.Of, p.States, rate)
 	}
 	return fmt.Sprintf("vigil: depth %d, %d states (%.0f/s), %d in frontier", p.Depth, p.States, rate, p.Frontier)

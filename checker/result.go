@@ -119,9 +119,44 @@ func (r Rounds) String() string {
 	return fmt.Sprintf("rounds %d..%d", r.Min, r.Max)
 }
 
+// Mode is the kind of search a Result reports.
+type Mode string
+
+const (
+	ModeExhaustive Mode = "exhaustive" // Exhaustive
+	ModeRandom     Mode = "random"     // Random, and MergeShards
+	// ModeAuto: an auto search whose exhaustive part did not decide it
+	// (see Auto); one it decided reports ModeExhaustive.
+	ModeAuto Mode = "auto"
+	// ModeReplay: a trace replayed (see Replay), as the command line
+	// reports it.
+	ModeReplay Mode = "replay"
+)
+
+// Cut names the bound that stopped a search early (Result.Cut), or why
+// the time of its runs in rounds was not measured (Result.RoundsCut).
+type Cut string
+
+const (
+	CutNone   Cut = ""      // nothing cut the search
+	CutDepth  Cut = "depth" // Options.MaxDepth
+	CutStates Cut = "states"
+	CutTime   Cut = "time"
+	CutMemory Cut = "memory"
+	// CutCanceled: the caller's context was canceled (the command line
+	// cancels it on SIGINT and SIGTERM).
+	CutCanceled Cut = "canceled"
+	// CutCycle (RoundsCut only): some runs go round a cycle and never
+	// end, so their time is unbounded.
+	CutCycle Cut = "cycle"
+	// CutFault (RoundsCut only): the search of rounds met a fault that
+	// the search itself did not.
+	CutFault Cut = "fault"
+)
+
 // Result is what an engine reports.
 type Result struct {
-	Mode string `json:"mode"`
+	Mode Mode `json:"mode"`
 	// Fairness under which eventually-properties were judged on cycles
 	// (exhaustive search of such properties only).
 	Fairness string `json:"fairness,omitempty"`
@@ -140,23 +175,22 @@ type Result struct {
 	// Rounds: the time of complete runs, when asked for (Options.Rounds,
 	// RandomOptions.Rounds) and measured; nil when no complete run was
 	// explored, or RoundsCut says why it was not measured: the bound that
-	// cut the search, or "cycle" where some runs never end (an exhaustive
+	// cut the search, or CutCycle where some runs never end (an exhaustive
 	// search that keeps its state graph sees it).
 	Rounds    *Rounds `json:"rounds,omitempty"`
-	RoundsCut string  `json:"rounds_cut,omitempty"`
+	RoundsCut Cut     `json:"rounds_cut,omitempty"`
 	// Entry holds the mutual-exclusion figures of a random search asked
 	// for them (RandomOptions.EntryFigures), nil if no walk entered.
 	Entry *EntryFigures `json:"entry_figures,omitempty"`
 	// Linearizability is the porcupine check of the walks' client
 	// histories, when a random search was asked for it.
 	Linearizability *Linearizability `json:"linearizability,omitempty"`
-	// Cut names the bound that stopped the search early ("" if none):
-	// "depth", "states", "time" or "memory", or "canceled" when the
-	// caller's context was (the command line cancels it on SIGINT and
-	// SIGTERM). The time bound covers the search's setup too (its
-	// tables, its first world): a search cut there reports what it did so
-	// far, maybe nothing.
-	Cut string `json:"cut,omitempty"`
+	// Cut names the bound that stopped the search early (CutNone if
+	// none): CutDepth, CutStates, CutTime or CutMemory, or CutCanceled
+	// when the caller's context was. The time bound covers the search's
+	// setup too (its tables, its first world): a search cut there reports
+	// what it did so far, maybe nothing.
+	Cut Cut `json:"cut,omitempty"`
 	// MemoryBound, when the memory bound cut the search, is that bound
 	// and where it comes from ("5.6 GiB, half of the cgroup's memory.max,
 	// 11.2 GiB"; see MemoryBound).
@@ -171,9 +205,9 @@ type Result struct {
 	// (Options.Sweep).
 	Sweep bool `json:"sweep,omitempty"`
 	// Reduction says how an exhaustive search of a protocol that declares
-	// a symmetry used it: "symmetry: n1 n2 n3 interchangeable" (its
-	// states are families of worlds), or "none: " and why not.
-	Reduction string `json:"reduction,omitempty"`
+	// a symmetry used it (SymmetryUsed: its states are families of
+	// worlds), or why not.
+	Reduction SymmetryUse `json:"reduction,omitzero"`
 	// PartialOrder says whether an exhaustive search explored some nodes'
 	// steps alone where no other node could reach them first (see
 	// ReduceAll), or "none: " and why not.
@@ -237,7 +271,7 @@ func (r *Result) finish(start time.Time) {
 	for i := range r.Properties {
 		if r.Properties[i].Verdict == "" {
 			r.Properties[i].Verdict = Pass
-			if r.Cut != "" {
+			if r.Cut != CutNone {
 				r.Properties[i].Verdict = Unknown
 			}
 		}
@@ -261,7 +295,7 @@ func (r *Result) finish(start time.Time) {
 	if r.Fault != nil {
 		r.Verdict = Error
 	}
-	r.Complete = r.Mode == "exhaustive" && r.Cut == "" && r.Fault == nil && !r.Stopped && !r.StoppedFirst
+	r.Complete = r.Mode == ModeExhaustive && r.Cut == CutNone && r.Fault == nil && !r.Stopped && !r.StoppedFirst
 }
 
 // faulted ends a result with fault f: properties without a counterexample
@@ -275,10 +309,15 @@ func (r *Result) faulted(f *Fault) {
 	}
 }
 
-func newResult(mode string, props []*properties.Property) *Result {
+func newResult(mode Mode, props []*properties.Property) *Result {
 	r := &Result{Mode: mode}
 	for _, p := range props {
 		r.Properties = append(r.Properties, PropertyResult{Name: p.Name})
 	}
 	return r
+}
+
+// String summarises a result in one line.
+func (r *Result) String() string {
+	return fmt.Sprintf("%s %s: %d states, %d transitions, depth %d, %.2fs", r.Mode, r.Verdict, r.Stats.States, r.Stats.Transitions, r.Stats.Depth, r.Stats.Seconds)
 }

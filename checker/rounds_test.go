@@ -212,7 +212,7 @@ func TestRoundsOfEndlessRuns(t *testing.T) {
 			r, err := suite.Exhaustive(context.Background(), p, &sc, checker.Options{Rounds: true, Messages: figures})
 			require.NoError(t, err)
 			require.Nil(t, r.Rounds, "%s %s", c.protocol, c.scenario)
-			require.Equal(t, "cycle", r.RoundsCut, "%s %s", c.protocol, c.scenario)
+			require.Equal(t, checker.CutCycle, r.RoundsCut, "%s %s", c.protocol, c.scenario)
 		}
 	}
 }

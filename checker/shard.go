@@ -37,6 +37,19 @@ func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 // owns reports whether walk i is the shard's.
 func (s Shard) owns(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
 
+// walksOf lists the walks of batch [lo, hi) that the shard walks: its
+// own, and every walk of the first batch, which tells whether walks end
+// (see tally.more).
+func (s Shard) walksOf(batch, lo, hi int) []int {
+	var mine []int
+	for i := lo; i < hi; i++ {
+		if batch == 0 || s.owns(i) {
+			mine = append(mine, i)
+		}
+	}
+	return mine
+}
+
 // WalkRecord is what a random search keeps of one walk to decide its
 // verdicts and figures: a shard reports one per walk it ran.
 type WalkRecord struct {
@@ -119,10 +132,10 @@ type ShardRun struct {
 	Count  int    `json:"count"`
 	Search Search `json:"search"`
 	// Batches is the number of batches of the whole search (see
-	// batchSize) whose walks the shard ran; Cut is "time" if its time
+	// batchSize) whose walks the shard ran; Cut is CutTime if its time
 	// limit stopped it before it was done.
 	Batches int          `json:"batches"`
-	Cut     string       `json:"cut,omitempty"`
+	Cut     Cut          `json:"cut,omitempty"`
 	Walks   []WalkRecord `json:"walks"`
 	// Counterexamples: the first of the shard's walks to break each
 	// property, shrunk; Fault: its first walk to meet a fault; Illegal:
@@ -132,6 +145,20 @@ type ShardRun struct {
 	Fault           *Fault           `json:"fault,omitempty"`
 	Illegal         *uint64          `json:"illegal_history_seed,omitempty"`
 	Seconds         float64          `json:"seconds"`
+}
+
+// takeResult gives the run what the shard's search found, res: its cut,
+// counterexamples, fault and illegal history, and counts its walks in
+// res (the shard's own).
+func (run *ShardRun) takeResult(res *Result) {
+	run.Cut = res.Cut
+	run.Counterexamples = res.Failed()
+	run.Fault = res.Fault
+	if l := res.Linearizability; l != nil && l.Seed != nil {
+		run.Illegal = l.Seed
+	}
+	res.Shard = run
+	res.Stats.Walks = len(run.Walks)
 }
 
 // MergeShards combines the runs of the K shards of one random search of m
@@ -187,12 +214,12 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 			if batch < r.Batches {
 				continue
 			}
-			if r.Cut == "" {
+			if r.Cut == CutNone {
 				return nil, fmt.Errorf("shard %d/%d stopped after %d batches, before the search it is part of", r.Index, k, r.Batches)
 			}
 			t.res.Cut = r.Cut
 		}
-		if t.res.Cut != "" {
+		if t.res.Cut != CutNone {
 			break
 		}
 		lo, hi := batchAt(batch, opt.Walks)

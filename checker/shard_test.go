@@ -131,7 +131,7 @@ func TestMergeShardsCutByTime(t *testing.T) {
 	opt := checker.RandomOptions{Walks: 100, Seed: 1, Workers: 1}
 	runs := shardRuns(t, m, opt, 2)
 	cut := runs[1]
-	cut.Cut, cut.Batches = "time", 2
+	cut.Cut, cut.Batches = checker.CutTime, 2
 	kept := 0
 	for _, w := range cut.Walks {
 		if w.Walk < 12 { // batches 0 and 1: walks 0..11
@@ -141,7 +141,7 @@ func TestMergeShardsCutByTime(t *testing.T) {
 	cut.Walks = cut.Walks[:kept]
 	r, err := checker.MergeShards(m, opt, runs)
 	require.NoError(t, err)
-	require.Equal(t, "time", r.Cut)
+	require.Equal(t, checker.CutTime, r.Cut)
 	require.Equal(t, 12, r.Stats.Walks)
 	require.Equal(t, checker.Unknown, r.Verdict)
 }

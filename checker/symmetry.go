@@ -3,6 +3,7 @@ package checker
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
@@ -54,6 +55,81 @@ func ParseReduction(s string) (Reduction, error) {
 	return 0, fmt.Errorf("unknown reduction %q: want all or none", s)
 }
 
+// SymmetryUse says what an exhaustive search did with the symmetry its
+// protocol declares (Result.Reduction). JSON shows it as one line of text
+// (see String), and reads that line back (a shard's result, a file).
+type SymmetryUse struct {
+	Kind SymmetryKind
+	// Detail names the interchangeable nodes ("n1 n2 n3
+	// interchangeable") where the search used or declined the symmetry,
+	// and says why where it could not use it.
+	Detail string
+}
+
+// SymmetryKind is what a search did with a declared symmetry.
+type SymmetryKind string
+
+const (
+	// NoSymmetry: the protocol declares none in this configuration, or the
+	// search does not reduce at all (the one measuring rounds).
+	NoSymmetry SymmetryKind = ""
+	// SymmetryUsed: the search kept one world per family of renamings,
+	// so it counts families, not worlds.
+	SymmetryUsed SymmetryKind = "used"
+	// SymmetryNotUsed: the declared symmetry could not serve this search;
+	// Detail says why.
+	SymmetryNotUsed SymmetryKind = "not used"
+	// SymmetryDeclined: Options.Reduce was ReduceNone.
+	SymmetryDeclined SymmetryKind = "declined"
+)
+
+// The text of each kind of SymmetryUse, around its Detail.
+const (
+	symmetryUsedPrefix     = "symmetry: "
+	symmetryNotUsedPrefix  = "none: "
+	symmetryDeclinedPrefix = "none, as asked ("
+	symmetryDeclinedSuffix = ")"
+)
+
+// String is the use as the command line and JSON show it:
+// "symmetry: n1 n2 n3 interchangeable", "none: " and why not, or
+// "none, as asked (n1 n2 n3 interchangeable)"; "" for NoSymmetry.
+func (u SymmetryUse) String() string {
+	switch u.Kind {
+	case SymmetryUsed:
+		return symmetryUsedPrefix + u.Detail
+	case SymmetryNotUsed:
+		return symmetryNotUsedPrefix + u.Detail
+	case SymmetryDeclined:
+		return symmetryDeclinedPrefix + u.Detail + symmetryDeclinedSuffix
+	}
+	return ""
+}
+
+// IsZero reports whether the use is NoSymmetry, which JSON leaves out.
+func (u SymmetryUse) IsZero() bool { return u.Kind == NoSymmetry }
+
+// MarshalText is String.
+func (u SymmetryUse) MarshalText() ([]byte, error) { return []byte(u.String()), nil }
+
+// UnmarshalText reads what String writes.
+func (u *SymmetryUse) UnmarshalText(b []byte) error {
+	s := string(b)
+	switch {
+	case s == "":
+		*u = SymmetryUse{}
+	case strings.HasPrefix(s, symmetryUsedPrefix):
+		*u = SymmetryUse{Kind: SymmetryUsed, Detail: strings.TrimPrefix(s, symmetryUsedPrefix)}
+	case strings.HasPrefix(s, symmetryNotUsedPrefix):
+		*u = SymmetryUse{Kind: SymmetryNotUsed, Detail: strings.TrimPrefix(s, symmetryNotUsedPrefix)}
+	case strings.HasPrefix(s, symmetryDeclinedPrefix) && strings.HasSuffix(s, symmetryDeclinedSuffix):
+		*u = SymmetryUse{Kind: SymmetryDeclined, Detail: strings.TrimSuffix(strings.TrimPrefix(s, symmetryDeclinedPrefix), symmetryDeclinedSuffix)}
+	default:
+		return fmt.Errorf("reduction %q: want \"symmetry: \", \"none: \" or \"none, as asked (\" and the nodes", s)
+	}
+	return nil
+}
+
 // The first symmetryAll states, then one in symmetrySample, are renamed
 // and expanded again, to check that the declared symmetry holds there.
 const (
@@ -63,20 +139,20 @@ const (
 
 // reduction returns the symmetry a search of m with opt reduces by, if
 // any, and what Result.Reduction says of it.
-func reduction(m *sim.Machine, opt Options) (*sim.Symmetry, string) {
+func reduction(m *sim.Machine, opt Options) (*sim.Symmetry, SymmetryUse) {
 	if opt.clocked { // (worlds with clocks, measuring rounds only)
-		return nil, ""
+		return nil, SymmetryUse{}
 	}
 	sym, why := m.Symmetry()
 	switch {
 	case sym == nil && why == "":
-		return nil, ""
+		return nil, SymmetryUse{}
 	case sym == nil:
-		return nil, "none: " + why
+		return nil, SymmetryUse{Kind: SymmetryNotUsed, Detail: why}
 	case opt.Reduce == ReduceNone:
-		return nil, "none, as asked (" + sym.String() + ")"
+		return nil, SymmetryUse{Kind: SymmetryDeclined, Detail: sym.String()}
 	}
-	return sym, "symmetry: " + sym.String()
+	return sym, SymmetryUse{Kind: SymmetryUsed, Detail: sym.String()}
 }
 
 // symmetricStart checks that renaming the interchangeable nodes leaves the
@@ -111,7 +187,7 @@ func symmetryFault(st *sim.Stepper, misuse string) *sim.Fault {
 	if f := st.TakeFault(); f != nil {
 		return f // a renaming that failed
 	}
-	return &sim.Fault{Protocol: st.Machine().Name, Handler: "Interchangeable", Node: model.None, Misuse: misuse}
+	return &sim.Fault{Fault: model.Fault{Protocol: st.Machine().Name, Handler: "Interchangeable", Node: model.None, Misuse: misuse}}
 }
 
 // successor is Stepper.Successor, of the representative's family under

@@ -73,7 +73,7 @@ func TestNonNeighbourSendIsAFault(t *testing.T) {
 			require.Equal(t, model.NodeID(3), f.Node)
 			tr := f.Trace
 			require.NotNil(t, tr)
-			if res.Mode == "exhaustive" {
+			if res.Mode == checker.ModeExhaustive {
 				require.Len(t, tr.Events, 3, "the shortest run: three hops")
 			}
 			require.Equal(t, "n2 → n3  {Hop:3}", tr.Events[len(tr.Events)-1].String())

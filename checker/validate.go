@@ -116,7 +116,7 @@ func (r *ShardRun) Validate(m *Machine, opt RandomOptions) error {
 		return fmt.Errorf("shard %d/%d is of another search (%+v, not %+v)", r.Index, r.Count, r.Search, want)
 	case r.Batches < 0 || r.Batches > batchesOf(opt.Walks):
 		return fmt.Errorf("shard %d/%d ran %d batches of a search that has %d", r.Index, r.Count, r.Batches, batchesOf(opt.Walks))
-	case r.Cut != "" && r.Cut != "time":
+	case r.Cut != CutNone && r.Cut != CutTime:
 		return fmt.Errorf("shard %d/%d was cut by %q: only a time limit (\"time\") cuts a shard", r.Index, r.Count, r.Cut)
 	case !(r.Seconds >= 0):
 		return fmt.Errorf("shard %d/%d ran for %v seconds", r.Index, r.Count, r.Seconds)

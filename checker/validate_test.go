@@ -45,7 +45,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 		{"walks out of order", func(r []*checker.ShardRun) { r[0].Walks[0], r[0].Walks[1] = r[0].Walks[1], r[0].Walks[0] }, "walk 0 comes after walk 2"},
 		{"too many batches", func(r []*checker.ShardRun) { r[0].Batches = 1000 }, "ran 1000 batches of a search that has 3"},
 		{"negative batches", func(r []*checker.ShardRun) { r[0].Batches = -1 }, "ran -1 batches"},
-		{"unknown cut", func(r []*checker.ShardRun) { r[0].Cut = "memory" }, "only a time limit"},
+		{"unknown cut", func(r []*checker.ShardRun) { r[0].Cut = checker.CutMemory }, "only a time limit"},
 		{"negative time", func(r []*checker.ShardRun) { r[0].Seconds = -1 }, "ran for -1 seconds"},
 		{"rounds not measured", func(r []*checker.ShardRun) { r[0].Walks[0].Rounds = 3 }, "3 rounds"},
 		{"entry figures not measured", func(r []*checker.ShardRun) { r[0].Walks[0].Entry = &checker.EntryFigures{Entries: 1, Runs: 1} }, "entry figures, in a search that does not measure them"},
@@ -60,7 +60,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 		{"counterexample without its states", func(r []*checker.ShardRun) {
 			r[0].Counterexamples = []checker.PropertyResult{{Name: "agreement", Verdict: checker.Fail, Counterexample: &checker.Trace{}}}
 		}, "lists no initial states"},
-		{"fault at a node out of range", func(r []*checker.ShardRun) { r[1].Fault = &checker.Fault{Node: 9} }, "fault is at node 9, outside n0..n2"},
+		{"fault at a node out of range", func(r []*checker.ShardRun) { r[1].Fault = &checker.Fault{Fault: model.Fault{Node: 9}} }, "fault is at node 9, outside n0..n2"},
 		{"no such shard", func(r []*checker.ShardRun) { r[1].Index = 2 }, "shard 2/2: no such shard"},
 		{"zero shards", func(r []*checker.ShardRun) { r[0].Count = 0 }, "shard 0/0: no such shard"},
 		{"nil run", func(r []*checker.ShardRun) { r[1] = nil }, "a shard's run is nil"},

@@ -21,8 +21,8 @@
 // or map it was given), or misuses its context (a send to no node or to a
 // node that is not a neighbour, a timer that is no plain comparable value)
 // is a bug of the protocol: the checker
-// does not crash but ends the search and reports the fault with the run
-// that leads to it (see checker.Fault).
+// does not crash but ends the search and reports the fault (a Fault) with
+// the run that leads to it (see checker.Fault).
 //
 // # Semantics
 //

@@ -64,26 +64,18 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 	if hasArg != (name == "grid" || name == "random" || name == "edges") {
 		return nil, fmt.Errorf("topology %q: want %s", spec, topologyHelp)
 	}
-	seen := map[[2]NodeID]bool{}
-	link := func(i, j int) {
-		a, b := NodeID(min(i, j)), NodeID(max(i, j))
-		if a == b || seen[[2]NodeID{a, b}] {
-			return // a ring of 1 or 2 nodes meets the same link again
-		}
-		seen[[2]NodeID{a, b}] = true
-		g.adj[a] = append(g.adj[a], b)
-		g.adj[b] = append(g.adj[b], a)
-	}
 	switch name {
 	case "", "complete":
 		g.complete = true
 		return g, nil
 	}
 	g.adj = make([][]NodeID, n)
+	l := &linker{g: g, seen: map[[2]NodeID]bool{}}
+	var err error
 	switch name {
 	case "ring":
 		for i := range n {
-			link(i, (i+1)%n)
+			l.link(i, (i+1)%n)
 		}
 	case "uniring":
 		g.directed = true
@@ -94,87 +86,27 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 		}
 	case "line":
 		for i := 1; i < n; i++ {
-			link(i-1, i)
+			l.link(i-1, i)
 		}
 	case "star":
 		for i := 1; i < n; i++ {
-			link(0, i)
+			l.link(0, i)
 		}
 	case "tree":
 		for i := 1; i < n; i++ {
-			link((i-1)/2, i)
+			l.link((i-1)/2, i)
 		}
 	case "grid":
-		rs, cs, _ := strings.Cut(arg, "x")
-		r, err1 := strconv.Atoi(rs)
-		c, err2 := strconv.Atoi(cs)
-		if err1 != nil || err2 != nil || r < 1 || c < 1 {
-			return nil, fmt.Errorf("topology %q: want grid:RxC with positive R and C, e.g. grid:2x3", spec)
-		}
-		switch {
-		case r > n || c > n: // before r*c, which may overflow
-			return nil, fmt.Errorf("topology %q: a %dx%d grid has more than %d nodes", spec, r, c, n)
-		case r*c != n:
-			return nil, fmt.Errorf("topology %q: a %dx%d grid has %d nodes, not %d", spec, r, c, r*c, n)
-		}
-		for i := range n {
-			if (i+1)%c != 0 {
-				link(i, i+1)
-			}
-			if i+c < n {
-				link(i, i+c)
-			}
-		}
+		err = l.grid(spec, arg)
 	case "random":
-		ss, ps, hasP := strings.Cut(arg, ":")
-		seed, err := strconv.ParseUint(ss, 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("topology %q: the seed must be a non-negative integer", spec)
-		}
-		if n > MaxRandomTopologyNodes {
-			return nil, fmt.Errorf("topology %q: a random graph has at most %d nodes, not %d", spec, MaxRandomTopologyNodes, n)
-		}
-		p := 0.5
-		if hasP {
-			if p, err = strconv.ParseFloat(ps, 64); err != nil || !(p >= 0 && p <= 1) {
-				return nil, fmt.Errorf("topology %q: the edge probability must be a number in [0, 1]", spec)
-			}
-		}
-		rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
-		// the spanning tree first, so that the graph is connected
-		// whatever P is; then the Erdős–Rényi links on top of it
-		perm := rng.Perm(n)
-		for k := 1; k < n; k++ {
-			link(perm[k], perm[rng.IntN(k)])
-		}
-		for i := range n {
-			for j := i + 1; j < n; j++ {
-				if rng.Float64() < p {
-					link(i, j)
-				}
-			}
-		}
+		err = l.random(spec, arg)
 	case "edges":
-		var links []string
-		if strings.TrimSpace(arg) != "" { // "edges:" has no links: the graph of one node
-			links = strings.Split(arg, ",")
-		}
-		for _, e := range links {
-			as, bs, ok := strings.Cut(e, "-")
-			a, err1 := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(as), "n"))
-			b, err2 := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(bs), "n"))
-			switch {
-			case !ok || err1 != nil || err2 != nil:
-				return nil, fmt.Errorf("topology %q: %q is not a link I-J of two node ids", spec, e)
-			case a < 0 || a >= n || b < 0 || b >= n:
-				return nil, fmt.Errorf("topology %q: link %q names a node outside 0..%d", spec, e, n-1)
-			case a == b:
-				return nil, fmt.Errorf("topology %q: link %q links a node to itself", spec, e)
-			}
-			link(a, b)
-		}
+		err = l.edges(spec, arg)
 	default:
 		return nil, fmt.Errorf("topology %q: want %s", spec, topologyHelp)
+	}
+	if err != nil {
+		return nil, err
 	}
 	for _, a := range g.adj {
 		slices.Sort(a)
@@ -183,6 +115,110 @@ func ParseTopology(spec string, n int) (*Graph, error) {
 		return nil, fmt.Errorf("topology %q is not connected: n%d cannot reach n0", spec, far)
 	}
 	return g, nil
+}
+
+// linker links the nodes of an undirected graph being built, each pair
+// once.
+type linker struct {
+	g    *Graph
+	seen map[[2]NodeID]bool
+}
+
+// link links i and j, unless they are one node or linked already.
+func (l *linker) link(i, j int) {
+	a, b := NodeID(min(i, j)), NodeID(max(i, j))
+	if a == b || l.seen[[2]NodeID{a, b}] {
+		return // a ring of 1 or 2 nodes meets the same link again
+	}
+	l.seen[[2]NodeID{a, b}] = true
+	l.g.adj[a] = append(l.g.adj[a], b)
+	l.g.adj[b] = append(l.g.adj[b], a)
+}
+
+// grid links the grid that arg, "RxC", describes (see ParseTopology).
+func (l *linker) grid(spec, arg string) error {
+	n := l.g.n
+	rs, cs, _ := strings.Cut(arg, "x")
+	r, err1 := strconv.Atoi(rs)
+	c, err2 := strconv.Atoi(cs)
+	if err1 != nil || err2 != nil || r < 1 || c < 1 {
+		return fmt.Errorf("topology %q: want grid:RxC with positive R and C, e.g. grid:2x3", spec)
+	}
+	switch {
+	case r > n || c > n: // before r*c, which may overflow
+		return fmt.Errorf("topology %q: a %dx%d grid has more than %d nodes", spec, r, c, n)
+	case r*c != n:
+		return fmt.Errorf("topology %q: a %dx%d grid has %d nodes, not %d", spec, r, c, r*c, n)
+	}
+	for i := range n {
+		if (i+1)%c != 0 {
+			l.link(i, i+1)
+		}
+		if i+c < n {
+			l.link(i, i+c)
+		}
+	}
+	return nil
+}
+
+// random links the random graph that arg, "SEED" or "SEED:P", draws (see
+// ParseTopology).
+func (l *linker) random(spec, arg string) error {
+	n := l.g.n
+	ss, ps, hasP := strings.Cut(arg, ":")
+	seed, err := strconv.ParseUint(ss, 10, 64)
+	if err != nil {
+		return fmt.Errorf("topology %q: the seed must be a non-negative integer", spec)
+	}
+	if n > MaxRandomTopologyNodes {
+		return fmt.Errorf("topology %q: a random graph has at most %d nodes, not %d", spec, MaxRandomTopologyNodes, n)
+	}
+	p := 0.5
+	if hasP {
+		if p, err = strconv.ParseFloat(ps, 64); err != nil || !(p >= 0 && p <= 1) {
+			return fmt.Errorf("topology %q: the edge probability must be a number in [0, 1]", spec)
+		}
+	}
+	rng := rand.New(rand.NewPCG(seed, 0x2545f4914f6cdd1d))
+	// the spanning tree first, so that the graph is connected
+	// whatever P is; then the Erdős–Rényi links on top of it
+	perm := rng.Perm(n)
+	for k := 1; k < n; k++ {
+		l.link(perm[k], perm[rng.IntN(k)])
+	}
+	for i := range n {
+		for j := i + 1; j < n; j++ {
+			if rng.Float64() < p {
+				l.link(i, j)
+			}
+		}
+	}
+	return nil
+}
+
+// edges links the links that arg, "0-1,1-2,...", lists (see
+// ParseTopology).
+func (l *linker) edges(spec, arg string) error {
+	n := l.g.n
+	var links []string
+	if strings.TrimSpace(arg) != "" { // "edges:" has no links: the graph of one node
+		links = strings.Split(arg, ",")
+	}
+	for _, e := range links {
+		as, bs, ok := strings.Cut(e, "-")
+		a, err1 := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(as), "n"))
+		b, err2 := strconv.Atoi(strings.TrimPrefix(strings.TrimSpace(bs), "n"))
+		switch {
+		case !ok || err1 != nil || err2 != nil:
+			return fmt.Errorf("topology %q: %q is not a link I-J of two node ids", spec, e)
+		case a < 0 || a >= n || b < 0 || b >= n:
+			return fmt.Errorf("topology %q: link %q names a node outside 0..%d", spec, e, n-1)
+		case a == b:
+			return fmt.Errorf("topology %q: link %q links a node to itself", spec, e)
+		}
+		l.link(a, b)
+	}
+	return nil
 }
 
 // unreached returns the lowest node that n0 cannot reach, or -1 when the

@@ -21,7 +21,7 @@ type scenarioResult struct {
 	Verdict    checker.Verdict        `json:"verdict"`
 	Failed     []string               `json:"failed,omitempty"`
 	Unexpected string                 `json:"unexpected,omitempty"` // why the result is not the one expected
-	Cut        string                 `json:"cut,omitempty"`
+	Cut        checker.Cut            `json:"cut,omitempty"`
 	Stats      checker.Stats          `json:"stats"`
 	Messages   []checker.MessageRange `json:"messages,omitempty"`
 	Coverage   *checker.Coverage      `json:"coverage,omitempty"`

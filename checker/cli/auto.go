@@ -24,7 +24,7 @@ func autoSearch(ctx context.Context, m *checker.Machine, f *checkFlags, eo check
 	opt.OnPart = func(ps checker.PartStats) {
 		if ps.Part == "exhaustive" {
 			restore = walkGC()
-			if ps.Cut != "" && ps.Cut != "canceled" && !f.json {
+			if ps.Cut != checker.CutNone && ps.Cut != checker.CutCanceled && !f.json {
 				fmt.Fprintf(stderr, "vigil: the exhaustive search was cut by %s after %d states at depth %d\n",
 					partCut(ps), ps.Stats.States, ps.Stats.Depth)
 			}
@@ -37,7 +37,7 @@ func autoSearch(ctx context.Context, m *checker.Machine, f *checkFlags, eo check
 
 // partCut names the bound that cut a part of an auto search.
 func partCut(ps checker.PartStats) string {
-	if ps.Cut == "time" && ps.Part == "exhaustive" {
+	if ps.Cut == checker.CutTime && ps.Part == "exhaustive" {
 		return fmt.Sprintf("the time budget of %v", seconds(ps.TimeBound))
 	}
 	return cutWords[ps.Cut]
@@ -63,13 +63,13 @@ func autoParts(r *checker.Result) string {
 			if r.Sweep {
 				s = "exhaustive sweep"
 			}
-			if ps.Cut != "" {
+			if ps.Cut != checker.CutNone {
 				s += fmt.Sprintf(" (cut by %s after %d states at depth %d)", partCut(ps), ps.Stats.States, ps.Stats.Depth)
 			}
 		case "walks":
 			s = fmt.Sprintf("%d random walks", ps.Stats.Walks)
 		}
-		if ps.Part != "exhaustive" && ps.Cut != "" {
+		if ps.Part != "exhaustive" && ps.Cut != checker.CutNone {
 			s += " (cut by " + partCut(ps) + ")"
 		}
 		parts = append(parts, s)
@@ -89,9 +89,9 @@ var byWords = map[string]string{
 func printParts(out io.Writer, r *checker.Result) {
 	for _, ps := range r.Parts {
 		switch {
-		case ps.Part == "probe" && r.Mode == "exhaustive":
+		case ps.Part == "probe" && r.Mode == checker.ModeExhaustive:
 			fmt.Fprintf(out, "  a random probe ran first (%d walks, %.2fs); the verdicts are the exhaustive search's\n", ps.Stats.Walks, ps.Stats.Seconds)
-		case r.Mode != "auto":
+		case r.Mode != checker.ModeAuto:
 		case ps.Part == "exhaustive":
 			fmt.Fprintf(out, "  exhaustive: %s\n", stateStats(r, ps.Stats))
 		default:

@@ -250,7 +250,7 @@ func progressTo(w io.Writer) func(checker.Progress) {
 // finds it (once, though a search may meet it again in a later pass), so
 // that nobody waits for the end of a long search to learn that a property
 // fails.
-func announce(w io.Writer, mode string) func(checker.FirstViolation) {
+func announce(w io.Writer, mode checker.Mode) func(checker.FirstViolation) {
 	told := map[string]bool{}
 	return func(v checker.FirstViolation) {
 		if told[v.Property] {
@@ -258,7 +258,7 @@ func announce(w io.Writer, mode string) func(checker.FirstViolation) {
 		}
 		told[v.Property] = true
 		run := fmt.Sprintf("at depth %d", v.Depth)
-		if mode == "random" || v.Part == "probe" || v.Part == "walks" {
+		if mode == checker.ModeRandom || v.Part == "probe" || v.Part == "walks" {
 			run = fmt.Sprintf("on a walk shrunk to %d step%s", v.Depth, map[bool]string{true: "s"}[v.Depth != 1])
 		}
 		rest := "the search goes on for the other properties, and its counterexample is printed at the end"
@@ -301,9 +301,9 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 	if err != nil {
 		return nil, usageError{err}
 	}
-	mode := f.mode
-	if mode == "auto" && cfg.N >= checker.AutoWalksN {
-		mode = "random" // (see checker.Auto)
+	mode := checker.Mode(f.mode)
+	if mode == checker.ModeAuto && cfg.N >= checker.AutoWalksN {
+		mode = checker.ModeRandom // (see checker.Auto)
 	}
 	if err := f.checkModeFlags(mode, sc, cfg); err != nil {
 		return nil, err
@@ -320,12 +320,12 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 	if err != nil {
 		return nil, err
 	}
-	if mode != "random" {
+	if mode != checker.ModeRandom {
 		if err := checker.CheckExhaustiveFits(eo); err != nil {
 			return nil, badInput("%v", err)
 		}
 	}
-	if mode != "exhaustive" {
+	if mode != checker.ModeExhaustive {
 		if err := checker.CheckRandomFits(m, ro); err != nil {
 			return nil, badInput("%v", err)
 		}
@@ -337,16 +337,16 @@ func search(ctx context.Context, r *suite.Registry, name string, f *checkFlags, 
 	}
 	var res *checker.Result
 	switch mode {
-	case "exhaustive":
+	case checker.ModeExhaustive:
 		res = checker.Exhaustive(ctx, m, eo)
-	case "random":
+	case checker.ModeRandom:
 		restore := walkGC()
 		res = checker.Random(ctx, m, ro)
 		restore()
-	case "auto":
+	case checker.ModeAuto:
 		res = autoSearch(ctx, m, f, eo, ro, stderr)
 	}
-	if p.EntryFigures && res.Mode == "exhaustive" && res.Cut == "" {
+	if p.EntryFigures && res.Mode == checker.ModeExhaustive && res.Cut == checker.CutNone {
 		// the figures are timed runs: sample them (the properties are
 		// judged already)
 		figures, err := m.WithProperties()

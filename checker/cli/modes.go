@@ -8,32 +8,32 @@ import (
 
 // checkModeFlags refuses the flags that do not apply to mode (auto below
 // checker.AutoWalksN: both an exhaustive search and random walks).
-func (f *checkFlags) checkModeFlags(mode string, sc suite.Scenario, cfg model.Config) error {
-	if mode != "exhaustive" && mode != "random" && mode != "auto" {
+func (f *checkFlags) checkModeFlags(mode checker.Mode, sc suite.Scenario, cfg model.Config) error {
+	if mode != checker.ModeExhaustive && mode != checker.ModeRandom && mode != checker.ModeAuto {
 		return badInput("mode must be exhaustive, random or auto, not %q", f.mode)
 	}
 	if f.window != 0 && !f.sweep && !sc.Sweep {
 		return badInput("-window sets the levels a sweep keeps: give -sweep too")
 	}
 	// (negative counts and durations: checkCounts)
-	if f.shrinkTime != 0 && mode == "exhaustive" {
+	if f.shrinkTime != 0 && mode == checker.ModeExhaustive {
 		return badInput("-shrink-time shortens the counterexamples of random walks; it does not apply to -mode %s", mode)
 	}
-	if f.scheduler != "uniform" && mode == "exhaustive" {
+	if f.scheduler != "uniform" && mode == checker.ModeExhaustive {
 		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}
 	if f.shard != "" {
-		if mode != "random" {
+		if mode != checker.ModeRandom {
 			return badInput("-shard splits a random search; it does not apply to -mode %s", mode)
 		}
 		if f.trace != "" || f.linHTML != "" {
 			return badInput("a shard prints its part of the search; -trace and -linearizability-html go to vigil merge")
 		}
 	}
-	if f.sweep && mode == "random" {
+	if f.sweep && mode == checker.ModeRandom {
 		return badInput("-sweep is a way of searching exhaustively; it does not apply to -mode %s", mode)
 	}
-	if mode == "exhaustive" && cfg.N > maxExhaustiveN {
+	if mode == checker.ModeExhaustive && cfg.N > maxExhaustiveN {
 		return badInput("n = %d is too large for an exhaustive search (at most %d); use -mode random", cfg.N, maxExhaustiveN)
 	}
 	return nil

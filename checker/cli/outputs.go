@@ -77,7 +77,7 @@ func (o *checkOutputs) write(stderr io.Writer, c *searched) {
 			var text bytes.Buffer
 			printText(&text, c.p, c.sc.Name, c.cfg, c.res)
 			return report.Write(b, report.Page{Title: fmt.Sprintf("%s [%s]", c.p.Path(), c.sc.Name),
-				Run: describeConfig(c.cfg) + ", " + c.res.Mode + " search", Result: c.res, Text: text.String()})
+				Run: describeConfig(c.cfg) + ", " + string(c.res.Mode) + " search", Result: c.res, Text: text.String()})
 		})
 	}
 	if l := c.res.Linearizability; o.lin != nil && l != nil && l.Verdict == checker.Fail {

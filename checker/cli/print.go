@@ -35,7 +35,7 @@ func present(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Con
 		return errFaulted
 	case res.Verdict == checker.Fail:
 		return errFailed
-	case res.Cut != "" || res.Verdict == checker.Unknown:
+	case res.Cut != checker.CutNone || res.Verdict == checker.Unknown:
 		return errIncomplete
 	}
 	return nil
@@ -83,15 +83,30 @@ func messageFaults(cfg model.Config) string {
 	return s
 }
 
-var cutWords = map[string]string{
-	"depth":    "the depth bound (-depth)",
-	"states":   "the state limit (-max-states)",
-	"time":     "the time limit (-time)",
-	"memory":   "the memory limit (-memory)",
-	"canceled": "a signal (SIGINT or SIGTERM)",
+var cutWords = map[checker.Cut]string{
+	checker.CutDepth:    "the depth bound (-depth)",
+	checker.CutStates:   "the state limit (-max-states)",
+	checker.CutTime:     "the time limit (-time)",
+	checker.CutMemory:   "the memory limit (-memory)",
+	checker.CutCanceled: "a signal (SIGINT or SIGTERM)",
 }
 
+// printText prints r for a person: what was searched and how, each
+// property's verdict, the figures, what cut or stopped the search, the
+// runs to its fault and counterexamples, and the final verdict.
 func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
+	printHeader(out, p, scenario, cfg, r)
+	printProperties(out, r)
+	printFigures(out, r)
+	printStops(out, r)
+	printRuns(out, r)
+	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
+}
+
+// printHeader prints the first line: the protocol, scenario and
+// configuration, and the search, with the fairness, symmetry and
+// scheduler it used.
+func printHeader(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
 	how := "" // the fairness assumed, the scheduler used
 	switch r.Fairness {
 	case "":
@@ -100,24 +115,29 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	default:
 		how = ", " + r.Fairness + " fairness"
 	}
-	mode := r.Mode
-	if r.Sweep && r.Mode != "auto" {
+	mode := string(r.Mode)
+	if r.Sweep && r.Mode != checker.ModeAuto {
 		mode += " (sweep)"
 	}
-	if strings.HasPrefix(r.Reduction, "symmetry: ") {
-		how += ", " + r.Reduction
+	if r.Reduction.Kind == checker.SymmetryUsed {
+		how += ", " + r.Reduction.String()
 	}
 	if r.Scheduler != "" {
 		how += ", " + r.Scheduler + " scheduler"
 	}
 	mode += " search"
-	if r.Mode == "auto" {
+	if r.Mode == checker.ModeAuto {
 		mode += ": " + autoParts(r)
 	}
 	fmt.Fprintf(out, "%s [%s] %s, %s%s\n", p.Path(), scenario, describeConfig(cfg), mode, how)
+}
+
+// printProperties prints a line per property: its verdict, the part of
+// an auto search that decided it, and its detail.
+func printProperties(out io.Writer, r *checker.Result) {
 	for _, pr := range r.Properties {
 		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr.Verdict))
-		if r.Mode == "auto" && pr.By != "" {
+		if r.Mode == checker.ModeAuto && pr.By != "" {
 			line += " (" + byWords[pr.By] + ")"
 		}
 		if pr.Detail != "" {
@@ -125,18 +145,23 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out, line)
 	}
+}
+
+// printFigures prints the stats of the search and of its parts, the
+// reductions it did not apply and why, and the figures it measured.
+func printFigures(out io.Writer, r *checker.Result) {
 	s := r.Stats
 	switch r.Mode {
-	case "random":
+	case checker.ModeRandom:
 		fmt.Fprintf(out, "  %s\n", walkStats(s))
-	case "auto":
+	case checker.ModeAuto:
 		fmt.Fprintf(out, "  %.2fs in all\n", s.Seconds)
 	default:
 		fmt.Fprintf(out, "  %s\n", stateStats(r, s))
 	}
 	printParts(out, r)
-	if why, ok := strings.CutPrefix(r.Reduction, "none: "); ok {
-		fmt.Fprintf(out, "  no symmetry reduction: %s\n", why)
+	if r.Reduction.Kind == checker.SymmetryNotUsed {
+		fmt.Fprintf(out, "  no symmetry reduction: %s\n", r.Reduction.Detail)
 	}
 	if why, ok := strings.CutPrefix(r.PartialOrder, "none: "); ok {
 		fmt.Fprintf(out, "  no partial-order reduction: %s\n", why)
@@ -151,13 +176,13 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintf(out, "  messages per complete run: %s\n", strings.Join(parts, ", "))
 	}
 	switch {
-	case r.Rounds != nil && r.Mode != "exhaustive":
+	case r.Rounds != nil && r.Mode != checker.ModeExhaustive:
 		fmt.Fprintf(out, "  time per complete run: %s (over the walks that ended)\n", r.Rounds)
 	case r.Rounds != nil:
 		fmt.Fprintf(out, "  time per complete run: %s (%d states with causal clocks)\n", r.Rounds, r.Rounds.States)
-	case r.RoundsCut == "cycle":
+	case r.RoundsCut == checker.CutCycle:
 		fmt.Fprintf(out, "  time per complete run: not measured: some runs go round a cycle of states and never end\n")
-	case r.RoundsCut != "":
+	case r.RoundsCut != checker.CutNone:
 		fmt.Fprintf(out, "  time per complete run: not measured, the search was cut by %s\n", cutWords[r.RoundsCut])
 	}
 	if r.Entry != nil {
@@ -173,10 +198,15 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		}
 		fmt.Fprintln(out)
 	}
-	if r.Cut == "canceled" && r.Mode == "auto" {
+}
+
+// printStops prints what cut the search, or stopped it early.
+func printStops(out io.Writer, r *checker.Result) {
+	s := r.Stats
+	if r.Cut == checker.CutCanceled && r.Mode == checker.ModeAuto {
 		fmt.Fprintf(out, "  search cut by %s after %s: verdicts are for what was explored\n", cutWords[r.Cut], strings.Join(autoExplored(r), " and "))
-	} else if r.Cut != "" && r.Mode != "auto" { // (an auto search says what cut it in its first line)
-		if r.Mode == "random" {
+	} else if r.Cut != checker.CutNone && r.Mode != checker.ModeAuto { // (an auto search says what cut it in its first line)
+		if r.Mode == checker.ModeRandom {
 			fmt.Fprintf(out, "  search cut by %s after %d walks: verdicts are for what was explored\n", cutWords[r.Cut], s.Walks)
 		} else {
 			fmt.Fprintf(out, "  search cut by %s after %d states at depth %d: verdicts are for what was explored\n",
@@ -185,7 +215,7 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		if r.MemoryBound != "" {
 			fmt.Fprintf(out, "  memory bound: %s\n", r.MemoryBound)
 		}
-		if r.Mode == "exhaustive" && r.Cut != "depth" && r.Cut != "canceled" {
+		if r.Mode == checker.ModeExhaustive && r.Cut != checker.CutDepth && r.Cut != checker.CutCanceled {
 			// the states outgrew the bound: walks keep none
 			fmt.Fprintf(out, "  random walks check this N without keeping its states: -mode random\n")
 		}
@@ -199,6 +229,11 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 	if r.StoppedFirst {
 		fmt.Fprintf(out, "  stopped at the first violation (-first): the other verdicts are unknown; the figures cover the search so far\n")
 	}
+}
+
+// printRuns prints the run to the search's fault, then each
+// counterexample.
+func printRuns(out io.Writer, r *checker.Result) {
 	if f := r.Fault; f != nil {
 		// the fault first: the search ended there, and it is a bug to fix
 		// before any verdict means anything
@@ -212,7 +247,6 @@ func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		fmt.Fprintln(out)
 		checker.Render(out, pr.Counterexample)
 	}
-	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
 }
 
 // walkStats is the line of stats s of random walks.
@@ -230,7 +264,7 @@ func walkStats(s checker.Stats) string {
 // stateStats is the line of stats s of the exhaustive search r ran.
 func stateStats(r *checker.Result, s checker.Stats) string {
 	families := ""
-	if strings.HasPrefix(r.Reduction, "symmetry: ") {
+	if r.Reduction.Kind == checker.SymmetryUsed {
 		families = " (one per family of renamings)"
 	}
 	line := fmt.Sprintf("%d states%s, %d transitions, depth %d, %.2fs (%.0f states/s), fingerprint collision probability ≤ %.1g",
@@ -257,16 +291,16 @@ func verdictWords(r *checker.Result, v checker.Verdict) string {
 // that passed without being complete, what it searched and that it proves
 // nothing.
 func finalVerdict(r *checker.Result) string {
-	if r.Mode == "auto" && r.Verdict == checker.Unknown {
+	if r.Mode == checker.ModeAuto && r.Verdict == checker.Unknown {
 		return fmt.Sprintf("%s: %s: not a proof", r.Verdict, autoSearched(r))
 	}
 	if r.Verdict != checker.Pass || r.Complete {
 		return string(r.Verdict)
 	}
 	switch r.Mode {
-	case "random":
+	case checker.ModeRandom:
 		return fmt.Sprintf("no counterexample in %d walks (%d steps): not a proof", r.Stats.Walks, r.Stats.Transitions)
-	case "auto":
+	case checker.ModeAuto:
 		return autoSearched(r) + ": not a proof"
 	}
 	return fmt.Sprintf("no counterexample in %d states: not a proof", r.Stats.States)
@@ -284,19 +318,19 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Protocol       string                   `json:"protocol"`
 		Scenario       string                   `json:"scenario"`
 		Config         model.Config             `json:"config"`
-		Mode           string                   `json:"mode"`
+		Mode           checker.Mode             `json:"mode"`
 		Fairness       string                   `json:"fairness,omitempty"`
 		Scheduler      string                   `json:"scheduler,omitempty"`
 		Verdict        checker.Verdict          `json:"verdict"`
 		Complete       bool                     `json:"complete"`
-		Cut            string                   `json:"cut,omitempty"`
+		Cut            checker.Cut              `json:"cut,omitempty"`
 		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
 		StoppedFirst   bool                     `json:"stopped_at_first,omitempty"`
 		Properties     []checker.PropertyResult `json:"properties"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
 		Rounds         *checker.Rounds          `json:"rounds,omitempty"`
-		RoundsCut      string                   `json:"rounds_cut,omitempty"`
+		RoundsCut      checker.Cut              `json:"rounds_cut,omitempty"`
 		EntryFigures   *checker.EntryFigures    `json:"entry_figures,omitempty"`
 		Linearizable   *checker.Linearizability `json:"linearizability,omitempty"`
 		Coverage       *checker.Coverage        `json:"coverage,omitempty"`

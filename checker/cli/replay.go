@@ -103,7 +103,7 @@ func replay(r *suite.Registry, args []string, out, stderr io.Writer) error {
 // replayHTML writes the HTML report of a replayed run to page: the
 // property it violates, or the fault it reaches, and its chart.
 func replayHTML(page *outputFile, p *suite.Protocol, tf *suite.TraceFile, t *checker.Trace, fault *checker.Fault) error {
-	res := &checker.Result{Mode: "replay", Verdict: checker.Fail}
+	res := &checker.Result{Mode: checker.ModeReplay, Verdict: checker.Fail}
 	if fault != nil {
 		res.Verdict, res.Fault = checker.Error, fault
 	}

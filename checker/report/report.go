@@ -53,8 +53,8 @@ func Write(w io.Writer, p Page) error {
 	}
 	if r.Rounds != nil {
 		v.Figures = append(v.Figures, "time of a complete run, in asynchronous rounds: "+r.Rounds.String())
-	} else if r.RoundsCut != "" {
-		v.Figures = append(v.Figures, "time of a complete run not measured: "+r.RoundsCut)
+	} else if r.RoundsCut != checker.CutNone {
+		v.Figures = append(v.Figures, "time of a complete run not measured: "+string(r.RoundsCut))
 	}
 	if e := r.Entry; e != nil {
 		v.Figures = append(v.Figures, e.String())

@@ -48,7 +48,7 @@ func TestReport(t *testing.T) {
 			{Kind: "timeout", Node: 0, Timer: "t", Observed: []string{"leader=n0"}, Changes: []checker.NodeState{{Node: 0, Alive: true, State: "leader"}}},
 		},
 	}
-	res := &checker.Result{Mode: "exhaustive", Verdict: checker.Fail,
+	res := &checker.Result{Mode: checker.ModeExhaustive, Verdict: checker.Fail,
 		Properties: []checker.PropertyResult{
 			{Name: "unique-leader", Verdict: checker.Pass},
 			{Name: "agreement", Verdict: checker.Fail, Detail: tr.Detail, Counterexample: tr},

@@ -308,7 +308,7 @@ func Judge(s *Scenario, r *checker.Result) string {
 	default:
 		return fmt.Sprintf("scenario %s expects %q, neither pass nor fail", s.Name, s.Expect)
 	}
-	if r.Mode != "exhaustive" {
+	if r.Mode != checker.ModeExhaustive {
 		return "" // a random search's figures are those of the runs it sampled
 	}
 	if s.Messages != "" && (r.Stopped || r.StoppedFirst) {
@@ -337,8 +337,8 @@ func Describe(r *checker.Result) string {
 		parts = append(parts, p.Name+" "+string(p.Verdict))
 	}
 	s := string(r.Verdict) + " (" + strings.Join(parts, ", ") + ")"
-	if r.Cut != "" {
-		s += ", search cut by " + r.Cut
+	if r.Cut != checker.CutNone {
+		s += ", search cut by " + string(r.Cut)
 	}
 	return s
 }

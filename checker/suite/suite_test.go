@@ -32,9 +32,9 @@ func TestJudgeMessages(t *testing.T) {
 	}
 	for _, c := range cases {
 		sc := suite.Scenario{Name: "s", Expect: checker.Pass, Messages: c.messages}
-		r := &checker.Result{Mode: c.mode, Verdict: checker.Pass, Messages: c.figures}
+		r := &checker.Result{Mode: checker.Mode(c.mode), Verdict: checker.Pass, Messages: c.figures}
 		if c.mode == "stopped" {
-			r.Mode, r.Stopped = "exhaustive", true
+			r.Mode, r.Stopped = checker.ModeExhaustive, true
 		}
 		require.Equal(t, c.want, suite.Judge(&sc, r), "%s %q", c.mode, c.messages)
 	}

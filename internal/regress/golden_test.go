@@ -175,7 +175,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		require.NoError(t, err)
 		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
 		require.Empty(t, r.Coverage.Undeclared, "%s %s: kinds taken that the protocol does not declare", p.Path(), gc.sc.Name)
-		if r.Cut == "" {
+		if r.Cut == checker.CutNone {
 			took := int64(0)
 			for _, e := range r.Coverage.Events {
 				took += e.N
@@ -239,7 +239,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 		for _, f := range r.Failed() {
 			fmt.Fprintf(&out, "  %s fails in %d steps: %s\n", f.Name, len(f.Counterexample.Events), f.Detail)
 		}
-		if r.Reduction != "" {
+		if r.Reduction.Kind != checker.NoSymmetry {
 			fmt.Fprintf(&out, "  %s\n", withoutReduction(t, p, &gc.sc, opt, r))
 		}
 		if r.PartialOrder != "" {
@@ -380,7 +380,7 @@ func withoutPartialOrder(t *testing.T, p *suite.Protocol, sc *suite.Scenario, op
 			longer = append(longer, fmt.Sprintf("%s in %d steps, not %d", pr.Name, len(pr.Counterexample.Events), len(fp.Counterexample.Events)))
 		}
 	}
-	if r.Cut == "" && !r.Stopped && !r.StoppedFirst && full.Cut == "" && !full.Stopped && !full.StoppedFirst {
+	if r.Cut == checker.CutNone && !r.Stopped && !r.StoppedFirst && full.Cut == checker.CutNone && !full.Stopped && !full.StoppedFirst {
 		require.Equal(t, full.Stats.Quiescent, r.Stats.Quiescent, "%s %s: the quiescent states without partial order", p.Path(), sc.Name)
 	}
 	// (kinds are listed in the order the search met them)
@@ -401,8 +401,8 @@ func withoutPartialOrder(t *testing.T, p *suite.Protocol, sc *suite.Scenario, op
 // golden line of the reduction: the families r counted of the worlds
 // there are, or why it did not reduce.
 func withoutReduction(t *testing.T, p *suite.Protocol, sc *suite.Scenario, opt checker.Options, r *checker.Result) string {
-	if !strings.HasPrefix(r.Reduction, "symmetry: ") {
-		return r.Reduction
+	if r.Reduction.Kind != checker.SymmetryUsed {
+		return r.Reduction.String()
 	}
 	opt.Reduce = checker.ReduceNone
 	full, err := suite.Exhaustive(context.Background(), p, sc, opt)

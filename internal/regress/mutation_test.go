@@ -41,7 +41,7 @@ type scenarioResult struct {
 	Verdict    checker.Verdict        `json:"verdict"`
 	Failed     []string               `json:"failed"`
 	Unexpected string                 `json:"unexpected"`
-	Cut        string                 `json:"cut"`
+	Cut        checker.Cut            `json:"cut"`
 	Stats      checker.Stats          `json:"stats"`
 	Messages   []checker.MessageRange `json:"messages"`
 	Coverage   *checker.Coverage      `json:"coverage"`
@@ -550,7 +550,7 @@ func judgeMutant(base, res []scenarioResult) (kind, because string) {
 	changed := ""
 	for i, r := range res {
 		switch {
-		case r.Cut != "":
+		case r.Cut != checker.CutNone:
 			return "verdict", fmt.Sprintf("%s %s: the search no longer ends (cut by %s)", r.Protocol, r.Scenario, r.Cut)
 		case r.Unexpected != "" && !strings.HasPrefix(r.Unexpected, "expected messages"):
 			return "verdict", fmt.Sprintf("%s %s: %s", r.Protocol, r.Scenario, r.Unexpected)
@@ -619,7 +619,7 @@ func protocolGraphs(bin string, id int, p string, base []scenarioResult) ([]stat
 		}
 		out, _ := mutantCommand(bin, id, args...).Output() // exit 2 at the depth bound
 		var r scenarioResult
-		if json.Unmarshal(out, &r) != nil || r.Verdict != checker.Pass || r.Cut != "" && r.Cut != "depth" {
+		if json.Unmarshal(out, &r) != nil || r.Verdict != checker.Pass || r.Cut != checker.CutNone && r.Cut != checker.CutDepth {
 			return nil, false
 		}
 		graphs = append(graphs, r.graph())

@@ -292,7 +292,7 @@ func restore[T any](p *T, t reflect.Type, key, what string) *Fault {
 func mutation(what string, t reflect.Type, key string, after any) (f *Fault, before reflect.Value, ok bool) {
 	before, ok = decodeKey(t, key)
 	if !ok {
-		return &Fault{Mutated: what, Before: "(not shown: the type has unexported fields)", After: fmt.Sprintf("%+v", after)}, before, false
+		return &Fault{Fault: model.Fault{Mutated: what, Before: "(not shown: the type has unexported fields)", After: fmt.Sprintf("%+v", after)}}, before, false
 	}
 	return mutated(what, before.Interface(), after), before, true
 }

@@ -1239,7 +1239,7 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 			f = catch(func() { out = inPlace.ObserveInPlace(w.cfg, in, i, o) })
 			if f == nil && check {
 				if got := AppendKey(nil, out); string(got) != string(w.buf) {
-					f = &Fault{Misuse: fmt.Sprintf("returned %+v from ObserveInPlace where Observe returns %+v", out, want)}
+					f = &Fault{Fault: model.Fault{Misuse: fmt.Sprintf("returned %+v from ObserveInPlace where Observe returns %+v", out, want)}}
 				}
 			}
 		}

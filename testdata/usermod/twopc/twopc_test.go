@@ -78,8 +78,8 @@ func TestSymmetryReduces(t *testing.T) {
 		}
 		full := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: checker.ReduceNone, Messages: true})
 		reduced := checker.Exhaustive(context.Background(), m, checker.Options{Messages: true})
-		if !strings.HasPrefix(reduced.Reduction, "symmetry: n1 n2 n3") || reduced.Stats.States >= full.Stats.States {
-			t.Errorf("%+v: %q, %d states of %d", sc, reduced.Reduction, reduced.Stats.States, full.Stats.States)
+		if reduced.Reduction.Kind != checker.SymmetryUsed || !strings.HasPrefix(reduced.Reduction.Detail, "n1 n2 n3") || reduced.Stats.States >= full.Stats.States {
+			t.Errorf("%+v: %q, %d states of %d", sc, reduced.Reduction.String(), reduced.Stats.States, full.Stats.States)
 		}
 		for p := range full.Properties {
 			if f, r := full.Properties[p], reduced.Properties[p]; f.Verdict != r.Verdict || (f.Counterexample == nil) != (r.Counterexample == nil) {
