@@ -2,6 +2,7 @@ package regress
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -17,6 +18,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
@@ -126,11 +128,13 @@ func TestMutation(t *testing.T) {
 		wg.Go(func() {
 			for i := range next {
 				m := schema.Mutants[i]
+				start := time.Now()
 				if m.Kind == mutate.Property {
 					outcomes[i] = c.judgeProperty(m, explained)
 				} else {
 					outcomes[i] = c.judgeHandler(m)
 				}
+				outcomes[i].took = time.Since(start)
 				if caught := outcomes[i].caught; len(caught) > 0 {
 					t.Logf("mutant %s shows failing: %s", mutantKey(m), strings.Join(caught, ", "))
 				}
@@ -160,6 +164,11 @@ func TestMutation(t *testing.T) {
 	tally = append(tally, propertyTally(propertyOutcomes, explained)...)
 	tally = append(append(tally, '\n'), claimsTally(handlerOutcomes)...)
 	t.Log(string(tally))
+	// the slowest mutants are where CI's time goes
+	slowest := slices.SortedFunc(slices.Values(outcomes), func(a, b outcome) int { return cmp.Compare(b.took, a.took) })
+	for _, o := range slowest[:min(15, len(slowest))] {
+		t.Logf("slow: %.1fs %s (%s: %s)", o.took.Seconds(), mutantKey(o.mutant), o.kind, o.because)
+	}
 	for _, o := range outcomes {
 		if o.kind == "survived" {
 			t.Logf("survivor %s:%d %s: %s", o.mutant.File, o.mutant.Line, o.mutant.Op, o.because)
@@ -187,6 +196,8 @@ type outcome struct {
 	// caught: for a handler mutant, the claims ("protocol property") a
 	// scenario caught failing that it does not fail without the mutant
 	caught []string
+	// took is how long its runs took, which CI's budget is made of
+	took time.Duration
 }
 
 // mutantKey names a mutant as the golden and the equivalents file do:
@@ -205,6 +216,7 @@ type mutationCheck struct {
 	once     sync.Once
 	executes map[string][]string         // "file:line" → the protocols whose scenarios run it
 	base     map[string][]scenarioResult // protocol → its scenarios' results without a mutant
+	budget   map[string]int64            // protocol → the states a mutant's search may explore
 
 	own map[string][]stateGraph // protocol → its own state graphs, with no property
 }
@@ -263,16 +275,31 @@ func (c *mutationCheck) overlay(root, name string, files map[string][]byte) stri
 	return out
 }
 
-// scenarios computes, once, which protocols execute each line and what
-// their scenarios give without a mutant.
+// A mutant's search of a scenario may explore budgetFactor times the
+// states of the protocol's largest search without a mutant, and at least
+// budgetFloor, before it is cut: a mutant that makes the state space
+// explode is killed by that cut ("the search no longer ends"), in a
+// second rather than at the minute of -time, and by the same count on
+// any machine.
+const (
+	budgetFactor = 10
+	budgetFloor  = 100_000
+)
+
+// scenarios computes, once, which protocols execute each line, what their
+// scenarios give without a mutant, and the budget of a mutant's searches.
 func (c *mutationCheck) scenarios() {
 	c.once.Do(func() {
 		c.executes = linesByProtocol(c.t, c.tmp)
-		c.base = map[string][]scenarioResult{}
+		c.base, c.budget = map[string][]scenarioResult{}, map[string]int64{}
 		for _, p := range protocols.All() {
-			res, why := runMutant(c.handlerBin, 0, p.Path())
+			res, why := runMutant(c.handlerBin, 0, p.Path(), 0)
 			require.Empty(c.t, why, "%s without a mutant", p.Path())
 			c.base[p.Path()] = res
+			c.budget[p.Path()] = budgetFloor
+			for _, r := range res {
+				c.budget[p.Path()] = max(c.budget[p.Path()], budgetFactor*r.Stats.States)
+			}
 		}
 	})
 }
@@ -291,7 +318,7 @@ func (c *mutationCheck) judgeHandler(m mutate.Mutant) outcome {
 		o.kind = "unexecuted"
 	}
 	for _, p := range ps {
-		res, why := runMutant(c.handlerBin, m.ID, p)
+		res, why := runMutant(c.handlerBin, m.ID, p, c.budget[p])
 		o.caught = append(o.caught, newlyFailed(c.base[p], res)...)
 		if why != "" {
 			return outcome{mutant: m, kind: "verdict", because: p + ": " + why, caught: o.caught}
@@ -375,7 +402,7 @@ func (c *mutationCheck) judgeProperty(m mutate.Mutant, explained map[string]stri
 		executing = c.protocolsExecuting(m)
 	}
 	for _, p := range executing {
-		res, why := runMutant(c.bin, m.ID, p)
+		res, why := runMutant(c.bin, m.ID, p, c.budget[p])
 		if why != "" {
 			return outcome{mutant: m, kind: "verdict", because: p + ": " + why}
 		}
@@ -566,11 +593,12 @@ func judgeMutant(base, res []scenarioResult) (kind, because string) {
 	return kind, because
 }
 
-// runMutant runs every scenario of protocol p with mutant id switched on
-// and returns the results, or why there are none (a failure to run is a
-// kill: a handler that panics, a search out of memory).
-func runMutant(bin string, id int, p string) ([]scenarioResult, string) {
-	cmd := mutantCommand(bin, id, "check", "--all", p, "-json", "-time", "60s")
+// runMutant runs every scenario of protocol p with mutant id switched on,
+// each search cut after maxStates states (0: no bound) or a minute, and
+// returns the results, or why there are none (a failure to run is a kill:
+// a handler that panics, a search out of memory).
+func runMutant(bin string, id int, p string, maxStates int64) ([]scenarioResult, string) {
+	cmd := mutantCommand(bin, id, "check", "--all", p, "-json", "-time", "60s", "-max-states", strconv.FormatInt(maxStates, 10))
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	err := cmd.Run()
