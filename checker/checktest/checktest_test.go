@@ -541,7 +541,8 @@ func TestScenariosAndRapidRefuseBrokenDescriptions(t *testing.T) {
 
 // queuer queues the nodes that ask it, acknowledging each with the
 // message's path and itself on it, and serves the head of its queue when
-// its timer fires or it chooses to; bug names a way to get it wrong.
+// its timer fires or it chooses to (its "tell" timer tells everyone
+// queued instead); bug names a way to get it wrong.
 type queuer struct{ bug string }
 
 type queueState struct {
@@ -575,7 +576,13 @@ func (p queuer) Receive(ctx *model.Ctx[queueMsg], s queueState, from model.NodeI
 	return s
 }
 
-func (queuer) Timeout(ctx *model.Ctx[queueMsg], s queueState, _ model.Timer) queueState {
+func (queuer) Timeout(ctx *model.Ctx[queueMsg], s queueState, t model.Timer) queueState {
+	if t == "tell" { // tell everyone queued, and wait on them
+		ctx.SendAll(s.Queue, queueMsg{Path: ids(ctx.Self())})
+		ctx.SetTimer("tell", s.Queue...)
+		ctx.SetTimer("alone")
+		return s
+	}
 	ctx.Observe(model.Leader(s.Queue[0]))
 	return queueState{Queue: s.Queue[1:], Served: s.Served + 1}
 }
@@ -608,8 +615,8 @@ func ids(is ...model.NodeID) []model.NodeID { return is }
 // ask is node 1, with node 2 queued, asked by node 0: it queues it,
 // acknowledges and waits on it.
 var ask = queueStep{Name: "queue the asker", Self: 1, In: queueState{Queue: ids(2)}, From: 0, Msg: queueMsg{Path: ids(0)},
-	Want: queueState{Queue: ids(2, 0)}, Sent: []model.Sent[queueMsg]{{To: 0, Msg: queueMsg{Path: ids(0, 1)}}},
-	Timers: []model.TimerEffect{{Timer: "serve", Armed: true, WaitOn: ids(0)}}}
+	Want: queueState{Queue: ids(2, 0)}, Sent: checktest.SentTo(queueMsg{Path: ids(0, 1)}, 0),
+	Timers: []model.TimerEffect{checktest.Armed("serve", 0)}}
 
 // altered is ask with change made to it (ask's slices are shared: replace
 // them, do not write into them).
@@ -620,7 +627,8 @@ func altered(change func(s *queueStep)) queueStep {
 }
 
 // Steps that hold pass every handler's table, the step's configuration
-// replacing the table's where it sets one.
+// replacing the table's where it sets one; SentTo, Armed and Cancelled
+// are the effects of Ctx.SendAll, SetTimer and CancelTimer.
 func TestHandlersPassStepsThatHold(t *testing.T) {
 	q := queues("")
 	q.Init(t, []queueStep{{Name: "start", Self: 2, Observed: []model.Obs{model.Leader(2)}}})
@@ -628,10 +636,14 @@ func TestHandlersPassStepsThatHold(t *testing.T) {
 	serve := queueStep{Name: "serve the head", Self: 1, In: queueState{Queue: ids(2, 0)}, Timer: "serve",
 		Want: queueState{Queue: ids(0), Served: 1}, Observed: []model.Obs{model.Leader(2)}}
 	q.Timeout(t, []queueStep{serve})
-	serve.Action, serve.Timers = "serve", []model.TimerEffect{{Timer: "serve"}}
+	serve.Action, serve.Timers = "serve", []model.TimerEffect{checktest.Cancelled("serve")}
 	q.Do(t, []queueStep{serve})
 	q.Recover(t, []queueStep{{Name: "forget the queue", Self: 1, In: queueState{Queue: ids(2), Served: 3},
-		Want: queueState{Served: 3}, Timers: []model.TimerEffect{{Timer: "serve"}}}})
+		Want: queueState{Served: 3}, Timers: []model.TimerEffect{checktest.Cancelled("serve")}}})
+	three := queueStep{Name: "tell three", Self: 1, In: queueState{Queue: ids(2, 0, 1)}, Timer: "tell",
+		Want: queueState{Queue: ids(2, 0, 1)}, Sent: checktest.SentTo(queueMsg{Path: ids(1)}, 2, 0, 1),
+		Timers: []model.TimerEffect{checktest.Armed("tell", 2, 0, 1), checktest.Armed("alone")}}
+	q.Timeout(t, []queueStep{three})
 	q.Actions(t, []queueStep{{Name: "someone queued", In: queueState{Queue: ids(2)}, Enabled: []model.Action{"serve"}},
 		{Name: "nobody queued"}})
 }

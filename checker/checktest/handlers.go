@@ -92,6 +92,25 @@ func (h Handlers[S, M]) Actions(t testing.TB, steps []Step[S, M]) {
 	}
 }
 
+// SentTo is m sent to each node of to, in order, as Ctx.SendAll sends
+// it: a step's Sent.
+func SentTo[M any](m M, to ...model.NodeID) []model.Sent[M] {
+	out := make([]model.Sent[M], len(to))
+	for k, j := range to {
+		out[k] = model.Sent[M]{To: j, Msg: m}
+	}
+	return out
+}
+
+// Armed is timer t armed to wait on the nodes of waitOn (Ctx.SetTimer),
+// and Cancelled timer t cancelled: a step's Timers.
+func Armed(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
+	return model.TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
+}
+
+// Cancelled is timer t cancelled (Ctx.CancelTimer); see Armed.
+func Cancelled(t model.Timer) model.TimerEffect { return model.TimerEffect{Timer: t} }
+
 func implements[P any](t testing.TB, p any, handler string) P {
 	t.Helper()
 	q, ok := p.(P)
