@@ -33,15 +33,21 @@ type Step[S, M any] struct {
 // Handlers runs tables of Steps through a protocol's handlers, the unit
 // tests of a protocol: each step calls the handler on a fresh context
 // (model.NewCtx) and fails the test, naming the step, where the returned
-// state or an effect is not the one the step wants, or where the handler
-// wrote into its input state or message. A handler must build a new
-// state instead (see model.Protocol): to catch one that appends to its
-// input in place, the handler is given a copy whose slices have spare
-// capacity, which is then compared up to that capacity. A step's
-// mismatches are all reported, and the table goes on.
+// state or an effect is not the one the step wants, where the handler
+// wrote into its input state or message (it must build a new state, see
+// model.Protocol), or where it panics. A step's mismatches are all
+// reported, and the table goes on.
 type Handlers[S, M any] struct {
 	Protocol model.Protocol[S, M]
 	Config   model.Config // every step's, unless the step sets its own
+	// SpareCapacity gives the slices of each input state and message
+	// room to grow, and compares them up to their capacity after the
+	// call: a handler that appends to its input in place fails. The
+	// checker's engines hand a handler slices without spare capacity,
+	// where an append copies, so it needs this only where states are
+	// shared otherwise (by a protocol that embeds another, or a
+	// simulation of one's own).
+	SpareCapacity bool
 }
 
 // Init checks steps of Protocol.Init (In is not read).
@@ -83,18 +89,21 @@ func (h Handlers[S, M]) Actions(t testing.TB, steps []Step[S, M]) {
 	t.Helper()
 	p := implements[model.Actor[S, M]](t, h.Protocol, "Actions")
 	for _, c := range steps {
-		in := spare(c.In)
+		in := spare(c.In, h.room())
 		before := reach(in)
 		got := p.Actions(&model.NewCtx[M](h.config(t, &c), c.Self).Env, in)
 		where := fmt.Sprintf("Actions %q", c.Name)
 		expect(t, where, "the actions it lists", c.Enabled, got)
-		unchanged(t, where, "state", before, reach(in))
+		h.unchanged(t, where, "state", before, reach(in))
 	}
 }
 
 // SentTo is m sent to each node of to, in order, as Ctx.SendAll sends
-// it: a step's Sent.
+// it: a step's Sent (nil for no node, as Ctx.Sent has it).
 func SentTo[M any](m M, to ...model.NodeID) []model.Sent[M] {
+	if len(to) == 0 {
+		return nil
+	}
 	out := make([]model.Sent[M], len(to))
 	for k, j := range to {
 		out[k] = model.Sent[M]{To: j, Msg: m}
@@ -120,6 +129,14 @@ func implements[P any](t testing.TB, p any, handler string) P {
 	return q
 }
 
+// room is the spare capacity of the inputs' slices (see SpareCapacity).
+func (h Handlers[S, M]) room() int {
+	if h.SpareCapacity {
+		return 3
+	}
+	return 0
+}
+
 func (h Handlers[S, M]) config(t testing.TB, c *Step[S, M]) model.Config {
 	t.Helper()
 	if c.Config.N > 0 {
@@ -138,7 +155,7 @@ func (h Handlers[S, M]) run(t testing.TB, handler string, steps []Step[S, M], ca
 	}
 	for _, c := range steps {
 		ctx := model.NewCtx[M](h.config(t, &c), c.Self)
-		c.In, c.Msg = spare(c.In), spare(c.Msg)
+		c.In, c.Msg = spare(c.In, h.room()), spare(c.Msg, h.room())
 		in, msg := reach(c.In), reach(c.Msg)
 		where := fmt.Sprintf("%s %q", handler, c.Name)
 		got := guard(t, where, func() S { return call(ctx, &c) })
@@ -146,8 +163,8 @@ func (h Handlers[S, M]) run(t testing.TB, handler string, steps []Step[S, M], ca
 		expect(t, where, "the messages it sent", c.Sent, ctx.Sent())
 		expect(t, where, "the timers it set", c.Timers, ctx.Timers())
 		expect(t, where, "what it observed", c.Observed, ctx.Observed())
-		unchanged(t, where, "state", in, reach(c.In))
-		unchanged(t, where, "message", msg, reach(c.Msg))
+		h.unchanged(t, where, "state", in, reach(c.In))
+		h.unchanged(t, where, "message", msg, reach(c.Msg))
 	}
 }
 
@@ -174,12 +191,17 @@ func expect(t testing.TB, where, what string, want, got any) {
 
 // unchanged reports a handler that wrote into its input state or message
 // (what), which it must only read.
-func unchanged(t testing.TB, where, what string, before, after any) {
+func (h Handlers[S, M]) unchanged(t testing.TB, where, what string, before, after any) {
 	t.Helper()
-	if d := compare(before, after, "before", "after"); d != "" {
-		t.Errorf("%s wrote into its input %s%s\n\t(a handler must build a new value; "+
-			"slices are compared up to their capacity, where an append in place writes)", where, what, d)
+	d := compare(before, after, "before", "after")
+	if d == "" {
+		return
 	}
+	why := "a handler must build a new value"
+	if h.SpareCapacity {
+		why += "; slices are compared up to their capacity, where an append in place writes"
+	}
+	t.Errorf("%s wrote into its input %s%s\n\t(%s)", where, what, d, why)
 }
 
 // compare returns "" when a and b are deeply equal, or else where they

@@ -5,38 +5,38 @@ import (
 	"reflect"
 )
 
-// spare returns a deep copy of v in which every slice has room for three
+// spare returns a deep copy of v in which every slice has room for room
 // more elements: a handler that appends to it in place writes there.
-func spare[T any](v T) T { return copied(v, false) }
+func spare[T any](v T, room int) T { return copied(v, room) }
 
 // reach returns a deep copy of v in which every slice runs to the
 // capacity of v's, so that what a handler wrote past an input's length
 // shows when two reaches are compared.
-func reach[T any](v T) T { return copied(v, true) }
+func reach[T any](v T) T { return copied(v, -1) }
 
-func copied[T any](v T, toCap bool) T {
+func copied[T any](v T, room int) T {
 	out := reflect.New(reflect.TypeFor[T]()).Elem()
-	out.Set(deepCopy(reflect.ValueOf(&v).Elem(), toCap))
+	out.Set(deepCopy(reflect.ValueOf(&v).Elem(), room))
 	return *out.Addr().Interface().(*T)
 }
 
 // deepCopy copies v's slices, maps, arrays and structs, through their
 // exported fields (node states and messages are plain values; an
 // unexported field is copied as it is), each slice of v's length plus
-// three, or to its capacity when toCap.
-func deepCopy(v reflect.Value, toCap bool) reflect.Value {
+// room, or to its capacity when room < 0.
+func deepCopy(v reflect.Value, room int) reflect.Value {
 	switch v.Kind() {
 	case reflect.Slice:
 		if v.IsNil() {
 			return v
 		}
-		n, room := v.Len(), 3
-		if toCap {
-			v, n, room = v.Slice(0, v.Cap()), v.Cap(), 0
+		n, c := v.Len(), v.Len()+room
+		if room < 0 {
+			v, n, c = v.Slice(0, v.Cap()), v.Cap(), v.Cap()
 		}
-		out := reflect.MakeSlice(v.Type(), n, n+room)
+		out := reflect.MakeSlice(v.Type(), n, c)
 		for i := range n {
-			out.Index(i).Set(deepCopy(v.Index(i), toCap))
+			out.Index(i).Set(deepCopy(v.Index(i), room))
 		}
 		return out
 	case reflect.Map:
@@ -45,13 +45,13 @@ func deepCopy(v reflect.Value, toCap bool) reflect.Value {
 		}
 		out := reflect.MakeMapWithSize(v.Type(), v.Len())
 		for it := v.MapRange(); it.Next(); {
-			out.SetMapIndex(deepCopy(it.Key(), toCap), deepCopy(it.Value(), toCap))
+			out.SetMapIndex(deepCopy(it.Key(), room), deepCopy(it.Value(), room))
 		}
 		return out
 	case reflect.Array:
 		out := reflect.New(v.Type()).Elem()
 		for i := range v.Len() {
-			out.Index(i).Set(deepCopy(v.Index(i), toCap))
+			out.Index(i).Set(deepCopy(v.Index(i), room))
 		}
 		return out
 	case reflect.Struct:
@@ -59,7 +59,7 @@ func deepCopy(v reflect.Value, toCap bool) reflect.Value {
 		out.Set(v)
 		for i := range v.NumField() {
 			if v.Type().Field(i).IsExported() {
-				out.Field(i).Set(deepCopy(v.Field(i), toCap))
+				out.Field(i).Set(deepCopy(v.Field(i), room))
 			}
 		}
 		return out
