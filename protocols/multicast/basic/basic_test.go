@@ -11,7 +11,8 @@ import (
 type step = checktest.Step[State, Msg]
 
 var (
-	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}}
+	// with spare capacity in the inputs' lists: no handler appends to them in place
+	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
 	crashes  = model.Config{N: 3, Crashes: 1}
 )
 

@@ -10,7 +10,8 @@ import (
 
 type step = checktest.Step[State, Msg]
 
-var handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}}
+// with spare capacity in the inputs' lists: no handler appends to them in place
+var handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
 
 func value(p model.NodeID, k int) multicast.Value {
 	return multicast.Value{ID: model.MsgID{Sender: p, Seq: k}}
