@@ -668,7 +668,8 @@ func TestHandlersCatchEveryMismatch(t *testing.T) {
 				"\twant:   {Queue:[n0 n2] Served:0}\n\tgot:    {Queue:[n2 n0] Served:0}"}},
 		{"a missing send", receive("", altered(func(s *queueStep) {
 			s.Sent = append(s.Sent, model.Sent[queueMsg]{To: 2, Msg: queueMsg{Path: ids(0, 1)}})
-		})), []string{`Receive "queue the asker": the messages it sent: want [{To:n0 Msg:{Path:[n0 n1]}} {To:n2 Msg:{Path:[n0 n1]}}], got [{To:n0 Msg:{Path:[n0 n1]}}]`}},
+		})), []string{`Receive "queue the asker": the messages it sent: ` +
+			`want [{To:n0 Msg:{Path:[n0 n1]}} {To:n2 Msg:{Path:[n0 n1]}}], got [{To:n0 Msg:{Path:[n0 n1]}}]`}},
 		{"an extra observation", func(tb testing.TB) {
 			queues("").Init(tb, []queueStep{{Name: "start", Self: 2}})
 		}, []string{`Init "start": what it observed: want nil, got [leader=n2]`}},

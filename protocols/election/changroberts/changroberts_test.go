@@ -22,9 +22,9 @@ func TestReceive(t *testing.T) {
 		{Name: "a non-initiator forwards even lower tokens", Self: 2, In: State{Sleep, model.None}, From: 0, Msg: tok(10, 0),
 			Want: State{Lost, model.None}, Sent: checktest.SentTo(tok(10, 0), 3)},
 		{Name: "own token back: leader, announced", Self: 3, In: State{Cand, model.None}, From: 0, Msg: tok(40, 3),
-			Want: State{Leader, 3}, Sent: []model.Sent[Msg]{{To: 0, Msg: Msg{Elected: true, Node: 3}}}, Observed: []model.Obs{model.Leader(3)}},
+			Want: State{Leader, 3}, Sent: checktest.SentTo(Msg{Elected: true, Node: 3}, 0), Observed: []model.Obs{model.Leader(3)}},
 		{Name: "elected: record and forward", Self: 0, In: State{Lost, model.None}, From: 0, Msg: Msg{Elected: true, Node: 3},
-			Want: State{Lost, 3}, Sent: []model.Sent[Msg]{{To: 1, Msg: Msg{Elected: true, Node: 3}}}, Observed: []model.Obs{model.Leader(3)}},
+			Want: State{Lost, 3}, Sent: checktest.SentTo(Msg{Elected: true, Node: 3}, 1), Observed: []model.Obs{model.Leader(3)}},
 		{Name: "elected back at the leader: stop", Self: 3, In: State{Leader, 3}, From: 0, Msg: Msg{Elected: true, Node: 3},
 			Want: State{Leader, 3}},
 	})

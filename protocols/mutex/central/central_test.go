@@ -22,8 +22,6 @@ var (
 	forever = model.Config{N: 3, Params: map[string]int{"requests": 0}}
 )
 
-func sent(to model.NodeID, m Msg) []model.Sent[Msg] { return []model.Sent[Msg]{{To: to, Msg: m}} }
-
 // server is node 0's state: its client half released, the token at holder.
 func server(holder model.NodeID, queue ...model.NodeID) State {
 	return State{Phase: Released, Server: true, Holder: holder, Queue: queue}
@@ -35,15 +33,15 @@ func client(p Phase, asked int) State { return State{Phase: p, Asked: asked, Hol
 func TestReceive(t *testing.T) {
 	handlers.Receive(t, []step{
 		{Name: "server, token free: grant at once", Self: 0, In: server(model.None), From: 2, Msg: request,
-			Want: server(2), Sent: sent(2, grant)},
+			Want: server(2), Sent: checktest.SentTo(grant, 2)},
 		{Name: "server, token out: queue the client", Self: 0, In: server(1, 2), From: 0, Msg: request,
 			Want: server(1, 2, 0)},
 		{Name: "server, release: grant to the head of the queue", Self: 0, In: server(1, 2, 0), From: 1, Msg: release,
-			Want: server(2, 0), Sent: sent(2, grant)},
+			Want: server(2, 0), Sent: checktest.SentTo(grant, 2)},
 		{Name: "server, release, nobody waits: the token is free", Self: 0, In: server(2), From: 2, Msg: release,
 			Want: server(model.None)},
 		{Name: "server, release of the last queued: the queue empties", Self: 0, In: server(2, 0), From: 2, Msg: release,
-			Want: server(0), Sent: sent(0, grant)},
+			Want: server(0), Sent: checktest.SentTo(grant, 0)},
 		{Name: "client, grant: enter", Self: 1, In: client(Wanted, 1), From: 0, Msg: grant,
 			Want: client(Held, 1), Observed: []model.Obs{model.EnterCS()}},
 		{Name: "the server is a client too: it grants itself", Self: 0,
@@ -57,13 +55,13 @@ func TestReceive(t *testing.T) {
 func TestDo(t *testing.T) {
 	handlers.Do(t, []step{
 		{Name: "request: ask the server", Config: twice, Self: 2, In: client(Released, 1), Action: mutex.Request,
-			Want: client(Wanted, 2), Sent: sent(0, request), Observed: []model.Obs{model.RequestCS(0)}},
+			Want: client(Wanted, 2), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
 		{Name: "request forever: no counter", Config: forever, Self: 2, In: client(Released, 0), Action: mutex.Request,
-			Want: client(Wanted, 0), Sent: sent(0, request), Observed: []model.Obs{model.RequestCS(0)}},
+			Want: client(Wanted, 0), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
 		{Name: "the server asks itself by message", Config: twice, Self: 0, In: server(1), Action: mutex.Request,
-			Want: State{Phase: Wanted, Asked: 1, Server: true, Holder: 1}, Sent: sent(0, request), Observed: []model.Obs{model.RequestCS(0)}},
+			Want: State{Phase: Wanted, Asked: 1, Server: true, Holder: 1}, Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
 		{Name: "exit: return the token", Config: twice, Self: 1, In: client(Held, 1), Action: mutex.Exit,
-			Want: client(Released, 1), Sent: sent(0, release), Observed: []model.Obs{model.ExitCS()}},
+			Want: client(Released, 1), Sent: checktest.SentTo(release, 0), Observed: []model.Obs{model.ExitCS()}},
 	})
 }
 

@@ -20,7 +20,7 @@ func req(t int, p model.NodeID) Msg { return Msg{T: t, P: p} }
 func reply(t int) Msg               { return Msg{Reply: true, T: t} }
 
 func replyTo(to model.NodeID, t int) []model.Sent[Msg] {
-	return []model.Sent[Msg]{{To: to, Msg: reply(t)}}
+	return checktest.SentTo(reply(t), to)
 }
 
 // Vlassov and Montelius's "On receipt of a request ⟨Ti, pi⟩ at pj", and the

@@ -18,7 +18,7 @@ var (
 
 var token = Msg{}
 
-func passTo(to model.NodeID) []model.Sent[Msg] { return []model.Sent[Msg]{{To: to, Msg: token}} }
+func passTo(to model.NodeID) []model.Sent[Msg] { return checktest.SentTo(token, to) }
 
 // Vlassov and Montelius's ring: the token arrives, is kept or passed on; one
 // handler call each.

@@ -38,7 +38,7 @@ func TestPulse(t *testing.T) {
 	ctx := round.NewCtx[Msg](cfg, 2)
 	got := Round{}.Pulse(ctx, State{Parent: model.None}, 2, in)
 	require.Equal(t, State{Parent: 1, Level: 2}, got)
-	require.Equal(t, []model.Sent[Msg]{{To: 3, Msg: Msg{3}}}, ctx.Sent())
+	require.Equal(t, checktest.SentTo(Msg{3}, 3), ctx.Sent())
 	require.Equal(t, []model.Obs{Parent(1, 2)}, ctx.Observed())
 	require.Equal(t, 4, Round{}.Pulses(&ctx.Env))
 }

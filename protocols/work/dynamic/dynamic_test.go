@@ -33,6 +33,7 @@ func TestHandlers(t *testing.T) {
 	cancel, arm := checktest.Cancelled, checktest.Armed
 	task := func(t int, a model.NodeID) Msg { return Msg{K: Task, Task: t, Analyser: a} }
 	done := func(t int, a model.NodeID) Msg { return Msg{K: Done, Task: t, Analyser: a} }
+	election := func(k bully.Kind) Msg { return Msg{K: Bully, B: bully.Msg{K: k}} } // bully's, wrapped
 	follower := func(l model.NodeID) bully.State { return bully.State{Status: bully.Idle, Leader: l} }
 	coord := func(self model.NodeID, out []model.NodeID, d work.Set, dead ...model.NodeID) State {
 		return State{Election: follower(self), Coordinating: true, Out: out, Done: d, Analyser: 0, Dead: dead}
@@ -78,12 +79,13 @@ func TestHandlers(t *testing.T) {
 			Sent: []model.Sent[Msg]{send(1, Msg{K: Appoint})}, Timers: []model.TimerEffect{arm(AnalyserTimer, 1)}},
 		{Name: "bully elects a new coordinator, which asks the analyser what it holds", Self: 2,
 			In: State{Election: bully.State{Status: bully.WaitReply, Leader: none}, Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}}, Timer: bully.AnswerTimer,
-			Want:   State{Election: follower(2), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}, Coordinating: true, Out: ids(none, none, none), Analyser: 0, Appointing: true},
-			Sent:   []model.Sent[Msg]{send(0, Msg{K: Bully, B: bully.Msg{K: bully.Coordinator}}), send(1, Msg{K: Bully, B: bully.Msg{K: bully.Coordinator}}), send(0, Msg{K: Appoint})},
+			Want: State{Election: follower(2), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}, Coordinating: true, Out: ids(none, none, none),
+				Analyser: 0, Appointing: true},
+			Sent:   append(checktest.SentTo(election(bully.Coordinator), 0, 1), send(0, Msg{K: Appoint})),
 			Timers: []model.TimerEffect{cancel(bully.AnswerTimer), arm(AnalyserTimer, 0)}, Observed: []model.Obs{model.Leader(2)}},
 		{Name: "the coordinator fails: bully's leader-check starts an election", Self: 1, In: State{Election: follower(3)}, Timer: bully.LeaderCheck,
 			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
-			Sent:     []model.Sent[Msg]{send(2, Msg{K: Bully, B: bully.Msg{K: bully.Election}}), send(3, Msg{K: Bully, B: bully.Msg{K: bully.Election}})},
+			Sent:     checktest.SentTo(election(bully.Election), 2, 3),
 			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 2, 3)},
 			Observed: []model.Obs{model.Leader(none)}},
 	})
@@ -96,7 +98,7 @@ func TestHandlers(t *testing.T) {
 		{Name: "a recovered node remembers nothing and starts an election", Self: 0,
 			In:       State{Election: follower(3), Results: set(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}},
 			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
-			Sent:     []model.Sent[Msg]{send(1, Msg{K: Bully, B: bully.Msg{K: bully.Election}}), send(2, Msg{K: Bully, B: bully.Msg{K: bully.Election}}), send(3, Msg{K: Bully, B: bully.Msg{K: bully.Election}})},
+			Sent:     checktest.SentTo(election(bully.Election), 1, 2, 3),
 			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
 			Observed: []model.Obs{model.Leader(none)}},
 	})

@@ -41,7 +41,7 @@ func TestHandlers(t *testing.T) {
 	handlers.Do(t, []step{
 		{Name: "a worker computes one task and returns the result to the single place to analyse", Self: 1, In: State{Todo: set(0, 3)},
 			Action: work.Compute,
-			Want:   State{Todo: set(3)}, Sent: []model.Sent[Msg]{{To: 0, Msg: Msg{K: Result, Task: 0}}}},
+			Want:   State{Todo: set(3)}, Sent: checktest.SentTo(Msg{K: Result, Task: 0}, 0)},
 	})
 	handlers.Actions(t, []step{
 		{Name: "a task to compute", Self: 1, In: State{Todo: set(3)}, Enabled: []model.Action{work.Compute}},
