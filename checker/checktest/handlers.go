@@ -111,8 +111,8 @@ func SentTo[M any](m M, to ...model.NodeID) []model.Sent[M] {
 	return out
 }
 
-// Armed is timer t armed to wait on the nodes of waitOn (Ctx.SetTimer),
-// and Cancelled timer t cancelled: a step's Timers.
+// Armed is timer t armed to wait on the nodes of waitOn (Ctx.SetTimer):
+// one of a step's Timers.
 func Armed(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
 	return model.TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
 }
@@ -120,6 +120,8 @@ func Armed(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
 // Cancelled is timer t cancelled (Ctx.CancelTimer); see Armed.
 func Cancelled(t model.Timer) model.TimerEffect { return model.TimerEffect{Timer: t} }
 
+// implements is p as the interface P of the handler a table calls, or
+// fails the test where p has no such handler.
 func implements[P any](t testing.TB, p any, handler string) P {
 	t.Helper()
 	q, ok := p.(P)
@@ -137,6 +139,7 @@ func (h Handlers[S, M]) room() int {
 	return 0
 }
 
+// config is the configuration step c runs under: its own, or the table's.
 func (h Handlers[S, M]) config(t testing.TB, c *Step[S, M]) model.Config {
 	t.Helper()
 	if c.Config.N > 0 {
@@ -148,6 +151,9 @@ func (h Handlers[S, M]) config(t testing.TB, c *Step[S, M]) model.Config {
 	return h.Config
 }
 
+// run calls handler (its name) on each step through call, with a fresh
+// context and a copy of the step's inputs, and reports what is not as the
+// step wants.
 func (h Handlers[S, M]) run(t testing.TB, handler string, steps []Step[S, M], call func(*model.Ctx[M], *Step[S, M]) S) {
 	t.Helper()
 	if h.Protocol == nil {
