@@ -64,9 +64,9 @@ func TestVotingSetsIntersect(t *testing.T) {
 func TestReceive(t *testing.T) {
 	handlers.Receive(t, []step{
 		{Name: "request, not voted: reply, voted := TRUE", Self: 1, In: State{Phase: Released}, From: 3, Msg: request,
-			Want: State{Phase: Released, Voted: true}, Sent: sendAll(ids(3), reply)},
+			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
 		{Name: "request while wanted, not voted: vote all the same", Self: 1, In: State{Phase: Wanted, Replies: 1}, From: 0, Msg: request,
-			Want: State{Phase: Wanted, Replies: 1, Voted: true}, Sent: sendAll(ids(0), reply)},
+			Want: State{Phase: Wanted, Replies: 1, Voted: true}, Sent: checktest.SentTo(reply, 0)},
 		{Name: "request, voted: queue without replying", Self: 1, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: request,
 			Want: State{Phase: Released, Voted: true, Queue: ids(3, 0)}},
 		{Name: "request while held: queue", Self: 1, In: State{Phase: Held, Voted: true, Replies: 3}, From: 3, Msg: request,
@@ -77,20 +77,12 @@ func TestReceive(t *testing.T) {
 			Want: State{Phase: Held, Voted: true, Replies: 3}, Observed: []model.Obs{model.EnterCS()}},
 		{Name: "release, queue non-empty: reply to its head, voted := TRUE", Self: 2,
 			In: State{Phase: Released, Voted: true, Queue: ids(3, 0)}, From: 0, Msg: release,
-			Want: State{Phase: Released, Voted: true, Queue: ids(0)}, Sent: sendAll(ids(3), reply)},
+			Want: State{Phase: Released, Voted: true, Queue: ids(0)}, Sent: checktest.SentTo(reply, 3)},
 		{Name: "release, last queued", Self: 2, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: release,
-			Want: State{Phase: Released, Voted: true}, Sent: sendAll(ids(3), reply)},
+			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
 		{Name: "release, queue empty: voted := FALSE", Self: 2, In: State{Phase: Released, Voted: true}, From: 0, Msg: release,
 			Want: State{Phase: Released}},
 	})
-}
-
-func sendAll(to []model.NodeID, m Msg) []model.Sent[Msg] {
-	var out []model.Sent[Msg]
-	for _, j := range to {
-		out = append(out, model.Sent[Msg]{To: j, Msg: m})
-	}
-	return out
 }
 
 // "For pi to enter the critical section" and "For pi to exit": multicast
@@ -99,9 +91,9 @@ func TestDo(t *testing.T) {
 	twice := model.Config{N: 4, Params: map[string]int{"requests": 2}}
 	handlers.Do(t, []step{
 		{Name: "request", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Action: mutex.Request,
-			Want: State{Phase: Wanted, Asked: 2}, Sent: sendAll(ids(1, 2, 3), request), Observed: []model.Obs{model.RequestCS(0)}},
+			Want: State{Phase: Wanted, Asked: 2}, Sent: checktest.SentTo(request, 1, 2, 3), Observed: []model.Obs{model.RequestCS(0)}},
 		{Name: "exit", Config: twice, Self: 3, In: State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, Action: mutex.Exit,
-			Want: State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, Sent: sendAll(ids(1, 2, 3), release), Observed: []model.Obs{model.ExitCS()}},
+			Want: State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, Sent: checktest.SentTo(release, 1, 2, 3), Observed: []model.Obs{model.ExitCS()}},
 	})
 	handlers.Actions(t, []step{
 		{Name: "released, a request left", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Enabled: []model.Action{mutex.Request}},
