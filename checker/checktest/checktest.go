@@ -13,6 +13,9 @@
 // verdicts they expect; Rapid lets rapid draw the configuration and the
 // schedule, so that a failure shrinks to a small one (see Space).
 //
+// Handlers is the unit test of a protocol's handlers: tables of Steps,
+// one handler call each, with the state and the effects it must give.
+//
 // Every entry point first holds the description to the rule a registry
 // holds it to (suite.Protocol.Validate), and fails the test at once where
 // it breaks it.

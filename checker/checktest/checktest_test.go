@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -535,5 +536,183 @@ func TestScenariosAndRapidRefuseBrokenDescriptions(t *testing.T) {
 		require.False(t, ok, out)
 		require.Contains(t, out, brokenDescriptions[0].want, entry)
 		require.NotContains(t, out, "=== RUN   TestScenariosAndRapidRefuseBrokenDescriptions/", entry)
+	}
+}
+
+// queuer queues the nodes that ask it, acknowledging each with the
+// message's path and itself on it, and serves the head of its queue when
+// its timer fires or it chooses to (its "tell" timer tells everyone
+// queued instead); bug names a way to get it wrong.
+type queuer struct{ bug string }
+
+type queueState struct {
+	Queue  []model.NodeID
+	Served int
+}
+
+type queueMsg struct{ Path []model.NodeID }
+
+func (queuer) Init(ctx *model.Ctx[queueMsg]) queueState {
+	ctx.Observe(model.Leader(ctx.Self()))
+	return queueState{}
+}
+
+func (p queuer) Receive(ctx *model.Ctx[queueMsg], s queueState, from model.NodeID, m queueMsg) queueState {
+	switch p.bug {
+	case "append in place":
+		s.Queue = append(s.Queue, from)
+	case "overwrite the head":
+		s.Queue[0] = from
+	case "write into the message":
+		m.Path[0] = ctx.Self()
+		s.Queue = append(slices.Clip(s.Queue), from)
+	case "panic":
+		panic("no room")
+	default:
+		s.Queue = append(slices.Clip(s.Queue), from)
+	}
+	ctx.Send(from, queueMsg{Path: append(slices.Clip(m.Path), ctx.Self())})
+	ctx.SetTimer("serve", from)
+	return s
+}
+
+func (queuer) Timeout(ctx *model.Ctx[queueMsg], s queueState, t model.Timer) queueState {
+	if t == "tell" { // tell everyone queued, and wait on them
+		ctx.SendAll(s.Queue, queueMsg{Path: ids(ctx.Self())})
+		ctx.SetTimer("tell", s.Queue...)
+		ctx.SetTimer("alone")
+		return s
+	}
+	ctx.Observe(model.Leader(s.Queue[0]))
+	return queueState{Queue: s.Queue[1:], Served: s.Served + 1}
+}
+
+func (queuer) Recover(ctx *model.Ctx[queueMsg], s queueState) queueState {
+	ctx.CancelTimer("serve")
+	return queueState{Served: s.Served}
+}
+
+func (queuer) Actions(_ *model.Env, s queueState) []model.Action {
+	if len(s.Queue) == 0 {
+		return nil
+	}
+	return []model.Action{"serve"}
+}
+
+func (q queuer) Do(ctx *model.Ctx[queueMsg], s queueState, _ model.Action) queueState {
+	ctx.CancelTimer("serve")
+	return q.Timeout(ctx, s, "serve")
+}
+
+type queueStep = checktest.Step[queueState, queueMsg]
+
+func queues(bug string) checktest.Handlers[queueState, queueMsg] {
+	return checktest.Handlers[queueState, queueMsg]{Protocol: queuer{bug}, Config: model.Config{N: 3}}
+}
+
+func ids(is ...model.NodeID) []model.NodeID { return is }
+
+// ask is node 1, with node 2 queued, asked by node 0: it queues it,
+// acknowledges and waits on it.
+var ask = queueStep{Name: "queue the asker", Self: 1, In: queueState{Queue: ids(2)}, From: 0, Msg: queueMsg{Path: ids(0)},
+	Want: queueState{Queue: ids(2, 0)}, Sent: checktest.SentTo(queueMsg{Path: ids(0, 1)}, 0),
+	Timers: []model.TimerEffect{checktest.Armed("serve", 0)}}
+
+// altered is ask with change made to it (ask's slices are shared: replace
+// them, do not write into them).
+func altered(change func(s *queueStep)) queueStep {
+	s := ask
+	change(&s)
+	return s
+}
+
+// Steps that hold pass every handler's table, the step's configuration
+// replacing the table's where it sets one; SentTo, Armed and Cancelled
+// are the effects of Ctx.SendAll, SetTimer and CancelTimer.
+func TestHandlersPassStepsThatHold(t *testing.T) {
+	q := queues("")
+	q.Init(t, []queueStep{{Name: "start", Self: 2, Observed: []model.Obs{model.Leader(2)}}})
+	q.Receive(t, []queueStep{ask, altered(func(s *queueStep) { s.Name, s.Config = "on a larger ring", model.Config{N: 5} })})
+	// an append in place is a write only into spare capacity, which the
+	// checker's states and the table's inputs have none of by default
+	queues("append in place").Receive(t, []queueStep{ask})
+	serve := queueStep{Name: "serve the head", Self: 1, In: queueState{Queue: ids(2, 0)}, Timer: "serve",
+		Want: queueState{Queue: ids(0), Served: 1}, Observed: []model.Obs{model.Leader(2)}}
+	q.Timeout(t, []queueStep{serve})
+	serve.Action, serve.Timers = "serve", []model.TimerEffect{checktest.Cancelled("serve")}
+	q.Do(t, []queueStep{serve})
+	q.Recover(t, []queueStep{{Name: "forget the queue", Self: 1, In: queueState{Queue: ids(2), Served: 3},
+		Want: queueState{Served: 3}, Timers: []model.TimerEffect{checktest.Cancelled("serve")}}})
+	three := queueStep{Name: "tell three", Self: 1, In: queueState{Queue: ids(2, 0, 1)}, Timer: "tell",
+		Want: queueState{Queue: ids(2, 0, 1)}, Sent: checktest.SentTo(queueMsg{Path: ids(1)}, 2, 0, 1),
+		Timers: []model.TimerEffect{checktest.Armed("tell", 2, 0, 1), checktest.Armed("alone")}}
+	q.Timeout(t, []queueStep{three})
+	q.Actions(t, []queueStep{{Name: "someone queued", In: queueState{Queue: ids(2)}, Enabled: []model.Action{"serve"}},
+		{Name: "nobody queued"}})
+}
+
+// A step whose outcome is not the one it wants fails the test, naming the
+// step and where the two differ; so does a handler that writes into its
+// input or panics. Every failing step of a table is reported.
+func TestHandlersCatchEveryMismatch(t *testing.T) {
+	receive := func(bug string, steps ...queueStep) func(tb testing.TB) {
+		return func(tb testing.TB) { queues(bug).Receive(tb, steps) }
+	}
+	cases := []struct {
+		name string
+		run  func(tb testing.TB)
+		want []string
+	}{
+		{"a wrong state", receive("", altered(func(s *queueStep) { s.Want.Queue = ids(0, 2) })),
+			[]string{`Receive "queue the asker": the state it returned at .Queue[0]: want n0, got n2`,
+				"\twant:   {Queue:[n0 n2] Served:0}\n\tgot:    {Queue:[n2 n0] Served:0}"}},
+		{"a missing send", receive("", altered(func(s *queueStep) {
+			s.Sent = append(s.Sent, model.Sent[queueMsg]{To: 2, Msg: queueMsg{Path: ids(0, 1)}})
+		})), []string{`Receive "queue the asker": the messages it sent: ` +
+			`want [{To:n0 Msg:{Path:[n0 n1]}} {To:n2 Msg:{Path:[n0 n1]}}], got [{To:n0 Msg:{Path:[n0 n1]}}]`}},
+		{"an extra observation", func(tb testing.TB) {
+			queues("").Init(tb, []queueStep{{Name: "start", Self: 2}})
+		}, []string{`Init "start": what it observed: want nil, got [leader=n2]`}},
+		{"a timer it does not set", receive("", altered(func(s *queueStep) {
+			s.Timers = []model.TimerEffect{{Timer: "serve", Armed: true, WaitOn: ids(2)}}
+		})),
+			[]string{`Receive "queue the asker": the timers it set at [0].WaitOn[0]: want n2, got n0`}},
+		{"an input state written into", receive("overwrite the head", altered(func(s *queueStep) { s.Want.Queue = ids(0, 0) })),
+			[]string{`Receive "queue the asker" wrote into its input state at .Queue[0]: before n2, after n0`}},
+		{"an input state appended to in place", func(tb testing.TB) {
+			q := queues("append in place")
+			q.SpareCapacity = true
+			q.Receive(tb, []queueStep{altered(func(s *queueStep) { s.From = 2 })})
+		}, []string{`Receive "queue the asker" wrote into its input state at .Queue[1]: before n0, after n2`,
+			"an append in place writes"}},
+		{"an input message written into", receive("write into the message", ask),
+			[]string{`Receive "queue the asker" wrote into its input message at .Path[0]: before n0, after n1`}},
+		{"a panic", receive("panic", ask), []string{`Receive "queue the asker" panicked: no room`}},
+		{"wrong actions", func(tb testing.TB) {
+			queues("").Actions(tb, []queueStep{{Name: "nobody queued", Enabled: []model.Action{"serve"}}})
+		}, []string{`Actions "nobody queued": the actions it lists: want [serve], got nil`}},
+		{"two failing steps", receive("",
+			altered(func(s *queueStep) { s.Name, s.Want.Served = "first", 1 }), ask,
+			altered(func(s *queueStep) { s.Name, s.Want.Served = "second", 2 })),
+			[]string{`Receive "first": the state it returned at .Served: want 1, got 0`,
+				`Receive "second": the state it returned at .Served: want 2, got 0`}},
+		{"a protocol without the handler", func(tb testing.TB) {
+			checktest.Handlers[queueState, queueMsg]{Protocol: struct {
+				model.Protocol[queueState, queueMsg]
+			}{queuer{}},
+				Config: model.Config{N: 3}}.Timeout(tb, []queueStep{ask})
+		}, []string{"has no Timeout handler"}},
+		{"no configuration", func(tb testing.TB) {
+			checktest.Handlers[queueState, queueMsg]{Protocol: queuer{}}.Receive(tb, []queueStep{ask})
+		}, []string{`step "queue the asker": no configuration`}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			rec := record(t, c.run)
+			require.True(t, rec.failed, "the helper must fail the test")
+			for _, w := range c.want {
+				require.Contains(t, rec.output(), w)
+			}
+		})
 	}
 }

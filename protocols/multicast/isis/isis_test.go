@@ -1,12 +1,20 @@
 package isis
 
 import (
-	"slices"
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/multicast"
+)
+
+type step = checktest.Step[State, Msg]
+
+var (
+	// with spare capacity in the inputs' lists: no handler appends to them in place
+	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
+	crashes  = model.Config{N: 3, Crashes: 1}
 )
 
 func value(p model.NodeID, k int) multicast.Value {
@@ -36,10 +44,15 @@ func collects(cs ...Collect) []Collect { return cs }
 func delivered(x multicast.Value) model.Obs { return model.Delivered(x.ID) }
 
 func toAll(m Msg) []model.Sent[Msg] {
-	return []model.Sent[Msg]{{To: 0, Msg: m}, {To: 1, Msg: m}, {To: 2, Msg: m}}
+	return checktest.SentTo(m, 0, 1, 2)
 }
 
 func sendTo(j model.NodeID, m Msg) multicast.Item[Msg] { return multicast.Item[Msg]{To: j, Msg: m} }
+
+// queuedToAll is the loop of sends of a multicast of m, queued.
+func queuedToAll(m Msg) []multicast.Item[Msg] {
+	return []multicast.Item[Msg]{sendTo(0, m), sendTo(1, m), sendTo(2, m)}
+}
 
 func deliverOf(x multicast.Value) multicast.Item[Msg] {
 	return multicast.Item[Msg]{To: model.None, Value: x}
@@ -49,83 +62,26 @@ func work(items ...multicast.Item[Msg]) multicast.Process[Msg] {
 	return multicast.Process[Msg]{Issued: 1, Work: items}
 }
 
-// roomy gives s's slices spare capacity; whole copies s with it, so that a
-// handler writing to its input's backing arrays shows.
-func roomy(s State) State {
-	if s.Work != nil {
-		s.Work = append(make([]multicast.Item[Msg], 0, len(s.Work)+3), s.Work...)
-	}
-	if s.Queue != nil {
-		s.Queue = append(make([]Entry, 0, len(s.Queue)+3), s.Queue...)
-	}
-	if s.Collects != nil {
-		s.Collects = append(make([]Collect, 0, len(s.Collects)+3), s.Collects...)
-	}
-	return s
-}
-
-func whole(s State) State {
-	if s.Work != nil {
-		s.Work = slices.Clone(s.Work[:cap(s.Work)])
-	}
-	if s.Queue != nil {
-		s.Queue = slices.Clone(s.Queue[:cap(s.Queue)])
-	}
-	if s.Collects != nil {
-		s.Collects = slices.Clone(s.Collects[:cap(s.Collects)])
-	}
-	return s
-}
-
-type receiveCase struct {
-	name     string
-	crashes  int
-	self     model.NodeID
-	in       State
-	from     model.NodeID
-	m        Msg
-	want     State
-	sent     []model.Sent[Msg]
-	observed []model.Obs
-}
-
-func runReceive(t *testing.T, cases []receiveCase) {
-	t.Helper()
-	for _, c := range cases {
-		in := roomy(c.in)
-		before := whole(in)
-		ctx := model.NewCtx[Msg](model.Config{N: 3, Crashes: c.crashes}, c.self)
-		got := Protocol{}.Receive(ctx, in, c.from, c.m)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
-	}
-}
-
 // Step 2: q proposes P_q := max(A_q, P_q) + 1, replies <i, P_q> to the
 // sender, and holds m back under it, not deliverable.
 func TestReceiveData(t *testing.T) {
 	a, b := value(0, 1), value(2, 1)
-	runReceive(t, []receiveCase{
-		{"A above P: A + 1", 0, 1, State{P: 1, A: 3}, 0, data(a),
-			State{P: 4, A: 3, Queue: queue(pending(a, n(4, 1)))},
-			[]model.Sent[Msg]{{To: 0, Msg: proposal(a, n(4, 1))}}, nil},
-		{"P above A: P + 1", 0, 1, State{P: 5, A: 2}, 0, data(a),
-			State{P: 6, A: 2, Queue: queue(pending(a, n(6, 1)))},
-			[]model.Sent[Msg]{{To: 0, Msg: proposal(a, n(6, 1))}}, nil},
-		{"the first ever: 1", 0, 2, State{}, 0, data(a),
-			State{P: 1, Queue: queue(pending(a, n(1, 2)))},
-			[]model.Sent[Msg]{{To: 0, Msg: proposal(a, n(1, 2))}}, nil},
-		{"its own message: the proposal to itself", 0, 2, State{P: 2, A: 2}, 2, data(b),
-			State{P: 3, A: 2, Queue: queue(pending(b, n(3, 2)))},
-			[]model.Sent[Msg]{{To: 2, Msg: proposal(b, n(3, 2))}}, nil},
-		{"held back behind smaller numbers", 0, 1, State{P: 2, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)))}, 0, data(a),
-			State{P: 4, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)), pending(a, n(4, 1)))},
-			[]model.Sent[Msg]{{To: 0, Msg: proposal(a, n(4, 1))}}, nil},
-		{"crashes: the proposal queued", 1, 1, State{P: 1}, 0, data(a),
-			State{Process: multicast.Process[Msg]{Work: []multicast.Item[Msg]{sendTo(0, proposal(a, n(2, 1)))}}, P: 2, Queue: queue(pending(a, n(2, 1)))},
-			nil, nil},
+	handlers.Receive(t, []step{
+		{Name: "A above P: A + 1", Self: 1, In: State{P: 1, A: 3}, From: 0, Msg: data(a),
+			Want: State{P: 4, A: 3, Queue: queue(pending(a, n(4, 1)))}, Sent: checktest.SentTo(proposal(a, n(4, 1)), 0)},
+		{Name: "P above A: P + 1", Self: 1, In: State{P: 5, A: 2}, From: 0, Msg: data(a),
+			Want: State{P: 6, A: 2, Queue: queue(pending(a, n(6, 1)))}, Sent: checktest.SentTo(proposal(a, n(6, 1)), 0)},
+		{Name: "the first ever: 1", Self: 2, In: State{}, From: 0, Msg: data(a),
+			Want: State{P: 1, Queue: queue(pending(a, n(1, 2)))}, Sent: checktest.SentTo(proposal(a, n(1, 2)), 0)},
+		{Name: "its own message: the proposal to itself", Self: 2, In: State{P: 2, A: 2}, From: 2, Msg: data(b),
+			Want: State{P: 3, A: 2, Queue: queue(pending(b, n(3, 2)))}, Sent: checktest.SentTo(proposal(b, n(3, 2)), 2)},
+		{Name: "held back behind smaller numbers", Self: 1, In: State{P: 2, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)))}, From: 0,
+			Msg:  data(a),
+			Want: State{P: 4, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)), pending(a, n(4, 1)))},
+			Sent: checktest.SentTo(proposal(a, n(4, 1)), 0)},
+		{Name: "crashes: the proposal queued", Config: crashes, Self: 1, In: State{P: 1}, From: 0, Msg: data(a),
+			Want: State{Process: multicast.Process[Msg]{Work: []multicast.Item[Msg]{sendTo(0, proposal(a, n(2, 1)))}}, P: 2,
+				Queue: queue(pending(a, n(2, 1)))}},
 	})
 }
 
@@ -133,30 +89,36 @@ func TestReceiveData(t *testing.T) {
 // (Seq, Proposer) as agreed.
 func TestReceiveProposal(t *testing.T) {
 	a, b := value(0, 1), value(0, 2)
-	runReceive(t, []receiveCase{
-		{"the first of N: counted", 0, 0, State{Collects: collects(Collect{Value: a})}, 1, proposal(a, n(2, 1)),
-			State{Collects: collects(Collect{Value: a, Got: 1, Max: n(2, 1)})}, nil, nil},
-		{"a higher one: the new max", 0, 0, State{Collects: collects(Collect{Value: a, Got: 1, Max: n(2, 1)})}, 2, proposal(a, n(3, 2)),
-			State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, nil, nil},
-		{"a lower one: the max stays", 0, 0, State{Collects: collects(Collect{Value: a, Got: 1, Max: n(3, 2)})}, 1, proposal(a, n(2, 1)),
-			State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, nil, nil},
-		{"a tie on Seq: the higher proposer wins", 0, 0, State{Collects: collects(Collect{Value: a, Got: 1, Max: n(3, 1)})}, 2, proposal(a, n(3, 2)),
-			State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, nil, nil},
-		{"the Nth: Agreed with the max to everyone", 0, 0, State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, 0, proposal(a, n(3, 0)),
-			State{}, toAll(agreed(a, n(3, 2))), nil},
-		{"the Nth, the highest: Agreed with it", 0, 0, State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, 1, proposal(a, n(4, 1)),
-			State{}, toAll(agreed(a, n(4, 1))), nil},
-		{"the Nth for one of two: the other still collects", 0, 0,
-			State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)}, Collect{Value: b, Got: 2, Max: n(2, 1)})}, 2, proposal(b, n(1, 2)),
-			State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)})}, toAll(agreed(b, n(2, 1))), nil},
-		{"the proposals of another message are counted apart", 0, 0,
-			State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b})}, 2, proposal(b, n(5, 2)),
-			State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b, Got: 1, Max: n(5, 2)})}, nil, nil},
-		{"not collecting it: nothing", 0, 0, State{}, 1, proposal(a, n(2, 1)), State{}, nil, nil},
-		{"crashes: the Agreed queued", 1, 0, State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, 0, proposal(a, n(1, 0)),
-			State{Process: multicast.Process[Msg]{Work: []multicast.Item[Msg]{
-				sendTo(0, agreed(a, n(3, 2))), sendTo(1, agreed(a, n(3, 2))), sendTo(2, agreed(a, n(3, 2)))}}},
-			nil, nil},
+	handlers.Receive(t, []step{
+		{Name: "the first of N: counted", Self: 0, In: State{Collects: collects(Collect{Value: a})}, From: 1, Msg: proposal(a, n(2, 1)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(2, 1)})}},
+		{Name: "a higher one: the new max", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(2, 1)})}, From: 2,
+			Msg:  proposal(a, n(3, 2)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}},
+		{Name: "a lower one: the max stays", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(3, 2)})}, From: 1,
+			Msg:  proposal(a, n(2, 1)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}},
+		{Name: "a tie on Seq: the higher proposer wins", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(3, 1)})}, From: 2,
+			Msg:  proposal(a, n(3, 2)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}},
+		{Name: "the Nth: Agreed with the max to everyone", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 0,
+			Msg:  proposal(a, n(3, 0)),
+			Want: State{}, Sent: toAll(agreed(a, n(3, 2)))},
+		{Name: "the Nth, the highest: Agreed with it", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 1,
+			Msg:  proposal(a, n(4, 1)),
+			Want: State{}, Sent: toAll(agreed(a, n(4, 1)))},
+		{Name: "the Nth for one of two: the other still collects", Self: 0,
+			In: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)}, Collect{Value: b, Got: 2, Max: n(2, 1)})}, From: 2,
+			Msg:  proposal(b, n(1, 2)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)})}, Sent: toAll(agreed(b, n(2, 1)))},
+		{Name: "the proposals of another message are counted apart", Self: 0,
+			In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b})}, From: 2, Msg: proposal(b, n(5, 2)),
+			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b, Got: 1, Max: n(5, 2)})}},
+		{Name: "not collecting it: nothing", Self: 0, In: State{}, From: 1, Msg: proposal(a, n(2, 1)),
+			Want: State{}},
+		{Name: "crashes: the Agreed queued", Config: crashes, Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 0,
+			Msg:  proposal(a, n(1, 0)),
+			Want: State{Process: multicast.Process[Msg]{Work: queuedToAll(agreed(a, n(3, 2)))}}},
 	})
 }
 
@@ -165,31 +127,31 @@ func TestReceiveProposal(t *testing.T) {
 // is deliverable.
 func TestReceiveAgreed(t *testing.T) {
 	a, b, c := value(0, 1), value(1, 1), value(2, 1)
-	runReceive(t, []receiveCase{
-		{"alone: delivered, A raised", 0, 2, State{P: 2, A: 1, Queue: queue(pending(a, n(2, 2)))}, 0, agreed(a, n(3, 1)),
-			State{P: 2, A: 3}, nil, []model.Obs{delivered(a)}},
-		{"A stays when above", 0, 2, State{P: 5, A: 5, Queue: queue(pending(a, n(2, 2)))}, 0, agreed(a, n(3, 1)),
-			State{P: 5, A: 5}, nil, []model.Obs{delivered(a)}},
-		{"behind an undeliverable head: kept, deliverable", 0, 2,
-			State{P: 2, Queue: queue(pending(b, n(1, 2)), pending(a, n(2, 2)))}, 0, agreed(a, n(3, 1)),
-			State{P: 2, A: 3, Queue: queue(pending(b, n(1, 2)), ready(a, n(3, 1)))}, nil, nil},
-		{"the head moves behind another: no delivery", 0, 2,
-			State{P: 2, Queue: queue(pending(a, n(1, 2)), pending(b, n(2, 2)))}, 0, agreed(a, n(3, 1)),
-			State{P: 2, A: 3, Queue: queue(pending(b, n(2, 2)), ready(a, n(3, 1)))}, nil, nil},
-		{"the head becomes deliverable: the deliverables behind it too, up to one that is not", 0, 2,
-			State{P: 4, A: 3, Queue: queue(pending(b, n(1, 2)), ready(a, n(3, 1)), pending(c, n(4, 2)))}, 1, agreed(b, n(2, 0)),
-			State{P: 4, A: 3, Queue: queue(pending(c, n(4, 2)))}, nil, []model.Obs{delivered(b), delivered(a)}},
-		{"a tie on Seq, the lower proposer first: before it, delivered", 0, 2,
-			State{P: 3, Queue: queue(pending(c, n(3, 1)), pending(a, n(3, 2)))}, 0, agreed(a, n(3, 0)),
-			State{P: 3, A: 3, Queue: queue(pending(c, n(3, 1)))}, nil, []model.Obs{delivered(a)}},
-		{"a tie on Seq, the higher proposer: behind it, not delivered", 0, 2,
-			State{P: 3, Queue: queue(pending(a, n(2, 2)), pending(c, n(3, 1)))}, 0, agreed(a, n(3, 2)),
-			State{P: 3, A: 3, Queue: queue(pending(c, n(3, 1)), ready(a, n(3, 2)))}, nil, nil},
-		{"not held back here: A raised only", 0, 2, State{P: 1, A: 1, Queue: queue(pending(b, n(1, 2)))}, 0, agreed(a, n(4, 0)),
-			State{P: 1, A: 4, Queue: queue(pending(b, n(1, 2)))}, nil, nil},
-		{"crashes, a loop under way: the deliveries wait behind it", 1, 2,
-			State{Process: work(sendTo(1, data(c))), P: 2, Queue: queue(pending(b, n(1, 2)), ready(a, n(2, 0)))}, 1, agreed(b, n(1, 1)),
-			State{Process: work(sendTo(1, data(c)), deliverOf(b), deliverOf(a)), P: 2, A: 1}, nil, nil},
+	handlers.Receive(t, []step{
+		{Name: "alone: delivered, A raised", Self: 2, In: State{P: 2, A: 1, Queue: queue(pending(a, n(2, 2)))}, From: 0, Msg: agreed(a, n(3, 1)),
+			Want: State{P: 2, A: 3}, Observed: []model.Obs{delivered(a)}},
+		{Name: "A stays when above", Self: 2, In: State{P: 5, A: 5, Queue: queue(pending(a, n(2, 2)))}, From: 0, Msg: agreed(a, n(3, 1)),
+			Want: State{P: 5, A: 5}, Observed: []model.Obs{delivered(a)}},
+		{Name: "behind an undeliverable head: kept, deliverable", Self: 2, In: State{P: 2, Queue: queue(pending(b, n(1, 2)), pending(a, n(2, 2)))}, From: 0,
+			Msg:  agreed(a, n(3, 1)),
+			Want: State{P: 2, A: 3, Queue: queue(pending(b, n(1, 2)), ready(a, n(3, 1)))}},
+		{Name: "the head moves behind another: no delivery", Self: 2, In: State{P: 2, Queue: queue(pending(a, n(1, 2)), pending(b, n(2, 2)))}, From: 0,
+			Msg:  agreed(a, n(3, 1)),
+			Want: State{P: 2, A: 3, Queue: queue(pending(b, n(2, 2)), ready(a, n(3, 1)))}},
+		{Name: "the head becomes deliverable: the deliverables behind it too, up to one that is not", Self: 2,
+			In: State{P: 4, A: 3, Queue: queue(pending(b, n(1, 2)), ready(a, n(3, 1)), pending(c, n(4, 2)))}, From: 1, Msg: agreed(b, n(2, 0)),
+			Want: State{P: 4, A: 3, Queue: queue(pending(c, n(4, 2)))}, Observed: []model.Obs{delivered(b), delivered(a)}},
+		{Name: "a tie on Seq, the lower proposer first: before it, delivered", Self: 2,
+			In: State{P: 3, Queue: queue(pending(c, n(3, 1)), pending(a, n(3, 2)))}, From: 0, Msg: agreed(a, n(3, 0)),
+			Want: State{P: 3, A: 3, Queue: queue(pending(c, n(3, 1)))}, Observed: []model.Obs{delivered(a)}},
+		{Name: "a tie on Seq, the higher proposer: behind it, not delivered", Self: 2,
+			In: State{P: 3, Queue: queue(pending(a, n(2, 2)), pending(c, n(3, 1)))}, From: 0, Msg: agreed(a, n(3, 2)),
+			Want: State{P: 3, A: 3, Queue: queue(pending(c, n(3, 1)), ready(a, n(3, 2)))}},
+		{Name: "not held back here: A raised only", Self: 2, In: State{P: 1, A: 1, Queue: queue(pending(b, n(1, 2)))}, From: 0, Msg: agreed(a, n(4, 0)),
+			Want: State{P: 1, A: 4, Queue: queue(pending(b, n(1, 2)))}},
+		{Name: "crashes, a loop under way: the deliveries wait behind it", Config: crashes, Self: 2,
+			In: State{Process: work(sendTo(1, data(c))), P: 2, Queue: queue(pending(b, n(1, 2)), ready(a, n(2, 0)))}, From: 1, Msg: agreed(b, n(1, 1)),
+			Want: State{Process: work(sendTo(1, data(c)), deliverOf(b), deliverOf(a)), P: 2, A: 1}},
 	})
 }
 
@@ -197,20 +159,18 @@ func TestReceiveAgreed(t *testing.T) {
 // proposals.
 func TestDo(t *testing.T) {
 	a, b := value(1, 1), value(1, 2)
-	ctx := model.NewCtx[Msg](model.Config{N: 3, Params: map[string]int{"msgs": 2}}, 1)
-	got := Protocol{}.Do(ctx, State{}, multicast.MulticastOp)
-	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 1}, Collects: collects(Collect{Value: a})}, got)
-	require.Equal(t, toAll(data(a)), ctx.Sent())
-	require.Equal(t, []model.Obs{model.Multicast(a.ID)}, ctx.Observed())
-
-	in := roomy(State{Process: multicast.Process[Msg]{Issued: 1}, P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)})})
-	before := whole(in)
-	ctx = model.NewCtx[Msg](model.Config{N: 3, Crashes: 1, Params: map[string]int{"msgs": 2}}, 1)
-	got = Protocol{}.Do(ctx, in, multicast.MulticastOp)
-	require.Equal(t, State{Process: multicast.Process[Msg]{Issued: 2, Work: []multicast.Item[Msg]{sendTo(0, data(b)), sendTo(1, data(b)), sendTo(2, data(b))}},
-		P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)}, Collect{Value: b})}, got)
-	require.Nil(t, ctx.Sent())
-	require.Equal(t, before, whole(in), "the input changed")
+	two := model.Config{N: 3, Params: map[string]int{"msgs": 2}}
+	handlers.Do(t, []step{
+		{Name: "the first", Config: two, Self: 1, In: State{}, Action: multicast.MulticastOp,
+			Want: State{Process: multicast.Process[Msg]{Issued: 1}, Collects: collects(Collect{Value: a})},
+			Sent: toAll(data(a)), Observed: []model.Obs{model.Multicast(a.ID)}},
+		{Name: "the second, crashes: queued", Config: model.Config{N: 3, Crashes: 1, Params: two.Params}, Self: 1,
+			In:     State{Process: multicast.Process[Msg]{Issued: 1}, P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)})},
+			Action: multicast.MulticastOp,
+			Want: State{Process: multicast.Process[Msg]{Issued: 2, Work: queuedToAll(data(b))},
+				P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)}, Collect{Value: b})},
+			Observed: []model.Obs{model.Multicast(b.ID)}},
+	})
 }
 
 func TestCompareNumbers(t *testing.T) {

@@ -5,9 +5,14 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
+
+type step = checktest.Step[State, Msg]
+
+var handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 4}}
 
 var (
 	request = Msg{Request}
@@ -57,77 +62,45 @@ func TestVotingSetsIntersect(t *testing.T) {
 
 // Vlassov and Montelius's pseudo-code, one handler call each (N = 4, K = 3).
 func TestReceive(t *testing.T) {
-	cfg := model.Config{N: 4}
-	cases := []struct {
-		name     string
-		self     model.NodeID
-		in       State
-		from     model.NodeID
-		m        Msg
-		want     State
-		sent     []model.Sent[Msg]
-		observed []model.Obs
-	}{
-		{"request, not voted: reply, voted := TRUE", 1, State{Phase: Released}, 3, request,
-			State{Phase: Released, Voted: true}, []model.Sent[Msg]{{To: 3, Msg: reply}}, nil},
-		{"request while wanted, not voted: vote all the same", 1, State{Phase: Wanted, Replies: 1}, 0, request,
-			State{Phase: Wanted, Replies: 1, Voted: true}, []model.Sent[Msg]{{To: 0, Msg: reply}}, nil},
-		{"request, voted: queue without replying", 1, State{Phase: Released, Voted: true, Queue: ids(3)}, 0, request,
-			State{Phase: Released, Voted: true, Queue: ids(3, 0)}, nil, nil},
-		{"request while held: queue", 1, State{Phase: Held, Voted: true, Replies: 3}, 3, request,
-			State{Phase: Held, Voted: true, Replies: 3, Queue: ids(3)}, nil, nil},
-		{"a reply, more to come: count it", 0, State{Phase: Wanted, Voted: true, Replies: 1}, 1, reply,
-			State{Phase: Wanted, Voted: true, Replies: 2}, nil, nil},
-		{"the Kth reply: state := HELD", 0, State{Phase: Wanted, Voted: true, Replies: 2}, 2, reply,
-			State{Phase: Held, Voted: true, Replies: 3}, nil, []model.Obs{model.EnterCS()}},
-		{"release, queue non-empty: reply to its head, voted := TRUE", 2, State{Phase: Released, Voted: true, Queue: ids(3, 0)}, 0, release,
-			State{Phase: Released, Voted: true, Queue: ids(0)}, []model.Sent[Msg]{{To: 3, Msg: reply}}, nil},
-		{"release, last queued", 2, State{Phase: Released, Voted: true, Queue: ids(3)}, 0, release,
-			State{Phase: Released, Voted: true}, []model.Sent[Msg]{{To: 3, Msg: reply}}, nil},
-		{"release, queue empty: voted := FALSE", 2, State{Phase: Released, Voted: true}, 0, release,
-			State{Phase: Released}, nil, nil},
-	}
-	for _, c := range cases {
-		before := c.in
-		before.Queue = slices.Clone(c.in.Queue)
-		ctx := model.NewCtx[Msg](cfg, c.self)
-		got := Protocol{}.Receive(ctx, c.in, c.from, c.m)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-		require.Equal(t, before, c.in, "%s: the input state changed", c.name)
-	}
-}
-
-func sendAll(to []model.NodeID, m Msg) []model.Sent[Msg] {
-	var out []model.Sent[Msg]
-	for _, j := range to {
-		out = append(out, model.Sent[Msg]{To: j, Msg: m})
-	}
-	return out
+	handlers.Receive(t, []step{
+		{Name: "request, not voted: reply, voted := TRUE", Self: 1, In: State{Phase: Released}, From: 3, Msg: request,
+			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "request while wanted, not voted: vote all the same", Self: 1, In: State{Phase: Wanted, Replies: 1}, From: 0, Msg: request,
+			Want: State{Phase: Wanted, Replies: 1, Voted: true}, Sent: checktest.SentTo(reply, 0)},
+		{Name: "request, voted: queue without replying", Self: 1, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: request,
+			Want: State{Phase: Released, Voted: true, Queue: ids(3, 0)}},
+		{Name: "request while held: queue", Self: 1, In: State{Phase: Held, Voted: true, Replies: 3}, From: 3, Msg: request,
+			Want: State{Phase: Held, Voted: true, Replies: 3, Queue: ids(3)}},
+		{Name: "a reply, more to come: count it", Self: 0, In: State{Phase: Wanted, Voted: true, Replies: 1}, From: 1, Msg: reply,
+			Want: State{Phase: Wanted, Voted: true, Replies: 2}},
+		{Name: "the Kth reply: state := HELD", Self: 0, In: State{Phase: Wanted, Voted: true, Replies: 2}, From: 2, Msg: reply,
+			Want: State{Phase: Held, Voted: true, Replies: 3}, Observed: []model.Obs{model.EnterCS()}},
+		{Name: "release, queue non-empty: reply to its head, voted := TRUE", Self: 2,
+			In: State{Phase: Released, Voted: true, Queue: ids(3, 0)}, From: 0, Msg: release,
+			Want: State{Phase: Released, Voted: true, Queue: ids(0)}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "release, last queued", Self: 2, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: release,
+			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "release, queue empty: voted := FALSE", Self: 2, In: State{Phase: Released, Voted: true}, From: 0, Msg: release,
+			Want: State{Phase: Released}},
+	})
 }
 
 // "For pi to enter the critical section" and "For pi to exit": multicast
 // to V_i, the node itself included.
 func TestDo(t *testing.T) {
-	cfg := model.Config{N: 4, Params: map[string]int{"requests": 2}}
-	ctx := model.NewCtx[Msg](cfg, 3)
-	got := Protocol{}.Do(ctx, State{Phase: Released, Asked: 1}, mutex.Request)
-	require.Equal(t, State{Phase: Wanted, Asked: 2}, got)
-	require.Equal(t, sendAll(ids(1, 2, 3), request), ctx.Sent())
-	require.Equal(t, []model.Obs{model.RequestCS(0)}, ctx.Observed())
-
-	ctx = model.NewCtx[Msg](cfg, 3)
-	got = Protocol{}.Do(ctx, State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, mutex.Exit)
-	require.Equal(t, State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, got)
-	require.Equal(t, sendAll(ids(1, 2, 3), release), ctx.Sent())
-	require.Equal(t, []model.Obs{model.ExitCS()}, ctx.Observed())
-
-	env := &model.NewCtx[Msg](cfg, 3).Env
-	require.Equal(t, []model.Action{mutex.Request}, Protocol{}.Actions(env, State{Phase: Released, Asked: 1}))
-	require.Nil(t, Protocol{}.Actions(env, State{Phase: Released, Asked: 2}))
-	require.Nil(t, Protocol{}.Actions(env, State{Phase: Wanted, Asked: 1}))
-	require.Equal(t, []model.Action{mutex.Exit}, Protocol{}.Actions(env, State{Phase: Held, Asked: 1}))
+	twice := model.Config{N: 4, Params: map[string]int{"requests": 2}}
+	handlers.Do(t, []step{
+		{Name: "request", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Action: mutex.Request,
+			Want: State{Phase: Wanted, Asked: 2}, Sent: checktest.SentTo(request, 1, 2, 3), Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "exit", Config: twice, Self: 3, In: State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, Action: mutex.Exit,
+			Want: State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, Sent: checktest.SentTo(release, 1, 2, 3), Observed: []model.Obs{model.ExitCS()}},
+	})
+	handlers.Actions(t, []step{
+		{Name: "released, a request left", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Enabled: []model.Action{mutex.Request}},
+		{Name: "released, all requests made", Config: twice, Self: 3, In: State{Phase: Released, Asked: 2}},
+		{Name: "waiting for the votes", Config: twice, Self: 3, In: State{Phase: Wanted, Asked: 1}},
+		{Name: "in the critical section", Config: twice, Self: 3, In: State{Phase: Held, Asked: 1}, Enabled: []model.Action{mutex.Exit}},
+	})
 }
 
 // net is a hand-driven network of n nodes for the tests below.

@@ -3,98 +3,61 @@ package tokenring
 import (
 	"testing"
 
-	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
+type step = checktest.Step[State, Msg]
+
+var (
+	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}}
+	twice    = model.Config{N: 3, Params: map[string]int{"requests": 2}}
+	forever  = model.Config{N: 3, Params: map[string]int{"requests": 0}}
+)
+
 var token = Msg{}
+
+func passTo(to model.NodeID) []model.Sent[Msg] { return checktest.SentTo(token, to) }
 
 // Vlassov and Montelius's ring: the token arrives, is kept or passed on; one
 // handler call each.
 func TestReceive(t *testing.T) {
-	cfg := model.Config{N: 3}
-	cases := []struct {
-		name     string
-		self     model.NodeID
-		in       State
-		want     State
-		sent     []model.Sent[Msg]
-		observed []model.Obs
-	}{
-		{"wanted: remove the token and enter", 1, State{Wanted, 1},
-			State{Held, 1}, nil, []model.Obs{model.EnterCS()}},
-		{"not wanted: pass it on", 1, State{Released, 1},
-			State{Released, 1}, []model.Sent[Msg]{{To: 2, Msg: token}}, nil},
-		{"the last node passes to node 0", 2, State{Released, 0},
-			State{Released, 0}, []model.Sent[Msg]{{To: 0, Msg: token}}, nil},
-	}
-	for _, c := range cases {
-		ctx := model.NewCtx[Msg](cfg, c.self)
-		got := Protocol{}.Receive(ctx, c.in, c.self-1, token)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-	}
+	handlers.Receive(t, []step{
+		{Name: "wanted: remove the token and enter", Self: 1, In: State{Wanted, 1}, From: 0, Msg: token,
+			Want: State{Held, 1}, Observed: []model.Obs{model.EnterCS()}},
+		{Name: "not wanted: pass it on", Self: 1, In: State{Released, 1}, From: 0, Msg: token,
+			Want: State{Released, 1}, Sent: passTo(2)},
+		{Name: "the last node passes to node 0", Self: 2, In: State{Released, 0}, From: 1, Msg: token,
+			Want: State{Released, 0}, Sent: passTo(0)},
+	})
 }
 
 func TestDo(t *testing.T) {
-	twice := model.Config{N: 3, Params: map[string]int{"requests": 2}}
-	forever := model.Config{N: 3, Params: map[string]int{"requests": 0}}
-	cases := []struct {
-		name     string
-		cfg      model.Config
-		self     model.NodeID
-		in       State
-		a        model.Action
-		want     State
-		sent     []model.Sent[Msg]
-		observed []model.Obs
-	}{
-		{"request: wait for the token, no message", twice, 1, State{Released, 1}, mutex.Request,
-			State{Wanted, 2}, nil, []model.Obs{model.RequestCS(0)}},
-		{"request forever: no counter", forever, 1, State{Released, 0}, mutex.Request,
-			State{Wanted, 0}, nil, []model.Obs{model.RequestCS(0)}},
-		{"exit: release the token to the successor", twice, 2, State{Held, 1}, mutex.Exit,
-			State{Released, 1}, []model.Sent[Msg]{{To: 0, Msg: token}}, []model.Obs{model.ExitCS()}},
-	}
-	for _, c := range cases {
-		ctx := model.NewCtx[Msg](c.cfg, c.self)
-		got := Protocol{}.Do(ctx, c.in, c.a)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-	}
+	handlers.Do(t, []step{
+		{Name: "request: wait for the token, no message", Config: twice, Self: 1, In: State{Released, 1}, Action: mutex.Request,
+			Want: State{Wanted, 2}, Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "request forever: no counter", Config: forever, Self: 1, In: State{Released, 0}, Action: mutex.Request,
+			Want: State{Wanted, 0}, Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "exit: release the token to the successor", Config: twice, Self: 2, In: State{Held, 1}, Action: mutex.Exit,
+			Want: State{Released, 1}, Sent: passTo(0), Observed: []model.Obs{model.ExitCS()}},
+	})
 }
 
 func TestActions(t *testing.T) {
-	env := func(requests int) *model.Env {
-		return &model.NewCtx[Msg](model.Config{N: 3, Params: map[string]int{"requests": requests}}, 1).Env
-	}
-	cases := []struct {
-		name string
-		env  *model.Env
-		in   State
-		want []model.Action
-	}{
-		{"released with requests left", env(2), State{Released, 1}, []model.Action{mutex.Request}},
-		{"released, all requests made", env(2), State{Released, 2}, nil},
-		{"released, forever", env(0), State{Released, 0}, []model.Action{mutex.Request}},
-		{"waiting for the token", env(2), State{Wanted, 1}, nil},
-		{"in the critical section", env(2), State{Held, 1}, []model.Action{mutex.Exit}},
-	}
-	for _, c := range cases {
-		require.Equal(t, c.want, Protocol{}.Actions(c.env, c.in), c.name)
-	}
+	handlers.Actions(t, []step{
+		{Name: "released with requests left", Config: twice, Self: 1, In: State{Released, 1}, Enabled: []model.Action{mutex.Request}},
+		{Name: "released, all requests made", Config: twice, Self: 1, In: State{Released, 2}},
+		{Name: "released, forever", Config: forever, Self: 1, In: State{Released, 0}, Enabled: []model.Action{mutex.Request}},
+		{Name: "waiting for the token", Config: twice, Self: 1, In: State{Wanted, 1}},
+		{Name: "in the critical section", Config: twice, Self: 1, In: State{Held, 1}, Enabled: []model.Action{mutex.Exit}},
+	})
 }
 
 // Node 0 holds the token at start and, wanting nothing yet, passes it on.
 func TestInit(t *testing.T) {
-	cfg := model.Config{N: 3}
-	ctx := model.NewCtx[Msg](cfg, 0)
-	require.Equal(t, State{}, Protocol{}.Init(ctx))
-	require.Equal(t, []model.Sent[Msg]{{To: 1, Msg: token}}, ctx.Sent())
-	ctx = model.NewCtx[Msg](cfg, 1)
-	require.Equal(t, State{}, Protocol{}.Init(ctx))
-	require.Empty(t, ctx.Sent())
+	handlers.Init(t, []step{
+		{Name: "node 0 passes the token on", Self: 0, Want: State{}, Sent: passTo(1)},
+		{Name: "the others wait", Self: 1, Want: State{}},
+	})
 }

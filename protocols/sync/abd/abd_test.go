@@ -4,9 +4,17 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/sync/abd"
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
+	"github.com/vigil-check/vigil/protocols/sync/round"
+)
+
+type (
+	st   = abd.State[bfs.State, bfs.Msg]
+	msg  = abd.Msg[bfs.Msg]
+	step = checktest.Step[st, msg]
 )
 
 // The ABD synchronizer's steps, as the notes give them: start the clock
@@ -16,27 +24,26 @@ import (
 func TestABD(t *testing.T) {
 	cfg := model.Config{N: 3, Topology: "line", Timing: model.Bounded, Delay: 1, Params: map[string]int{abd.DelayParam: 2}}
 	require.NoError(t, cfg.Validate())
-	p := abd.Over(bfs.Round{})
+	handlers := checktest.Handlers[st, msg]{Protocol: abd.Over(bfs.Round{}), Config: cfg}
+	clock := []model.TimerEffect{{Timer: abd.Clock{}, Armed: true, Ticks: 4}} // 2d ticks
+	invite := func(pulse, level int) msg { return msg{Pulse: pulse, Payload: bfs.Msg{Level: level}} }
+	orphan := bfs.State{Parent: model.None}
+	obs := func(k model.ObsKind, arg int) model.Obs { return model.Obs{Kind: k, Arg: arg} }
+	kept := st{Alg: orphan, Buf: []round.Received[bfs.Msg]{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}}
 
-	ctx := model.NewCtx[abd.Msg[bfs.Msg]](cfg, 0)
-	p.Init(ctx)
-	require.Equal(t, []model.Sent[abd.Msg[bfs.Msg]]{{To: 1, Msg: abd.Msg[bfs.Msg]{Pulse: 0, Payload: bfs.Msg{Level: 1}}}}, ctx.Sent(),
-		"the root invites its neighbour in pulse 0")
-	require.Equal(t, []model.TimerEffect{{Timer: abd.Clock{}, Armed: true, Ticks: 4}}, ctx.Timers(), "the clock: 2d ticks")
-
-	ctx = model.NewCtx[abd.Msg[bfs.Msg]](cfg, 1)
-	s1 := p.Init(ctx)
-	require.Nil(t, ctx.Sent())
-	s1 = p.Receive(model.NewCtx[abd.Msg[bfs.Msg]](cfg, 1), s1, 0, abd.Msg[bfs.Msg]{Pulse: 0, Payload: bfs.Msg{Level: 1}})
-	require.Len(t, s1.Buf, 1, "kept until the clock fires")
-
-	ctx = model.NewCtx[abd.Msg[bfs.Msg]](cfg, 1)
-	s1 = p.Timeout(ctx, s1, abd.Clock{})
-	require.Equal(t, 1, s1.Pulse)
-	require.Empty(t, s1.Buf)
-	require.Equal(t, []model.Sent[abd.Msg[bfs.Msg]]{{To: 2, Msg: abd.Msg[bfs.Msg]{Pulse: 1, Payload: bfs.Msg{Level: 2}}}}, ctx.Sent(),
-		"pulse 1 takes the invite and passes it on")
-	require.Equal(t, []model.TimerEffect{{Timer: abd.Clock{}, Armed: true, Ticks: 4}}, ctx.Timers())
+	handlers.Init(t, []step{
+		{Name: "the root invites its neighbour in pulse 0", Self: 0, Want: st{Alg: bfs.State{Parent: 0}},
+			Sent: checktest.SentTo(invite(0, 1), 1), Timers: clock, Observed: []model.Obs{bfs.Parent(0, 0), obs(round.ObsSend, 1)}},
+		{Name: "another node sends nothing in pulse 0", Self: 1, Want: st{Alg: orphan}, Timers: clock},
+	})
+	handlers.Receive(t, []step{
+		{Name: "kept until the clock fires", Self: 1, In: st{Alg: orphan}, From: 0, Msg: invite(0, 1), Want: kept},
+	})
+	handlers.Timeout(t, []step{
+		{Name: "pulse 1 takes the invite and passes it on", Self: 1, In: kept, Timer: abd.Clock{},
+			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}}, Sent: checktest.SentTo(invite(1, 2), 2), Timers: clock,
+			Observed: []model.Obs{obs(round.ObsTake, 0), obs(round.ObsPulse, 1), bfs.Parent(0, 1), obs(round.ObsSend, 2)}},
+	})
 
 	require.ErrorContains(t, abd.Validate(model.Config{N: 2}), "needs bounded timing")
 }

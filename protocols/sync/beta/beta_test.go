@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
 	"github.com/vigil-check/vigil/protocols/sync/round"
@@ -14,6 +15,7 @@ type (
 	msg  = Msg[bfs.Msg]
 	sent = model.Sent[msg]
 	recv = round.Received[bfs.Msg]
+	step = checktest.Step[st, msg]
 )
 
 func TestSpanningTree(t *testing.T) {
@@ -34,41 +36,29 @@ func TestReceive(t *testing.T) {
 	sendObs := func(to int) model.Obs { return model.Obs{Kind: round.ObsSend, Arg: to} }
 	takeObs := func(from int) model.Obs { return model.Obs{Kind: round.ObsTake, Arg: from} }
 	invite := func(pulse, level int) msg { return msg{Type: Message, Pulse: pulse, Payload: bfs.Msg{Level: level}} }
-	cases := []struct {
-		name     string
-		self     model.NodeID
-		in       st
-		from     model.NodeID
-		m        msg
-		want     st
-		sent     []sent
-		observed []model.Obs
-	}{
-		{"an algorithm message: ack it, keep it", 1, st{Alg: orphan}, 0, invite(0, 1),
-			st{Alg: orphan, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}},
-			[]sent{{To: 0, Msg: msg{Type: Ack}}}, nil},
-		{"a leaf's last ack: its subtree is safe, safe(j) to the parent", 2, st{Pulse: 1, Alg: orphan, Unacked: 1}, 1, msg{Type: Ack},
-			st{Pulse: 1, Alg: orphan, SentUp: true}, []sent{{To: 1, Msg: msg{Type: SafeUp, Pulse: 1}}}, nil},
-		{"safe(j) without ack(j) from the child: wait", 1, st{Pulse: 1, Alg: orphan}, 2, msg{Type: SafeUp, Pulse: 1},
-			st{Pulse: 1, Alg: orphan, Safe: 1}, nil, nil},
-		{"ack(j) and safe(j) from every child, and safe: tell the parent", 1, st{Pulse: 1, Alg: orphan, Safe: 1}, 2, msg{Type: PulseAck, Pulse: 1},
-			st{Pulse: 1, Alg: orphan, Safe: 1, Acks: 1, SentUp: true}, []sent{{To: 0, Msg: msg{Type: SafeUp, Pulse: 1}}}, nil},
-		{"the root, every child safe: m(j+1) down the tree, simulate pulse j+1", 0, st{Alg: bfs.State{Parent: 0}}, 1, msg{Type: SafeUp, Pulse: 0},
-			st{Pulse: 1, Alg: bfs.State{Parent: 0}},
-			[]sent{{To: 1, Msg: msg{Type: Pulse, Pulse: 1}}}, []model.Obs{pulseObs(1)}},
-		{"m(j) from the parent: ack(j), pass it down, simulate pulse j on the messages kept", 1,
-			st{Alg: orphan, SentUp: true, Safe: 1, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}}, 0, msg{Type: Pulse, Pulse: 1},
-			st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}, Unacked: 1},
-			[]sent{{To: 0, Msg: msg{Type: PulseAck, Pulse: 1}}, {To: 2, Msg: msg{Type: Pulse, Pulse: 1}}, {To: 2, Msg: invite(1, 2)}},
-			[]model.Obs{takeObs(0), pulseObs(1), bfs.Parent(0, 1), sendObs(2)}},
-		{"the last pulse (N = 3): m and ack, nothing else", 2, st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}, SentUp: true}, 1, msg{Type: Pulse, Pulse: 3},
-			st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, []sent{{To: 1, Msg: msg{Type: PulseAck, Pulse: 3}}}, []model.Obs{pulseObs(3)}},
-	}
-	for _, c := range cases {
-		ctx := model.NewCtx[msg](cfg, c.self)
-		got := p.Receive(ctx, c.in, c.from, c.m)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-	}
+	handlers := checktest.Handlers[st, msg]{Protocol: p, Config: cfg}
+	handlers.Receive(t, []step{
+		{Name: "an algorithm message: ack it, keep it", Self: 1, In: st{Alg: orphan}, From: 0, Msg: invite(0, 1),
+			Want: st{Alg: orphan, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}}, Sent: []sent{{To: 0, Msg: msg{Type: Ack}}}},
+		{Name: "a leaf's last ack: its subtree is safe, safe(j) to the parent", Self: 2, In: st{Pulse: 1, Alg: orphan, Unacked: 1}, From: 1,
+			Msg:  msg{Type: Ack},
+			Want: st{Pulse: 1, Alg: orphan, SentUp: true}, Sent: []sent{{To: 1, Msg: msg{Type: SafeUp, Pulse: 1}}}},
+		{Name: "safe(j) without ack(j) from the child: wait", Self: 1, In: st{Pulse: 1, Alg: orphan}, From: 2, Msg: msg{Type: SafeUp, Pulse: 1},
+			Want: st{Pulse: 1, Alg: orphan, Safe: 1}},
+		{Name: "ack(j) and safe(j) from every child, and safe: tell the parent", Self: 1, In: st{Pulse: 1, Alg: orphan, Safe: 1}, From: 2,
+			Msg:  msg{Type: PulseAck, Pulse: 1},
+			Want: st{Pulse: 1, Alg: orphan, Safe: 1, Acks: 1, SentUp: true}, Sent: []sent{{To: 0, Msg: msg{Type: SafeUp, Pulse: 1}}}},
+		{Name: "the root, every child safe: m(j+1) down the tree, simulate pulse j+1", Self: 0, In: st{Alg: bfs.State{Parent: 0}}, From: 1,
+			Msg:  msg{Type: SafeUp, Pulse: 0},
+			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0}}, Sent: []sent{{To: 1, Msg: msg{Type: Pulse, Pulse: 1}}}, Observed: []model.Obs{pulseObs(1)}},
+		{Name: "m(j) from the parent: ack(j), pass it down, simulate pulse j on the messages kept", Self: 1,
+			In: st{Alg: orphan, SentUp: true, Safe: 1, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}}, From: 0, Msg: msg{Type: Pulse, Pulse: 1},
+			Want:     st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}, Unacked: 1},
+			Sent:     []sent{{To: 0, Msg: msg{Type: PulseAck, Pulse: 1}}, {To: 2, Msg: msg{Type: Pulse, Pulse: 1}}, {To: 2, Msg: invite(1, 2)}},
+			Observed: []model.Obs{takeObs(0), pulseObs(1), bfs.Parent(0, 1), sendObs(2)}},
+		{Name: "the last pulse (N = 3): m and ack, nothing else", Self: 2, In: st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}, SentUp: true}, From: 1,
+			Msg:  msg{Type: Pulse, Pulse: 3},
+			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Sent: []sent{{To: 1, Msg: msg{Type: PulseAck, Pulse: 3}}},
+			Observed: []model.Obs{pulseObs(3)}},
+	})
 }

@@ -4,11 +4,14 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/work"
 )
+
+type step = checktest.Step[State, Msg]
 
 const none = model.None
 
@@ -25,136 +28,80 @@ func set(ts ...int) work.Set {
 // The notes' dynamic sharing, one handler call each, on four nodes ranked by
 // id with three tasks: n3 the first coordinator, n0 the first analyser.
 func TestHandlers(t *testing.T) {
-	cfg := model.Config{N: 4, Params: map[string]int{properties.TasksParam: 3}}
+	handlers := checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 4, Params: map[string]int{properties.TasksParam: 3}}}
 	send := func(to model.NodeID, m Msg) model.Sent[Msg] { return model.Sent[Msg]{To: to, Msg: m} }
-	cancel := func(t model.Timer) model.TimerEffect { return model.TimerEffect{Timer: t} }
-	arm := func(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
-		return model.TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
-	}
+	cancel, arm := checktest.Cancelled, checktest.Armed
 	task := func(t int, a model.NodeID) Msg { return Msg{K: Task, Task: t, Analyser: a} }
 	done := func(t int, a model.NodeID) Msg { return Msg{K: Done, Task: t, Analyser: a} }
+	election := func(k bully.Kind) Msg { return Msg{K: Bully, B: bully.Msg{K: k}} } // bully's, wrapped
 	follower := func(l model.NodeID) bully.State { return bully.State{Status: bully.Idle, Leader: l} }
 	coord := func(self model.NodeID, out []model.NodeID, d work.Set, dead ...model.NodeID) State {
 		return State{Election: follower(self), Coordinating: true, Out: out, Done: d, Analyser: 0, Dead: dead}
 	}
-	p := Protocol{}
-	cases := []struct {
-		name     string
-		self     model.NodeID
-		call     func(ctx *model.Ctx[Msg]) State
-		want     State
-		sent     []model.Sent[Msg]
-		timers   []model.TimerEffect
-		observed []model.Obs
-	}{
-		{"the first coordinator delegates the analysis to the lowest node and sends a task to each empty machine", 3,
-			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) },
-			coord(3, ids(0, 1, 2), 0),
-			[]model.Sent[Msg]{send(0, task(0, 0)), send(1, task(1, 0)), send(2, task(2, 0))},
-			[]model.TimerEffect{arm(AnalyserTimer, 0), arm(WorkerTimer(0), 0), arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)},
-			[]model.Obs{model.Leader(3)}},
-		{"the others know the coordinator and watch it (bully's leader-check)", 1,
-			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) },
-			State{Election: follower(3)}, nil,
-			[]model.TimerEffect{arm(bully.LeaderCheck, 3)}, []model.Obs{model.Leader(3)}},
-		{"an empty machine is given a task", 1,
-			func(ctx *model.Ctx[Msg]) State { return p.Receive(ctx, State{Election: follower(3)}, 3, task(1, 0)) },
-			State{Election: follower(3), Jobs: []Job{{Task: 1, Analyser: 0, From: 3}}}, nil, nil, nil},
-		{"a worker computes its task: the result to the analyser, done to the coordinator", 1,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Do(ctx, State{Election: follower(3), Jobs: []Job{{Task: 1, Analyser: 0, From: 3}}}, work.Compute)
-			},
-			State{Election: follower(3)},
-			[]model.Sent[Msg]{send(0, Msg{K: Result, Task: 1}), send(3, done(1, 0))}, nil, nil},
-		{"the analyser counts a result", 0,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Receive(ctx, State{Election: follower(3), Results: set(0)}, 1, Msg{K: Result, Task: 1})
-			},
-			State{Election: follower(3), Results: set(0, 1)}, nil, nil, []model.Obs{properties.CountedResult(1)}},
-		{"the analyser drops a result it counted already (dedup)", 0,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Receive(ctx, State{Election: follower(3), Results: set(0, 1)}, 2, Msg{K: Result, Task: 1})
-			},
-			State{Election: follower(3), Results: set(0, 1)}, nil, nil, nil},
-		{"done: the machine is empty, and gets the next task", 3,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Receive(ctx, coord(3, ids(0, none, none), 0, 1, 2), 0, done(0, 0))
-			},
-			coord(3, ids(none, 0, none), set(0), 1, 2),
-			[]model.Sent[Msg]{send(0, task(1, 0))},
-			[]model.TimerEffect{cancel(WorkerTimer(0)), arm(WorkerTimer(0), 0)}, nil},
-		{"done naming a former analyser: the result is lost, the task is handed out again", 3,
-			func(ctx *model.Ctx[Msg]) State {
-				s := coord(3, ids(0, 1, 2), 0)
-				s.Analyser = 1
-				return p.Receive(ctx, s, 1, done(1, 0))
-			},
-			func() State { s := coord(3, ids(0, 1, 2), 0); s.Analyser = 1; return s }(),
-			[]model.Sent[Msg]{send(1, task(1, 1))},
-			[]model.TimerEffect{cancel(WorkerTimer(1)), arm(WorkerTimer(1), 1)}, nil},
-		{"a worker has crashed: its task goes to an empty machine", 3,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Timeout(ctx, coord(3, ids(0, 1, none), set(2)), WorkerTimer(1))
-			},
-			coord(3, ids(0, 2, none), set(2), 1),
-			[]model.Sent[Msg]{send(2, task(1, 0))},
-			[]model.TimerEffect{arm(WorkerTimer(2), 2)}, nil},
-		{"the analyser has crashed with all results: appoint the next lowest node and ask what it holds", 3,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Timeout(ctx, coord(3, ids(none, 1, none), set(0, 2)), AnalyserTimer)
-			},
-			State{Election: follower(3), Coordinating: true, Out: ids(none, 1, none), Analyser: 1, Appointing: true, Dead: ids(0)},
-			[]model.Sent[Msg]{send(1, Msg{K: Appoint})},
-			[]model.TimerEffect{arm(AnalyserTimer, 1)}, nil},
-		{"an appointed analyser says what it holds", 1,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Receive(ctx, State{Election: follower(3), Results: set(1)}, 3, Msg{K: Appoint})
-			},
-			State{Election: follower(3), Results: set(1)},
-			[]model.Sent[Msg]{send(3, Msg{K: Holding, Results: set(1)})}, nil, nil},
-		{"what the analyser holds is done, the rest is handed out", 3,
-			func(ctx *model.Ctx[Msg]) State {
-				s := State{Election: follower(3), Coordinating: true, Out: ids(none, none, none), Analyser: 1, Appointing: true, Dead: ids(0)}
-				return p.Receive(ctx, s, 1, Msg{K: Holding, Results: set(1)})
-			},
-			State{Election: follower(3), Coordinating: true, Out: ids(1, none, 2), Done: set(1), Analyser: 1, Dead: ids(0)},
-			[]model.Sent[Msg]{send(1, task(0, 1)), send(2, task(2, 1))},
-			[]model.TimerEffect{arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)}, nil},
-		{"bully elects a new coordinator, which asks the analyser what it holds", 2,
-			func(ctx *model.Ctx[Msg]) State {
-				s := State{Election: bully.State{Status: bully.WaitReply, Leader: none}, Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}}
-				return p.Timeout(ctx, s, bully.AnswerTimer)
-			},
-			State{Election: follower(2), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}, Coordinating: true,
-				Out: ids(none, none, none), Analyser: 0, Appointing: true},
-			[]model.Sent[Msg]{send(0, Msg{K: Bully, B: bully.Msg{K: bully.Coordinator}}), send(1, Msg{K: Bully, B: bully.Msg{K: bully.Coordinator}}),
-				send(0, Msg{K: Appoint})},
-			[]model.TimerEffect{cancel(bully.AnswerTimer), arm(AnalyserTimer, 0)}, []model.Obs{model.Leader(2)}},
-		{"the coordinator fails: bully's leader-check starts an election", 1,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Timeout(ctx, State{Election: follower(3)}, bully.LeaderCheck)
-			},
-			State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
-			[]model.Sent[Msg]{send(2, Msg{K: Bully, B: bully.Msg{K: bully.Election}}), send(3, Msg{K: Bully, B: bully.Msg{K: bully.Election}})},
-			[]model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 2, 3)},
-			[]model.Obs{model.Leader(none)}},
-		{"a recovered node remembers nothing and starts an election", 0,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Recover(ctx, State{Election: follower(3), Results: set(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}})
-			},
-			State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
-			[]model.Sent[Msg]{send(1, Msg{K: Bully, B: bully.Msg{K: bully.Election}}), send(2, Msg{K: Bully, B: bully.Msg{K: bully.Election}}),
-				send(3, Msg{K: Bully, B: bully.Msg{K: bully.Election}})},
-			[]model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
-			[]model.Obs{model.Leader(none)}},
-	}
-	for _, c := range cases {
-		ctx := model.NewCtx[Msg](cfg, c.self)
-		require.Equal(t, c.want, c.call(ctx), c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.timers, ctx.Timers(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-	}
+	formerAnalyser := coord(3, ids(0, 1, 2), 0)
+	formerAnalyser.Analyser = 1
+	handlers.Init(t, []step{
+		{Name: "the first coordinator delegates the analysis to the lowest node and sends a task to each empty machine", Self: 3,
+			Want: coord(3, ids(0, 1, 2), 0), Sent: []model.Sent[Msg]{send(0, task(0, 0)), send(1, task(1, 0)), send(2, task(2, 0))},
+			Timers:   []model.TimerEffect{arm(AnalyserTimer, 0), arm(WorkerTimer(0), 0), arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)},
+			Observed: []model.Obs{model.Leader(3)}},
+		{Name: "the others know the coordinator and watch it (bully's leader-check)", Self: 1,
+			Want: State{Election: follower(3)}, Timers: []model.TimerEffect{arm(bully.LeaderCheck, 3)}, Observed: []model.Obs{model.Leader(3)}},
+	})
+	handlers.Receive(t, []step{
+		{Name: "an empty machine is given a task", Self: 1, In: State{Election: follower(3)}, From: 3, Msg: task(1, 0),
+			Want: State{Election: follower(3), Jobs: []Job{{Task: 1, Analyser: 0, From: 3}}}},
+		{Name: "the analyser counts a result", Self: 0, In: State{Election: follower(3), Results: set(0)}, From: 1, Msg: Msg{K: Result, Task: 1},
+			Want: State{Election: follower(3), Results: set(0, 1)}, Observed: []model.Obs{properties.CountedResult(1)}},
+		{Name: "the analyser drops a result it counted already (dedup)", Self: 0, In: State{Election: follower(3), Results: set(0, 1)}, From: 2,
+			Msg:  Msg{K: Result, Task: 1},
+			Want: State{Election: follower(3), Results: set(0, 1)}},
+		{Name: "done: the machine is empty, and gets the next task", Self: 3, In: coord(3, ids(0, none, none), 0, 1, 2), From: 0, Msg: done(0, 0),
+			Want: coord(3, ids(none, 0, none), set(0), 1, 2), Sent: []model.Sent[Msg]{send(0, task(1, 0))},
+			Timers: []model.TimerEffect{cancel(WorkerTimer(0)), arm(WorkerTimer(0), 0)}},
+		{Name: "done naming a former analyser: the result is lost, the task is handed out again", Self: 3, In: formerAnalyser, From: 1, Msg: done(1, 0),
+			Want: formerAnalyser, Sent: []model.Sent[Msg]{send(1, task(1, 1))},
+			Timers: []model.TimerEffect{cancel(WorkerTimer(1)), arm(WorkerTimer(1), 1)}},
+		{Name: "an appointed analyser says what it holds", Self: 1, In: State{Election: follower(3), Results: set(1)}, From: 3, Msg: Msg{K: Appoint},
+			Want: State{Election: follower(3), Results: set(1)}, Sent: []model.Sent[Msg]{send(3, Msg{K: Holding, Results: set(1)})}},
+		{Name: "what the analyser holds is done, the rest is handed out", Self: 3,
+			In: State{Election: follower(3), Coordinating: true, Out: ids(none, none, none), Analyser: 1, Appointing: true, Dead: ids(0)}, From: 1,
+			Msg:  Msg{K: Holding, Results: set(1)},
+			Want: State{Election: follower(3), Coordinating: true, Out: ids(1, none, 2), Done: set(1), Analyser: 1, Dead: ids(0)},
+			Sent: []model.Sent[Msg]{send(1, task(0, 1)), send(2, task(2, 1))}, Timers: []model.TimerEffect{arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)}},
+	})
+	handlers.Timeout(t, []step{
+		{Name: "a worker has crashed: its task goes to an empty machine", Self: 3, In: coord(3, ids(0, 1, none), set(2)), Timer: WorkerTimer(1),
+			Want: coord(3, ids(0, 2, none), set(2), 1), Sent: []model.Sent[Msg]{send(2, task(1, 0))}, Timers: []model.TimerEffect{arm(WorkerTimer(2), 2)}},
+		{Name: "the analyser has crashed with all results: appoint the next lowest node and ask what it holds", Self: 3,
+			In: coord(3, ids(none, 1, none), set(0, 2)), Timer: AnalyserTimer,
+			Want: State{Election: follower(3), Coordinating: true, Out: ids(none, 1, none), Analyser: 1, Appointing: true, Dead: ids(0)},
+			Sent: []model.Sent[Msg]{send(1, Msg{K: Appoint})}, Timers: []model.TimerEffect{arm(AnalyserTimer, 1)}},
+		{Name: "bully elects a new coordinator, which asks the analyser what it holds", Self: 2,
+			In: State{Election: bully.State{Status: bully.WaitReply, Leader: none}, Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}}, Timer: bully.AnswerTimer,
+			Want: State{Election: follower(2), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}, Coordinating: true, Out: ids(none, none, none),
+				Analyser: 0, Appointing: true},
+			Sent:   append(checktest.SentTo(election(bully.Coordinator), 0, 1), send(0, Msg{K: Appoint})),
+			Timers: []model.TimerEffect{cancel(bully.AnswerTimer), arm(AnalyserTimer, 0)}, Observed: []model.Obs{model.Leader(2)}},
+		{Name: "the coordinator fails: bully's leader-check starts an election", Self: 1, In: State{Election: follower(3)}, Timer: bully.LeaderCheck,
+			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
+			Sent:     checktest.SentTo(election(bully.Election), 2, 3),
+			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 2, 3)},
+			Observed: []model.Obs{model.Leader(none)}},
+	})
+	handlers.Do(t, []step{
+		{Name: "a worker computes its task: the result to the analyser, done to the coordinator", Self: 1,
+			In: State{Election: follower(3), Jobs: []Job{{Task: 1, Analyser: 0, From: 3}}}, Action: work.Compute,
+			Want: State{Election: follower(3)}, Sent: []model.Sent[Msg]{send(0, Msg{K: Result, Task: 1}), send(3, done(1, 0))}},
+	})
+	handlers.Recover(t, []step{
+		{Name: "a recovered node remembers nothing and starts an election", Self: 0,
+			In:       State{Election: follower(3), Results: set(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}},
+			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
+			Sent:     checktest.SentTo(election(bully.Election), 1, 2, 3),
+			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
+			Observed: []model.Obs{model.Leader(none)}},
+	})
 }
 
 // With dedup off the analyser counts every copy of a result.

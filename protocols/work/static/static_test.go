@@ -4,15 +4,18 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols/work"
 )
 
+type step = checktest.Step[State, Msg]
+
 // The notes' static sharing, one handler call each, on four nodes with
 // five tasks: node 0 divides and analyses, nodes 1..3 work.
 func TestHandlers(t *testing.T) {
-	cfg := model.Config{N: 4, Params: map[string]int{properties.TasksParam: 5}}
+	handlers := checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 4, Params: map[string]int{properties.TasksParam: 5}}}
 	set := func(ts ...int) work.Set {
 		var s work.Set
 		for _, t := range ts {
@@ -23,41 +26,27 @@ func TestHandlers(t *testing.T) {
 	share := func(to model.NodeID, ts ...int) model.Sent[Msg] {
 		return model.Sent[Msg]{To: to, Msg: Msg{K: Share, Tasks: set(ts...)}}
 	}
-	p := Protocol{}
-	cases := []struct {
-		name     string
-		self     model.NodeID
-		call     func(ctx *model.Ctx[Msg]) State
-		want     State
-		sent     []model.Sent[Msg]
-		observed []model.Obs
-	}{
-		{"divide the tasks by the number of processors and submit each its share", 0,
-			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) },
-			State{Analysing: true}, []model.Sent[Msg]{share(1, 0, 3), share(2, 1, 4), share(3, 2)}, nil},
-		{"a worker starts with nothing", 2,
-			func(ctx *model.Ctx[Msg]) State { return p.Init(ctx) }, State{}, nil, nil},
-		{"a worker is given its share", 1,
-			func(ctx *model.Ctx[Msg]) State { return p.Receive(ctx, State{}, 0, Msg{K: Share, Tasks: set(0, 3)}) },
-			State{Todo: set(0, 3)}, nil, nil},
-		{"a worker computes one task and returns the result to the single place to analyse", 1,
-			func(ctx *model.Ctx[Msg]) State { return p.Do(ctx, State{Todo: set(0, 3)}, work.Compute) },
-			State{Todo: set(3)}, []model.Sent[Msg]{{To: 0, Msg: Msg{K: Result, Task: 0}}}, nil},
-		{"the analyser counts a result", 0,
-			func(ctx *model.Ctx[Msg]) State {
-				return p.Receive(ctx, State{Analysing: true, Results: set(1)}, 2, Msg{K: Result, Task: 4})
-			},
-			State{Analysing: true, Results: set(1, 4)}, nil, []model.Obs{properties.CountedResult(4)}},
-	}
-	for _, c := range cases {
-		ctx := model.NewCtx[Msg](cfg, c.self)
-		require.Equal(t, c.want, c.call(ctx), c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Nil(t, ctx.Timers(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
-	}
-	require.Equal(t, []model.Action{work.Compute}, p.Actions(nil, State{Todo: set(3)}))
-	require.Nil(t, p.Actions(nil, State{}))
+	handlers.Init(t, []step{
+		{Name: "divide the tasks by the number of processors and submit each its share", Self: 0,
+			Want: State{Analysing: true}, Sent: []model.Sent[Msg]{share(1, 0, 3), share(2, 1, 4), share(3, 2)}},
+		{Name: "a worker starts with nothing", Self: 2,
+			Want: State{}},
+	})
+	handlers.Receive(t, []step{
+		{Name: "a worker is given its share", Self: 1, In: State{}, From: 0, Msg: Msg{K: Share, Tasks: set(0, 3)},
+			Want: State{Todo: set(0, 3)}},
+		{Name: "the analyser counts a result", Self: 0, In: State{Analysing: true, Results: set(1)}, From: 2, Msg: Msg{K: Result, Task: 4},
+			Want: State{Analysing: true, Results: set(1, 4)}, Observed: []model.Obs{properties.CountedResult(4)}},
+	})
+	handlers.Do(t, []step{
+		{Name: "a worker computes one task and returns the result to the single place to analyse", Self: 1, In: State{Todo: set(0, 3)},
+			Action: work.Compute,
+			Want:   State{Todo: set(3)}, Sent: checktest.SentTo(Msg{K: Result, Task: 0}, 0)},
+	})
+	handlers.Actions(t, []step{
+		{Name: "a task to compute", Self: 1, In: State{Todo: set(3)}, Enabled: []model.Action{work.Compute}},
+		{Name: "nothing to compute", Self: 1, In: State{}},
+	})
 }
 
 // With the default number of tasks, N-1, each worker gets one.

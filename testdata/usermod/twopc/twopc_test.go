@@ -92,3 +92,47 @@ func TestSymmetryReduces(t *testing.T) {
 		t.Logf("N=%d crashes=%d %v: %d families of %d worlds", sc.N, sc.Crashes, sc.Channels, reduced.Stats.States, full.Stats.States)
 	}
 }
+
+type step = checktest.Step[twopc.State, twopc.Msg]
+
+var handlers = checktest.Handlers[twopc.State, twopc.Msg]{Protocol: twopc.Protocol{}, Config: model.Config{N: 3}}
+
+func voted(d twopc.Decision) model.Obs   { return model.Obs{Kind: twopc.Voted, Arg: int(d)} }
+func decided(d twopc.Decision) model.Obs { return model.Obs{Kind: twopc.Decided, Arg: int(d)} }
+func cancel(j model.NodeID) model.TimerEffect {
+	return model.TimerEffect{Timer: twopc.VoteTimer(j)}
+}
+
+// A participant asked canCommit? votes: Yes leaves it prepared, No aborts
+// it at once.
+func TestVote(t *testing.T) {
+	toCoordinator := func(m twopc.MsgType) []model.Sent[twopc.Msg] {
+		return []model.Sent[twopc.Msg]{{To: twopc.Coordinator, Msg: twopc.Msg{Type: m}}}
+	}
+	handlers.Do(t, []step{
+		{Name: "yes: prepared", Self: 1, In: twopc.State{Phase: twopc.Asked}, Action: twopc.VoteYes,
+			Want: twopc.State{Phase: twopc.Prepared, Vote: twopc.Commit},
+			Sent: toCoordinator(twopc.Yes), Observed: []model.Obs{voted(twopc.Commit)}},
+		{Name: "no: aborted", Self: 2, In: twopc.State{Phase: twopc.Asked}, Action: twopc.VoteNo,
+			Want: twopc.State{Phase: twopc.Done, Vote: twopc.Abort, Decision: twopc.Abort},
+			Sent: toCoordinator(twopc.No), Observed: []model.Obs{voted(twopc.Abort), decided(twopc.Abort)}},
+	})
+}
+
+// The coordinator commits on the last Yes and aborts on the first No,
+// telling every participant and cancelling the timers on their votes.
+func TestCoordinatorDecides(t *testing.T) {
+	toAll := func(m twopc.MsgType) []model.Sent[twopc.Msg] {
+		return []model.Sent[twopc.Msg]{{To: 1, Msg: twopc.Msg{Type: m}}, {To: 2, Msg: twopc.Msg{Type: m}}}
+	}
+	handlers.Receive(t, []step{
+		{Name: "the last yes: commit", In: twopc.State{Yes: 1}, From: 2, Msg: twopc.Msg{Type: twopc.Yes},
+			Want: twopc.State{Phase: twopc.Done, Decision: twopc.Commit, Yes: 2}, Sent: toAll(twopc.DoCommit),
+			Timers: []model.TimerEffect{cancel(2), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Commit)}},
+		{Name: "a yes, one to come: counted", From: 1, Msg: twopc.Msg{Type: twopc.Yes},
+			Want: twopc.State{Yes: 1}, Timers: []model.TimerEffect{cancel(1)}},
+		{Name: "a no: abort", From: 1, Msg: twopc.Msg{Type: twopc.No},
+			Want: twopc.State{Phase: twopc.Done, Decision: twopc.Abort}, Sent: toAll(twopc.DoAbort),
+			Timers: []model.TimerEffect{cancel(1), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Abort)}},
+	})
+}
