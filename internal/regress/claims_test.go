@@ -36,6 +36,23 @@ func (p forwardsLower) Receive(ctx *model.Ctx[ringbased.Msg], s ringbased.State,
 	return p.Protocol.Receive(ctx, s, from, m)
 }
 
+// passesLower is the ring-based election whose non-participant passes a
+// lower rank on instead of putting its own in its place. The rule broken:
+// "if the arrived identifier is smaller and the receiver is not a
+// participant, then it substitutes its own identifier" (Vlassov and
+// Montelius), which makes the highest rank the one that comes back: the
+// lowest initiator's rank goes round unchallenged and it elects itself.
+type passesLower struct{ ringbased.Protocol }
+
+func (p passesLower) Receive(ctx *model.Ctx[ringbased.Msg], s ringbased.State, from model.NodeID, m ringbased.Msg) ringbased.State {
+	if !m.Elected && m.Rank < ctx.MyRank() && !s.Participant {
+		ctx.Send(ctx.Next(), m)
+		s.Participant = true
+		return s
+	}
+	return p.Protocol.Receive(ctx, s, from, m)
+}
+
 // causalNoHoldBack is causal multicast that delivers every message on
 // receipt. The rule broken: the hold-back check, wait until V_j[j] =
 // V_i[j] + 1 and V_j[k] ≤ V_i[k] (Vlassov and Montelius).
@@ -172,6 +189,10 @@ var brokenVariants = func() []brokenVariant {
 		{protocol: "ringbased", claim: "unique-leader", cfg: ring, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 			return compileVariant(t, "ringbased", "election/ringbased-forwards-lower", forwardsLower{}, cfg)
 		}},
+		{protocol: "ringbased", claim: "highest-leader", cfg: model.Config{N: 3, Topology: "uniring", Initiators: initiators(3, 0)},
+			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
+				return compileVariant(t, "ringbased", "election/ringbased-passes-lower", passesLower{}, cfg)
+			}},
 		{protocol: "causal", claim: "causal-order", cfg: senders, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
 			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
 		}},
