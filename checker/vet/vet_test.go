@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker/vet"
+	"github.com/vigil-check/vigil/internal/tier"
 	"golang.org/x/tools/go/analysis"
 	"golang.org/x/tools/go/analysis/analysistest"
 	"golang.org/x/tools/go/analysis/checker"
@@ -26,6 +27,7 @@ func TestVetDiagnostics(t *testing.T) {
 // properties, tests included, which must give no diagnostic, and checks
 // that it did look at their handlers, monitors and properties.
 func TestVetOfVigilsOwnCodeIsClean(t *testing.T) {
+	tier.Long(t, "a type-check of every protocol and property package (CI also runs vigil vet on them)")
 	t.Parallel()
 	mode := packages.NeedName | packages.NeedFiles | packages.NeedImports | packages.NeedDeps |
 		packages.NeedTypes | packages.NeedTypesSizes | packages.NeedSyntax | packages.NeedTypesInfo | packages.NeedModule

@@ -131,7 +131,9 @@ func longGoldenCases() []goldenCase {
 }
 
 // TestGoldenVerdicts keeps the verdict, counts and figures of every
-// shipped scenario and of the sweeps in testdata/verdicts.golden. The
+// shipped scenario and of the sweeps in testdata/verdicts.golden, and the
+// counterexample each failing scenario shows, as a chart (testdata/mermaid)
+// and as text (testdata/traces). The
 // quick tier searches the shipped scenarios, the file's first blocks; the
 // sweeps after them, a minute more, are searched with -long.
 func TestGoldenVerdicts(t *testing.T) {
@@ -145,6 +147,7 @@ func TestGoldenVerdicts(t *testing.T) {
 	}
 	golden(t, "coverage.golden", cover.Bytes())
 	charts(t, shown)
+	goldenTraces(t, shown)
 }
 
 func TestGoldenVerdictsLong(t *testing.T) {
@@ -270,20 +273,18 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 	return out.Bytes()
 }
 
-// TestGoldenTraces keeps the counterexample of every known-failing scenario
-// as a person reads it.
-func TestGoldenTraces(t *testing.T) {
+// goldenTraces keeps the counterexample of every known-failing scenario
+// as a person reads it, from the searches of TestGoldenVerdicts (shown).
+func goldenTraces(t *testing.T, shown map[string]*checker.Trace) {
 	for _, p := range protocols.All() {
 		for _, s := range p.Scenarios {
-			if s.Expect != "fail" {
+			if s.Expect != checker.Fail {
 				continue
 			}
-			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{})
-			require.NoError(t, err)
-			pr := r.Property(s.Shows)
-			require.NotNil(t, pr.Counterexample, "%s/%s", p.Path(), s.Name)
+			cx := shown[strings.ReplaceAll(p.Path(), "/", "-")+"-"+s.Name]
+			require.NotNil(t, cx, "%s/%s", p.Path(), s.Name)
 			var out bytes.Buffer
-			checker.Render(&out, pr.Counterexample)
+			checker.Render(&out, cx)
 			golden(t, filepath.Join("traces", p.Name+"-"+s.Name+".txt"), out.Bytes())
 		}
 	}
