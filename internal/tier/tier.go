@@ -1,16 +1,18 @@
 // Package tier divides vigil's tests in two. The quick tier is what
-// `go test ./...` runs: every test, at sizes that finish in minutes on a
-// small machine. The long tier, which the -long flag adds and CI always
-// runs, is the cross-checks at full size: the engines against a naive
-// enumerator, the lean search against the graph search, the incremental
-// fingerprint and the walker against Apply, every golden sweep. Nothing
-// that guards soundness is only in the long tier at a size of zero: a
-// test either runs smaller in the quick tier (Pick) or, where no smaller
-// run means anything, says that it waits for -long (Long).
+// `go test ./...` runs: every test, the cross-checks at sizes that finish
+// in minutes on a small machine. The long tier, which the -long flag adds
+// and CI always runs, is the cross-checks at full size: the engines
+// against a naive enumerator on every configuration, the lean search
+// against the graph search on every scenario, the incremental fingerprint
+// and the walker against Apply on longer runs, every golden sweep. A test
+// either runs smaller in the quick tier (Pick) or, where no smaller run
+// means anything, is skipped there with a word on what it is (Long).
 //
-// Only tests import this package; its flag is registered in their
-// binaries alone, so `go test -long` names the packages that have it
-// (CI lists them with go list).
+// Only tests import this package, so only the test binaries of packages
+// that use it know -long, and go test refuses the flag for the others:
+// name the packages, and put the flag after them (`go test ./checker/
+// ./internal/regress/ -long`; before them, go test takes it for its own).
+// CI finds them with go list.
 package tier
 
 import (
