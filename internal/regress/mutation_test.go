@@ -121,6 +121,9 @@ func TestMutation(t *testing.T) {
 	require.NoError(t, err)
 	c := newMutationCheck(t, root, schema)
 
+	if !*unitsOnly || *mutateOnly == "" {
+		c.scenarios() // before the clock of any mutant starts
+	}
 	outcomes := make([]outcome, len(schema.Mutants))
 	var wg sync.WaitGroup
 	next := make(chan int)
