@@ -1,11 +1,16 @@
+//go:build browser
+
 // Package browser drives a headless Chromium for vigil's browser tests:
 // they open what vigil draws (Mermaid diagrams, the HTML report, the
 // explorer) as a person would, and check what the page shows.
 //
-// The tests need Debian's chromium package and the npm packages of
-// tools/web (npm ci there). Without them a test skips, saying what is
-// missing; with VIGIL_BROWSER=required in the environment, as .ci/run sets
-// it, it fails instead, so that CI cannot pass without running them.
+// The package and its tests build only with the tag browser (go test -tags
+// browser ./internal/browser), so that go test ./... neither compiles
+// chromedp nor starts a browser. The tests need Debian's chromium package
+// and the npm packages of tools/web (npm ci there). Without them a test
+// skips, saying what is missing; with VIGIL_BROWSER=required in the
+// environment, as .ci/run sets it, it fails instead, so that CI cannot
+// pass without running them.
 package browser
 
 import (

@@ -10,14 +10,17 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/tier"
 )
 
 // The user's path, end to end: testdata/usermod is a module of its own
 // holding a protocol vigil does not ship (two-phase commit), properties
 // and observations of its own, tests written with the kit and a vigil
 // binary of a few lines. Its tests pass, and its binary lists, checks and
-// replays the protocol with vigil's flags, so the path cannot rot.
+// replays the protocol with vigil's flags, so the path cannot rot. It
+// builds and links a second vigil binary: the long tier runs it.
 func TestUserModule(t *testing.T) {
+	tier.Long(t, "a build and test of another module, its vigil binary and fifteen runs of it")
 	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "usermod"))
 	require.NoError(t, err)
 	goTool := filepath.Join(runtime.GOROOT(), "bin", "go")
