@@ -29,6 +29,27 @@ func vigil(args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
+// -h of a command with flags prints its usage line and flags to stderr and
+// exits 0; a flag it does not know is one line, exit code 2.
+func TestHelpAndUnknownFlags(t *testing.T) {
+	for _, c := range []struct{ cmd, usage, flag string }{
+		{"check", "usage: vigil check PROTOCOL [flags]", "-walks"},
+		{"explore", "usage: vigil explore PROTOCOL [-port N]", "-port"},
+		{"merge", "usage: vigil merge [flags] SHARD.json ...", "-trace"},
+		{"uncovered", "usage: vigil uncovered [-only PATH] [-all] PROFILE", "-only"},
+	} {
+		code, out, errOut := vigil(c.cmd, "-h")
+		require.Equal(t, 0, code, c.cmd)
+		require.Empty(t, out, c.cmd)
+		require.True(t, strings.HasPrefix(errOut, c.usage), "%s -h:\n%s", c.cmd, errOut)
+		require.Contains(t, errOut, "\n  "+c.flag+" ", c.cmd)
+
+		code, _, errOut = vigil(c.cmd, "-no-such-flag")
+		require.Equal(t, 2, code, c.cmd)
+		require.Equal(t, "vigil: flag provided but not defined: -no-such-flag\n", errOut, c.cmd)
+	}
+}
+
 func TestBadInputIsOneLineAndExit2(t *testing.T) {
 	corrupt := filepath.Join(t.TempDir(), "corrupt.json")
 	require.NoError(t, os.WriteFile(corrupt, []byte(`{"protocol": "election/bully", "trace": [`), 0o644))
