@@ -27,9 +27,15 @@ func compileScenario(t *testing.T, protocol, scenario string, change func(*suite
 		sc.Params = maps.Clone(sc.Params)
 		change(&sc)
 	}
-	cfg, err := sc.Config()
+	m, err := suite.Compile(p, &sc)
 	require.NoError(t, err)
-	props, err := p.Props(cfg, sc.Props)
+	return m
+}
+
+// claimsMachine compiles p under cfg with the properties p claims there.
+func claimsMachine(t *testing.T, p *suite.Protocol, cfg model.Config) *checker.Machine {
+	t.Helper()
+	props, err := p.Props(cfg, nil)
 	require.NoError(t, err)
 	m, err := p.Compile(cfg, props)
 	require.NoError(t, err)

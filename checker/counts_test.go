@@ -219,10 +219,7 @@ func TestHandCounts(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := protocols.Lookup(tc.protocol)
 			require.NoError(t, err)
-			props, err := p.Props(tc.cfg, nil)
-			require.NoError(t, err)
-			m, err := p.Compile(tc.cfg, props)
-			require.NoError(t, err)
+			m := claimsMachine(t, p, tc.cfg)
 			for _, workers := range []int{1, 2} {
 				// The bound only turns a runaway search into a failure.
 				opt := checker.Options{Workers: workers, MaxStates: 100*tc.states + 1000, Reduce: checker.ReduceNone}

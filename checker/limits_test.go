@@ -30,49 +30,34 @@ func (everyone) Receive(_ *model.Ctx[hello], s int, _ model.NodeID, _ hello) int
 func (everyone) Timeout(_ *model.Ctx[hello], s int, _ model.Timer) int           { return s }
 func (everyone) Recover(_ *model.Ctx[hello], s int) int                          { return s }
 
+// Validate rejects bounds that cannot be searched under, of an
+// exhaustive and of a random search alike, naming the bound.
 func TestOptionsValidate(t *testing.T) {
 	many := checker.MaxWorkers() + 1
 	for _, tc := range []struct {
 		name string
-		opt  checker.Options
+		opt  interface{ Validate() error }
 		want string // "" valid
 	}{
-		{"zero values", checker.Options{}, ""},
-		{"bounds", checker.Options{MaxDepth: 3, MaxStates: 10, Time: time.Second, MaxMemory: 1 << 20, Workers: checker.MaxWorkers(), Window: 2}, ""},
-		{"negative depth", checker.Options{MaxDepth: -1}, "MaxDepth must not be negative, not -1"},
-		{"negative states", checker.Options{MaxStates: -5}, "MaxStates must not be negative, not -5"},
-		{"negative window", checker.Options{Window: -2}, "Window must not be negative, not -2"},
-		{"negative time", checker.Options{Time: -time.Second}, "the time bound must not be negative, not -1s"},
-		{"negative workers", checker.Options{Workers: -1}, "workers must be from 1 to"},
-		{"too many workers", checker.Options{Workers: many}, "workers must be from 1 to"},
-	} {
-		err := tc.opt.Validate()
-		if tc.want == "" {
-			require.NoError(t, err, tc.name)
-			continue
-		}
-		require.ErrorContains(t, err, tc.want, tc.name)
-	}
-}
-
-func TestRandomOptionsValidate(t *testing.T) {
-	many := checker.MaxWorkers() + 1
-	for _, tc := range []struct {
-		name string
-		opt  checker.RandomOptions
-		want string
-	}{
-		{"zero values", checker.RandomOptions{}, ""},
-		{"bounds", checker.RandomOptions{Walks: 5, MaxDepth: 3, Time: time.Second, ShrinkTime: time.Second, Workers: 1, Shard: checker.Shard{Index: 2, Count: 3}}, ""},
-		{"negative walks", checker.RandomOptions{Walks: -3}, "Walks must not be negative, not -3"},
-		{"negative depth", checker.RandomOptions{MaxDepth: -1}, "MaxDepth must not be negative, not -1"},
-		{"negative time", checker.RandomOptions{Time: -time.Second}, "the time bounds must not be negative"},
-		{"negative shrink time", checker.RandomOptions{ShrinkTime: -time.Second}, "the time bounds must not be negative"},
-		{"negative workers", checker.RandomOptions{Workers: -2}, "workers must be from 1 to"},
-		{"too many workers", checker.RandomOptions{Workers: many}, "workers must be from 1 to"},
-		{"negative shard count", checker.RandomOptions{Shard: checker.Shard{Count: -1}}, "shard 0/-1"},
-		{"shard index past count", checker.RandomOptions{Shard: checker.Shard{Index: 3, Count: 3}}, "shard 3/3"},
-		{"negative shard index", checker.RandomOptions{Shard: checker.Shard{Index: -1, Count: 3}}, "shard -1/3"},
+		{"exhaustive: zero values", checker.Options{}, ""},
+		{"exhaustive: bounds", checker.Options{MaxDepth: 3, MaxStates: 10, Time: time.Second, MaxMemory: 1 << 20, Workers: checker.MaxWorkers(), Window: 2}, ""},
+		{"exhaustive: negative depth", checker.Options{MaxDepth: -1}, "MaxDepth must not be negative, not -1"},
+		{"exhaustive: negative states", checker.Options{MaxStates: -5}, "MaxStates must not be negative, not -5"},
+		{"exhaustive: negative window", checker.Options{Window: -2}, "Window must not be negative, not -2"},
+		{"exhaustive: negative time", checker.Options{Time: -time.Second}, "the time bound must not be negative, not -1s"},
+		{"exhaustive: negative workers", checker.Options{Workers: -1}, "workers must be from 1 to"},
+		{"exhaustive: too many workers", checker.Options{Workers: many}, "workers must be from 1 to"},
+		{"random: zero values", checker.RandomOptions{}, ""},
+		{"random: bounds", checker.RandomOptions{Walks: 5, MaxDepth: 3, Time: time.Second, ShrinkTime: time.Second, Workers: 1, Shard: checker.Shard{Index: 2, Count: 3}}, ""},
+		{"random: negative walks", checker.RandomOptions{Walks: -3}, "Walks must not be negative, not -3"},
+		{"random: negative depth", checker.RandomOptions{MaxDepth: -1}, "MaxDepth must not be negative, not -1"},
+		{"random: negative time", checker.RandomOptions{Time: -time.Second}, "the time bounds must not be negative"},
+		{"random: negative shrink time", checker.RandomOptions{ShrinkTime: -time.Second}, "the time bounds must not be negative"},
+		{"random: negative workers", checker.RandomOptions{Workers: -2}, "workers must be from 1 to"},
+		{"random: too many workers", checker.RandomOptions{Workers: many}, "workers must be from 1 to"},
+		{"random: negative shard count", checker.RandomOptions{Shard: checker.Shard{Count: -1}}, "shard 0/-1"},
+		{"random: shard index past count", checker.RandomOptions{Shard: checker.Shard{Index: 3, Count: 3}}, "shard 3/3"},
+		{"random: negative shard index", checker.RandomOptions{Shard: checker.Shard{Index: -1, Count: 3}}, "shard -1/3"},
 	} {
 		err := tc.opt.Validate()
 		if tc.want == "" {

@@ -19,10 +19,7 @@ func TestMessageFaultTraces(t *testing.T) {
 	p, err := protocols.Lookup("basic")
 	require.NoError(t, err)
 	cfg := model.Config{N: 2, Losses: 1, Duplicates: 1, Initiators: []bool{true, false}, Params: map[string]int{"msgs": 2}}
-	props, err := p.Props(cfg, nil)
-	require.NoError(t, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(t, err)
+	m := claimsMachine(t, p, cfg)
 	r := m.Start()
 	take := func(want string) {
 		t.Helper()

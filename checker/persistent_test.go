@@ -76,11 +76,7 @@ func TestPersistentSetsArePersistent(t *testing.T) {
 }
 
 func persistentStepper(t *testing.T, p *suite.Protocol, cfg model.Config) *sim.Stepper {
-	props, err := p.Props(cfg, nil)
-	require.NoError(t, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(t, err)
-	return checker.ModelOf(m).NewStepper()
+	return checker.ModelOf(claimsMachine(t, p, cfg)).NewStepper()
 }
 
 // checkPersistent requires the events of set's nodes at w to be those of

@@ -14,6 +14,26 @@ import (
 	"github.com/vigil-check/vigil/protocols/election/invitation"
 )
 
+// requireChoices draws from evs with rng, draws times, and requires the
+// draws to split evenly (within a tenth) among kinds, each one choice:
+// it returns how often each event of kind within came up.
+func requireChoices(t *testing.T, rng *rand.Rand, evs []sim.Event, draws int, kinds []sim.EventKind, within sim.EventKind) map[sim.Event]int {
+	t.Helper()
+	byKind := map[sim.EventKind]int{}
+	drawn := map[sim.Event]int{}
+	for range draws {
+		e := pick(rng, evs)
+		byKind[e.Kind]++
+		if e.Kind == within {
+			drawn[e]++
+		}
+	}
+	for _, k := range kinds {
+		require.InDelta(t, draws/len(kinds), byKind[k], float64(draws/(10*len(kinds))), "%v", k)
+	}
+	return drawn
+}
+
 // A random walk draws the partitions enabled as one choice among the other
 // events, and any partition within that choice.
 func TestPickCountsPartitionsAsOne(t *testing.T) {
@@ -23,20 +43,8 @@ func TestPickCountsPartitionsAsOne(t *testing.T) {
 	}
 	evs = append(evs, sim.Event{Kind: sim.Heal})
 	rng := rand.New(rand.NewPCG(1, 2))
-	byKind := map[sim.EventKind]int{}
-	arcs := map[model.NodeID]int{}
-	const draws = 40000
-	for range draws {
-		e := pick(rng, evs)
-		byKind[e.Kind]++
-		if e.Kind == sim.Partition {
-			arcs[e.Node]++
-		}
-	}
 	// four choices: deliver, crash, some partition, heal
-	for _, k := range []sim.EventKind{sim.Deliver, sim.Crash, sim.Partition, sim.Heal} {
-		require.InDelta(t, draws/4, byKind[k], draws/40, "%v", k)
-	}
+	arcs := requireChoices(t, rng, evs, 40000, []sim.EventKind{sim.Deliver, sim.Crash, sim.Partition, sim.Heal}, sim.Partition)
 	require.Len(t, arcs, 9, "every partition can be drawn")
 
 	// without partitions, a uniform draw
@@ -59,20 +67,9 @@ func TestPickCountsMessageFaultsAsOne(t *testing.T) {
 		evs = append(evs, sim.Event{Kind: sim.Duplicate, Node: 1, Arg: m})
 	}
 	rng := rand.New(rand.NewPCG(3, 4))
-	byKind := map[sim.EventKind]int{}
-	lost := map[uint32]int{}
-	const draws = 60000
-	for range draws {
-		e := pick(rng, evs)
-		byKind[e.Kind]++
-		if e.Kind == sim.Lose {
-			lost[e.Arg]++
-		}
-	}
 	// six choices: deliver, timeout, some partition, some loss, crash, some duplication
-	for _, k := range []sim.EventKind{sim.Deliver, sim.Timeout, sim.Partition, sim.Lose, sim.Crash, sim.Duplicate} {
-		require.InDelta(t, draws/6, byKind[k], draws/60, "%v", k)
-	}
+	kinds := []sim.EventKind{sim.Deliver, sim.Timeout, sim.Partition, sim.Lose, sim.Crash, sim.Duplicate}
+	lost := requireChoices(t, rng, evs, 60000, kinds, sim.Lose)
 	require.Len(t, lost, 7, "every loss can be drawn")
 }
 

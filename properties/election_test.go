@@ -37,6 +37,25 @@ func (believer) Timeout(_ *model.Ctx[believerMsg], s believerState, _ model.Time
 }
 func (believer) Recover(_ *model.Ctx[believerMsg], s believerState) believerState { return s }
 
+// beliefParams are the parameters under which believer's node i reports
+// beliefs[i].
+func beliefParams(beliefs []model.NodeID) map[string]int {
+	params := map[string]int{}
+	for i, b := range beliefs {
+		params[fmt.Sprintf("b%d", i)] = int(b)
+	}
+	return params
+}
+
+// withFaults is w after an event of kind (a crash, a recovery) at each of
+// nodes in turn.
+func withFaults(st *sim.Stepper, w sim.World, kind sim.EventKind, nodes []model.NodeID) sim.World {
+	for _, i := range nodes {
+		w, _ = st.Apply(w, sim.Event{Kind: kind, Node: i}, nil)
+	}
+	return w
+}
+
 const none = model.None
 
 // deadBit marks a crashed node's record in a World (see sim.World).
@@ -117,21 +136,12 @@ var situations = []situation{
 func (s situation) view(t *testing.T) properties.View {
 	t.Helper()
 	n := len(s.beliefs)
-	params := map[string]int{}
-	for i, b := range s.beliefs {
-		params[fmt.Sprintf("b%d", i)] = int(b)
-	}
-	cfg := model.Config{N: n, Ranks: s.ranks, Crashes: len(s.crash), Recoveries: len(s.recover), Params: params}
+	cfg := model.Config{N: n, Ranks: s.ranks, Crashes: len(s.crash), Recoveries: len(s.recover), Params: beliefParams(s.beliefs)}
 	m, err := sim.Compile("believer", believer{}, cfg, properties.Monitors(properties.Family("election"))...)
 	require.NoError(t, err)
 	st := m.NewStepper()
 	w, _ := st.Init()
-	for _, i := range s.crash {
-		w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
-	}
-	for _, i := range s.recover {
-		w, _ = st.Apply(w, sim.Event{Kind: sim.Recover, Node: i}, nil)
-	}
+	w = withFaults(st, withFaults(st, w, sim.Crash, s.crash), sim.Recover, s.recover)
 	for _, i := range s.down {
 		w[1+int(i)] |= deadBit
 	}

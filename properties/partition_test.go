@@ -42,11 +42,7 @@ func TestPartitionProperties(t *testing.T) {
 			healed: "the network is whole and the run has settled, but n0 follows no live coordinator"},
 	}
 	for _, c := range cases {
-		params := map[string]int{}
-		for i, b := range c.beliefs {
-			params[fmt.Sprintf("b%d", i)] = int(b)
-		}
-		cfg := model.Config{N: len(c.beliefs), Crashes: len(c.crash), Partitions: max(1, len(c.cuts)), Params: params}
+		cfg := model.Config{N: len(c.beliefs), Crashes: len(c.crash), Partitions: max(1, len(c.cuts)), Params: beliefParams(c.beliefs)}
 		m, err := sim.Compile("believer", believer{}, cfg, properties.Leaders)
 		require.NoError(t, err)
 		st := m.NewStepper()
@@ -54,10 +50,7 @@ func TestPartitionProperties(t *testing.T) {
 		for _, arc := range c.cuts {
 			w, _ = st.Apply(w, sim.Event{Kind: sim.Partition, Node: arc[0], From: arc[1]}, nil)
 		}
-		for _, i := range c.crash {
-			w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
-		}
-		v := st.View(w)
+		v := st.View(withFaults(st, w, sim.Crash, c.crash))
 		require.Equal(t, len(c.cuts) > 0, v.Split(), c.name)
 		require.Equal(t, c.group, properties.GroupLeader.Check(v), c.name)
 		require.Equal(t, c.healed, properties.HealedLeader.Check(v), c.name)

@@ -80,12 +80,7 @@ func TestPoolSize(t *testing.T) {
 		require.NoError(t, err)
 		st := m.NewStepper()
 		w, _ := st.Init()
-		for _, i := range c.crash {
-			w, _ = st.Apply(w, sim.Event{Kind: sim.Crash, Node: i}, nil)
-		}
-		for _, i := range c.recover {
-			w, _ = st.Apply(w, sim.Event{Kind: sim.Recover, Node: i}, nil)
-		}
+		w = withFaults(st, withFaults(st, w, sim.Crash, c.crash), sim.Recover, c.recover)
 		require.Equal(t, c.want, properties.PoolSize.Check(st.View(w)), c.name)
 	}
 	p, err := properties.Lookup("election", "pool-size")

@@ -122,18 +122,12 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		protocol, args = args[0], args[1:]
 	}
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(stderr)
-			if cmd == "explore" {
-				fmt.Fprintln(stderr, "usage: vigil explore PROTOCOL [-port N] [the flags of vigil check]")
-			} else {
-				fmt.Fprintln(stderr, "usage: vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]")
-			}
-			fs.PrintDefaults()
-			return nil, "", err
-		}
-		return nil, "", usageError{err}
+	usage := "vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]"
+	if cmd == "explore" {
+		usage = "vigil explore PROTOCOL [-port N] [the flags of vigil check]"
+	}
+	if err := parseFlags(fs, args, usage, stderr); err != nil {
+		return nil, "", err
 	}
 	if fs.NArg() > 0 && protocol == "" {
 		// vigil check --all bully -json: the flags after the name count too
@@ -190,9 +184,6 @@ func (f *checkFlags) checkCounts() error {
 
 func check(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	f, name, err := parseCheck(r, "check", args, stderr)
-	if err == flag.ErrHelp {
-		return nil
-	}
 	if err != nil {
 		return err
 	}

@@ -34,6 +34,7 @@ package cli
 
 import (
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 
@@ -56,6 +57,24 @@ type usageError struct{ error }
 
 func badInput(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
+}
+
+// parseFlags parses a command's args into fs, whose output is discarded so
+// that a bad flag is one line (a usageError). Under -h it prints usage and
+// the flags to stderr and returns flag.ErrHelp, which Main answers with
+// exit code 0 and nothing more.
+func parseFlags(fs *flag.FlagSet, args []string, usage string, stderr io.Writer) error {
+	err := fs.Parse(args)
+	switch {
+	case err == flag.ErrHelp:
+		fs.SetOutput(stderr)
+		fmt.Fprintln(stderr, "usage: "+usage)
+		fs.PrintDefaults()
+		return err
+	case err != nil:
+		return usageError{err}
+	}
+	return nil
 }
 
 // errFailed: a property failed (exit 1); errIncomplete: a bound stopped the
@@ -100,7 +119,7 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 	}
 	var stop interrupted
 	switch {
-	case err == nil:
+	case err == nil, err == flag.ErrHelp:
 		return 0
 	case errors.As(err, &stop):
 		return 128 + int(stop.sig)

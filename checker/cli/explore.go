@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net"
@@ -23,9 +22,6 @@ import (
 // check found, until interrupted.
 func exploreCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	f, name, err := parseCheck(r, "explore", args, stderr)
-	if err == flag.ErrHelp {
-		return nil
-	}
 	if err != nil {
 		return err
 	}

@@ -47,14 +47,8 @@ func merge(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: vigil merge [flags] SHARD.json ...")
-			fs.PrintDefaults()
-			return nil
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, "vigil merge [flags] SHARD.json ...", stderr); err != nil {
+		return err
 	}
 	if fs.NArg() == 0 {
 		return badInput("merge needs the files of the shards of a search (vigil check -shard I/K)")

@@ -36,14 +36,8 @@ func uncovered(args []string, stdout, stderr io.Writer) error {
 	fs.SetOutput(io.Discard)
 	only := fs.String("only", "", "report files whose path (in the module) contains this, e.g. protocols/")
 	every := fs.Bool("all", false, "list every block not executed, not only the handlers' code")
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			fs.SetOutput(stderr)
-			fmt.Fprintln(stderr, "usage: vigil uncovered [-only PATH] [-all] PROFILE   (run from the module's root)")
-			fs.PrintDefaults()
-			return nil
-		}
-		return usageError{err}
+	if err := parseFlags(fs, args, "vigil uncovered [-only PATH] [-all] PROFILE   (run from the module's root)", stderr); err != nil {
+		return err
 	}
 	if fs.NArg() != 1 {
 		return badInput("uncovered needs one coverage profile (go tool covdata textfmt -o FILE)")

@@ -14,22 +14,12 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/explore"
 	"github.com/vigil-check/vigil/checker/suite"
-	"github.com/vigil-check/vigil/protocols"
 )
 
 // server serves bully's async-crash scenario, with the counterexample an
 // exhaustive search finds.
 func server(t *testing.T) (*httptest.Server, *suite.Protocol, *checker.Machine) {
-	p, err := protocols.Lookup("bully")
-	require.NoError(t, err)
-	sc, err := p.Scenario("async-crash")
-	require.NoError(t, err)
-	cfg, err := sc.Config()
-	require.NoError(t, err)
-	props, err := p.Props(cfg, sc.Props)
-	require.NoError(t, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(t, err)
+	p, sc, m := compiled(t, "bully", "async-crash")
 	res := checker.Exhaustive(t.Context(), m, checker.Options{MaxDepth: sc.MaxDepth})
 	cx := res.Property("unique-leader").Counterexample
 	choices, err := m.Choices(cx)
@@ -37,7 +27,7 @@ func server(t *testing.T) (*httptest.Server, *suite.Protocol, *checker.Machine) 
 	s := &explore.Server{Machine: m, Title: "election/bully [async-crash]", Run: "n=4",
 		Counterexamples: []explore.Counterexample{{Property: "unique-leader", Detail: cx.Detail, Choices: choices}},
 		Export: func(tr *checker.Trace) ([]byte, error) {
-			return json.Marshal(suite.NewTraceFile(p, cfg, props, tr))
+			return json.Marshal(suite.NewTraceFile(p, m.Config(), m.Properties(), tr))
 		}}
 	srv := httptest.NewServer(s.Handler())
 	t.Cleanup(srv.Close)
@@ -157,16 +147,7 @@ func TestAPI(t *testing.T) {
 // a property of the run's end waits for it, and an eventually-property
 // shows its outstanding obligations.
 func TestWalkJudgements(t *testing.T) {
-	p, err := protocols.Lookup("central")
-	require.NoError(t, err)
-	sc, err := p.Scenario("")
-	require.NoError(t, err)
-	cfg, err := sc.Config()
-	require.NoError(t, err)
-	props, err := p.Props(cfg, []string{"mutual-exclusion", "no-deadlock", "no-starvation"})
-	require.NoError(t, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(t, err)
+	_, _, m := compiled(t, "central", "", "mutual-exclusion", "no-deadlock", "no-starvation")
 	start, err := m.Walk(nil)
 	require.NoError(t, err)
 	req := -1
@@ -194,16 +175,7 @@ func itoa(n int) string { b, _ := json.Marshal(n); return string(b) }
 // BenchmarkWalk replays the 20-step Maekawa deadlock as each request of
 // the explorer does, with the chart: the latency of a click.
 func BenchmarkWalk(b *testing.B) {
-	p, err := protocols.Lookup("maekawa")
-	require.NoError(b, err)
-	sc, err := p.Scenario("deadlock")
-	require.NoError(b, err)
-	cfg, err := sc.Config()
-	require.NoError(b, err)
-	props, err := p.Props(cfg, nil)
-	require.NoError(b, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(b, err)
+	m := machine(b, "maekawa", "deadlock")
 	cx := checker.Exhaustive(b.Context(), m, checker.Options{}).Property("no-deadlock").Counterexample
 	choices, err := m.Choices(cx)
 	require.NoError(b, err)

@@ -8,7 +8,6 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/explore"
 	"github.com/vigil-check/vigil/checker/suite"
-	"github.com/vigil-check/vigil/protocols"
 )
 
 // FuzzExploreAPI posts a fuzzed body, as the page would, to every route of
@@ -17,30 +16,11 @@ import (
 // Small bounds (runs of at most 16 steps, one walk at a time) keep each
 // input's work small. The seed corpus is under testdata/fuzz.
 func FuzzExploreAPI(f *testing.F) {
-	p, err := protocols.Lookup("bully")
-	if err != nil {
-		f.Fatal(err)
-	}
-	sc, err := p.Scenario("async-crash")
-	if err != nil {
-		f.Fatal(err)
-	}
-	cfg, err := sc.Config()
-	if err != nil {
-		f.Fatal(err)
-	}
-	props, err := p.Props(cfg, sc.Props)
-	if err != nil {
-		f.Fatal(err)
-	}
-	m, err := p.Compile(cfg, props)
-	if err != nil {
-		f.Fatal(err)
-	}
+	p, _, m := compiled(f, "bully", "async-crash")
 	h := (&explore.Server{Machine: m, Title: "election/bully [async-crash]", MaxSteps: 16, MaxWalks: 1,
 		Counterexamples: []explore.Counterexample{{Property: "unique-leader", Choices: []int{0, 0}}},
 		Export: func(tr *checker.Trace) ([]byte, error) {
-			return json.Marshal(suite.NewTraceFile(p, cfg, props, tr))
+			return json.Marshal(suite.NewTraceFile(p, m.Config(), m.Properties(), tr))
 		}}).Handler()
 	f.Fuzz(func(t *testing.T, body []byte) {
 		for _, path := range []string{"/api/info", "/api/walk", "/api/export"} {

@@ -13,21 +13,31 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/explore"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/protocols"
 )
 
-// machine compiles a protocol's scenario with the properties it claims.
-func machine(t testing.TB, name, scenario string) *checker.Machine {
+// compiled compiles a built-in protocol's scenario with the properties
+// the scenario names (or those the protocol claims), or with props where
+// given, and returns the protocol and scenario with it: a server's export
+// writes the protocol's trace files, and a search keeps the scenario's
+// bounds.
+func compiled(t testing.TB, name, scenario string, props ...string) (*suite.Protocol, suite.Scenario, *checker.Machine) {
 	p, err := protocols.Lookup(name)
 	require.NoError(t, err)
 	sc, err := p.Scenario(scenario)
 	require.NoError(t, err)
-	cfg, err := sc.Config()
+	if len(props) > 0 {
+		sc.Props = props
+	}
+	m, err := suite.Compile(p, &sc)
 	require.NoError(t, err)
-	props, err := p.Props(cfg, sc.Props)
-	require.NoError(t, err)
-	m, err := p.Compile(cfg, props)
-	require.NoError(t, err)
+	return p, sc, m
+}
+
+// machine is the machine alone of compiled.
+func machine(t testing.TB, name, scenario string) *checker.Machine {
+	_, _, m := compiled(t, name, scenario)
 	return m
 }
 
