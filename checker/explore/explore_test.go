@@ -184,9 +184,8 @@ func BenchmarkWalk(b *testing.B) {
 	body, _ := json.Marshal(map[string][]int{"choices": choices})
 	b.ResetTimer()
 	for b.Loop() {
-		req := httptest.NewRequest("POST", "http://127.0.0.1/api/walk", strings.NewReader(string(body)))
 		rec := httptest.NewRecorder()
-		h.ServeHTTP(rec, req)
+		h.ServeHTTP(rec, request("POST", "/api/walk", string(body), nil))
 		if rec.Code != http.StatusOK {
 			b.Fatal(rec.Body.String())
 		}
