@@ -8,6 +8,24 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
+// Timeouts and actions: the steps a node takes of its own accord, a
+// timer it armed firing (Timeout) or a local action it declares enabled
+// (Act). Either may stutter, leave the world as it is, and is then not
+// listed as enabled (Stepper) or is turned down when drawn (Walker).
+// Below: when a timer may fire (waitOver), when a step stutters, building
+// the successor (Stepper.Apply), its fingerprint (Stepper.Successor), and
+// a Walker's timeouts and actions.
+
+// applyLocal is Apply for a Timeout or Act event; w is a copy to change.
+func (s *Stepper) applyLocal(w World, e Event) (World, *Step) {
+	return s.apply(w, e.Node, w[1+int(e.Node)], input(e))
+}
+
+// localSuccessor is Successor for a Timeout or Act event.
+func (s *Stepper) localSuccessor(w World, f uint64, e Event) Successor {
+	return s.stepSuccessor(w, f, e, len(w), model.Obs{}, model.None)
+}
+
 // stutters reports whether input in at node i (record rec) would leave w
 // as it is: the same record (after the expiries of messages lost to cuts),
 // no observation, every message lost. Such a step is not listed as

@@ -70,41 +70,49 @@ func (s *Stepper) lostIndex(w World, e Event) int {
 	panic(fmt.Sprintf("lose %v: no such message in flight", e))
 }
 
-// messageFaultSuccessor is Successor for Lose and Duplicate: a counter of
-// w[0] goes up; a message leaves its channel (the ones behind it, under
-// FIFO, move up one place) and the timers of either end that wait on the
-// other expire, or a copy joins the channel. No node steps, no monitor
-// changes.
-func (s *Stepper) messageFaultSuccessor(w World, f uint64, e Event) Successor {
-	fifo := s.m.cfg.Channels == model.FIFO
-	a, b := s.channel(w, e.From, e.Node)
-	if e.Kind == Duplicate {
-		f += hashWord(0, w[0]+duplicateUnit) - hashWord(0, w[0])
-		k := uint64(0)
-		if fifo {
-			k = uint64(b - a) // at the tail
-		}
-		f += hashWord(msgTag+k, packMsg(e.From, e.Node, e.Arg))
-		return Successor{FP: f, Len: len(w) + 1}
-	}
+// applyLoss is Apply for a Lose event; w is a copy to change.
+func (s *Stepper) applyLoss(w World, e Event) World {
+	i := s.lostIndex(w, e)
+	w[0] += lossUnit
+	w = slices.Delete(w, i, i+1)
+	s.lose(w, e.From, e.Node)
+	return w
+}
+
+// lossSuccessor is Successor for a Lose event: a counter of w[0] goes
+// up, a message leaves its channel (the ones behind it, under FIFO, move
+// up one place) and the timers of either end that wait on the other
+// expire. No node steps, no monitor changes.
+func (s *Stepper) lossSuccessor(w World, f uint64, e Event) Successor {
 	f += hashWord(0, w[0]+lossUnit) - hashWord(0, w[0])
-	msgs := w[s.header:]
+	a, _ := s.channel(w, e.From, e.Node)
 	i := s.lostIndex(w, e) - s.header
-	if fifo {
-		for k := i; k < b; k++ {
-			f -= hashWord(msgTag+uint64(k-a), msgs[k])
-			if k > i {
-				f += hashWord(msgTag+uint64(k-a-1), msgs[k])
-			}
-		}
-	} else {
-		f -= hashWord(msgTag, msgs[i])
-	}
+	f = s.leaves(w, f, e.From, e.Node, i-a, e.Arg)
 	f = s.expiryDelta(w, f, e.From, e.Node)
 	if e.Node != e.From { // a node's message to itself expires its timers once
 		f = s.expiryDelta(w, f, e.Node, e.From)
 	}
 	return Successor{FP: f, Len: len(w) - 1}
+}
+
+// applyDuplication is Apply for a Duplicate event; w is a copy to change.
+func (s *Stepper) applyDuplication(w World, e Event) World {
+	w[0] += duplicateUnit
+	return s.insertMsg(w, packMsg(e.From, e.Node, e.Arg))
+}
+
+// duplicationSuccessor is Successor for a Duplicate event: a counter of
+// w[0] goes up and a copy of the message joins its channel, at the tail
+// under FIFO. No node steps, no monitor changes.
+func (s *Stepper) duplicationSuccessor(w World, f uint64, e Event) Successor {
+	f += hashWord(0, w[0]+duplicateUnit) - hashWord(0, w[0])
+	k := uint64(0)
+	if s.m.cfg.Channels == model.FIFO {
+		a, b := s.channel(w, e.From, e.Node)
+		k = uint64(b - a) // at the tail
+	}
+	f += hashWord(msgTag+k, packMsg(e.From, e.Node, e.Arg))
+	return Successor{FP: f, Len: len(w) + 1}
 }
 
 // expiryDelta adds to f the change of node a's record when its timers that

@@ -23,30 +23,6 @@ func netWords(cfg *model.Config) int {
 	return (cfg.N + 15) / 16
 }
 
-// Group returns node i's group label in w: nodes with equal labels are
-// connected. Without partitions every node is in group 0.
-func (s *Stepper) Group(w World, i model.NodeID) int {
-	if s.net == s.header {
-		return 0
-	}
-	return int(w[s.net+int(i)/16] >> (4 * (uint(i) % 16)) & 0xf)
-}
-
-// Connected reports whether messages between i and j can pass in w.
-func (s *Stepper) Connected(w World, i, j model.NodeID) bool {
-	return s.net == s.header || s.Group(w, i) == s.Group(w, j)
-}
-
-// Split reports whether some cut separates the nodes in w.
-func (s *Stepper) Split(w World) bool {
-	for _, x := range w[s.net:s.header] {
-		if x != 0 {
-			return true
-		}
-	}
-	return false
-}
-
 // Groups renders the grouping of w, e.g. "n0 n3 | n1 n2"; "" when whole.
 func (s *Stepper) Groups(w World) string {
 	if !s.Split(w) {
@@ -148,6 +124,18 @@ func (s *Stepper) partition(w World, a, b int) World {
 	}
 	return out
 }
+
+// heal is Apply for a Heal event, in place: every node is in group 0
+// again. Timers that expired stay expired (see lose).
+func (s *Stepper) heal(w World) World {
+	clear(w[s.net:s.header])
+	return w
+}
+
+// networkSuccessor is Successor for a Partition or a Heal, derived from
+// Apply: both are rare and rewrite the network words, and a partition
+// drops the messages across its cut.
+func (s *Stepper) networkSuccessor(w World, e Event) Successor { return s.builtSuccessor(w, e) }
 
 // lose records that a message between i and j was lost to a cut: the
 // timers of each that wait on the other expire. They may fire at any time

@@ -6,6 +6,18 @@ import (
 	"github.com/vigil-check/vigil/model"
 )
 
+// Ticks. Under Bounded timing time passes by one tick at a time: every
+// message in flight ages, every timer armed with SetTimerAfter counts
+// down. A tick waits while a message is as old as the delay bound or a
+// due timer can fire. Below: when a tick is enabled, building the
+// successor (Stepper.Apply, with tick), its fingerprint
+// (Stepper.Successor) and a Walker's tick, which moves its clock alone.
+
+// tickSuccessor is Successor for a Tick, derived from Apply: a tick
+// changes every message word and most node records, so a delta would
+// cost what building the successor does.
+func (s *Stepper) tickSuccessor(w World, e Event) Successor { return s.builtSuccessor(w, e) }
+
 // ticks reports whether time may pass on in w (Bounded timing), given
 // the protocol events enabled there: not while a message is as old as the
 // delay bound (it must be delivered first) or a timer is due and can fire
