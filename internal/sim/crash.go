@@ -109,3 +109,8 @@ func (w *walker[S, M]) recover(i model.NodeID) {
 	w.apply(i, r)
 	w.touchAll()
 }
+
+// faultsOpen reports whether a crash or a recovery may still happen.
+func (w *walker[S, M]) faultsOpen() bool {
+	return w.crashes < w.cfg.Crashes || w.recovers < w.cfg.Recoveries
+}

@@ -410,11 +410,6 @@ func interfaceWords[I any](v I) [2]unsafe.Pointer {
 	return *(*[2]unsafe.Pointer)(unsafe.Pointer(&v))
 }
 
-// faultsOpen reports whether a crash or a recovery may still happen.
-func (w *walker[S, M]) faultsOpen() bool {
-	return w.crashes < w.cfg.Crashes || w.recovers < w.cfg.Recoveries
-}
-
 func (w *walker[S, M]) Enabled() (total, protocol int) {
 	for _, i := range w.dirty {
 		if w.fault != nil {
@@ -458,19 +453,7 @@ func (w *walker[S, M]) Take(k int) bool {
 		k -= d
 	}
 	if l := w.local.total; k < l {
-		i, j := w.local.find(k)
-		out := w.outcome(model.NodeID(i), w.slotAt(i, j))
-		if out == nil {
-			return false // a fault: the walk is over
-		}
-		if w.stutters(model.NodeID(i), &out.r) {
-			w.turnDown(model.NodeID(i), out)
-			return false
-		}
-		w.begin()
-		w.label = out.r.label
-		w.apply(model.NodeID(i), out.r)
-		return true
+		return w.takeLocal(k)
 	} else {
 		k -= l
 	}
@@ -527,16 +510,6 @@ func (w *walker[S, M]) Take(k int) bool {
 		}
 	}
 	panic("take: event out of range")
-}
-
-// begin starts a step: the outcomes turned down count again.
-func (w *walker[S, M]) begin() {
-	w.sent, w.obs = w.sent[:0], w.obs[:0]
-	for _, g := range w.gone {
-		g.out.gone = false
-		w.local.add(int(g.node), 1)
-	}
-	w.gone = w.gone[:0]
 }
 
 func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {

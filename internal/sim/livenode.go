@@ -100,3 +100,13 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 	}
 	w.touch(i)
 }
+
+// begin starts a step: the outcomes turned down count again.
+func (w *walker[S, M]) begin() {
+	w.sent, w.obs = w.sent[:0], w.obs[:0]
+	for _, g := range w.gone {
+		g.out.gone = false
+		w.local.add(int(g.node), 1)
+	}
+	w.gone = w.gone[:0]
+}

@@ -110,6 +110,25 @@ func (w *walker[S, M]) outcome(i model.NodeID, s int32) *liveOut[S, M] {
 	return out
 }
 
+// takeLocal takes timeout or action k of those the walker counts
+// enabled (w.local), unless it stutters (then it is turned down) or its
+// handler faults; it reports whether it did.
+func (w *walker[S, M]) takeLocal(k int) bool {
+	i, j := w.local.find(k)
+	out := w.outcome(model.NodeID(i), w.slotAt(i, j))
+	if out == nil {
+		return false // a fault: the walk is over
+	}
+	if w.stutters(model.NodeID(i), &out.r) {
+		w.turnDown(model.NodeID(i), out)
+		return false
+	}
+	w.begin()
+	w.label = out.r.label
+	w.apply(model.NodeID(i), out.r)
+	return true
+}
+
 // slotAt returns node i's j-th slot not turned down.
 func (w *walker[S, M]) slotAt(i, j int) int32 {
 	nd := &w.nodes[i]

@@ -13,7 +13,9 @@ import (
 // the event names it by its index in the channel; a duplicate joins its
 // channel as a message sent now would. Enabled lists one event per
 // distinct successor a channel gives: equal neighbours of a channel are
-// lost alike, and equal messages of a channel duplicated alike.
+// lost alike, and equal messages of a channel duplicated alike. Below:
+// the events enabled, building the successor (Stepper.Apply), its
+// fingerprint (Stepper.Successor), and a Walker's message faults.
 
 // messageFaults appends the enabled losses, then the duplications.
 func (s *Stepper) messageFaults(w World, buf []Event) []Event {

@@ -14,7 +14,10 @@ import (
 // is all zeros. A Partition event cuts the ring of node ids 0..N-1 in two
 // places, separating the arc a..b (1 ≤ a ≤ b ≤ N-1) from the rest; within
 // the groups it splits, the two sides become groups of their own. Cuts
-// refine one another, so k partitions make at most 2k groups.
+// refine one another, so k partitions make at most 2k groups. A Heal
+// makes the network whole again. Below: the events enabled, building the
+// successor (Stepper.Apply: partition, heal), its fingerprint
+// (Stepper.Successor) and a Walker's network and its steps.
 
 func netWords(cfg *model.Config) int {
 	if cfg.Partitions == 0 {
@@ -188,7 +191,7 @@ func (m *Machine) expire(ts uint32, lost func(model.NodeID) bool) uint32 {
 }
 
 // A Walker's network: each node's group label, as a Stepper keeps it in a
-// World (see network.go), the cuts that may come next, and the
+// World (see above), the cuts that may come next, and the
 // expiry of timers waiting across a cut.
 
 // liveNet is the network of a walk.
