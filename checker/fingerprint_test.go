@@ -2,6 +2,7 @@ package checker_test
 
 import (
 	"errors"
+	"fmt"
 	"testing"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -47,40 +48,51 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 						m, err = p.Compile(cfg, p.Properties)
 					}
 					require.NoError(t, err)
-					st := checker.ModelOf(m).NewStepper()
-					w0, _ := st.Init()
-					seen := map[string]bool{}
-					queue := []sim.World{w0}
-					checked := 0
-					for len(queue) > 0 && checked < limit {
-						w := queue[0]
-						queue = queue[1:]
-						f := st.Fingerprint(w)
-						evs, _ := st.Enabled(w, nil)
-						for _, ev := range evs {
-							got := st.Successor(w, f, ev)
-							next, step := st.Apply(w, ev, nil)
-							require.Equal(t, st.Fingerprint(next), got.FP, "%s %+v: %v from %v", p.Path(), cfg, ev, w)
-							require.Equal(t, len(next), got.Len, "%s: %v from %v", p.Path(), ev, w)
-							require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged)
-							require.Same(t, step, got.Step)
-							checked++
-							if ev.Kind == sim.Lose || ev.Kind == sim.Duplicate {
-								msgFaults++
-							}
-							if k := string(wordsKey(next)); !seen[k] {
-								seen[k] = true
-								queue = append(queue, next)
-							}
-						}
+					counts := successorsAgree(t, fmt.Sprintf("%s %+v", p.Path(), cfg), checker.ModelOf(m), limit)
+					msgFaults += counts[sim.Lose] + counts[sim.Duplicate]
+					for _, n := range counts {
+						total += n
 					}
-					total += checked
 				}
 			}
 		}
 		require.Positive(t, total, p.Path())
 	}
 	require.Positive(t, msgFaults)
+}
+
+// successorsAgree checks, over the worlds of m reached breadth first,
+// that Successor agrees with Apply on every event enabled (fingerprint,
+// length, monitors changed, Step taken), for up to limit events; it
+// returns how many of each kind it checked.
+func successorsAgree(t *testing.T, name string, m *sim.Machine, limit int) map[sim.EventKind]int {
+	st := m.NewStepper()
+	w0, _ := st.Init()
+	seen := map[string]bool{}
+	queue := []sim.World{w0}
+	counts := map[sim.EventKind]int{}
+	checked := 0
+	for len(queue) > 0 && checked < limit {
+		w := queue[0]
+		queue = queue[1:]
+		f := st.Fingerprint(w)
+		evs, _ := st.Enabled(w, nil)
+		for _, ev := range evs {
+			got := st.Successor(w, f, ev)
+			next, step := st.Apply(w, ev, nil)
+			require.Equal(t, st.Fingerprint(next), got.FP, "%s: %v from %v", name, ev, w)
+			require.Equal(t, len(next), got.Len, "%s: %v from %v", name, ev, w)
+			require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged, "%s: %v from %v", name, ev, w)
+			require.Same(t, step, got.Step, "%s: %v from %v", name, ev, w)
+			checked++
+			counts[ev.Kind]++
+			if k := string(wordsKey(next)); !seen[k] {
+				seen[k] = true
+				queue = append(queue, next)
+			}
+		}
+	}
+	return counts
 }
 
 func wordsKey(w sim.World) []byte {

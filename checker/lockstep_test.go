@@ -29,13 +29,17 @@ func TestWalkerInLockstep(t *testing.T) {
 	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
 		if sm := checker.ModelOf(m); sim.Supported(sm.Config()) {
 			compared++
-			lockstep(t, name, sm)
+			_ = lockstep(t, name, sm)
 		}
 	})
 	require.Greater(t, compared, 100, "configurations walked in lockstep")
 }
 
-func lockstep(t *testing.T, name string, m *sim.Machine) {
+// lockstep walks m on a Stepper and a Walker side by side (see
+// TestWalkerInLockstep) and returns how many events of each kind the
+// walks took.
+func lockstep(t *testing.T, name string, m *sim.Machine) map[sim.EventKind]int {
+	taken := map[sim.EventKind]int{}
 	n := m.Config().N
 	for seed := range tier.Pick[uint64](2, 8) {
 		st, lw := m.Fresh().NewStepper(), m.NewWalker()
@@ -86,6 +90,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine) {
 					evs, stut, nproto = evs[nproto:], stut[nproto:], 0
 				default:
 					run = append(run, ev)
+					taken[ev.Kind]++
 					next, _ = st.Apply(w, ev, next)
 					w, next = next, w
 				}
@@ -106,4 +111,5 @@ func lockstep(t *testing.T, name string, m *sim.Machine) {
 		}
 		require.Equal(t, st.TakeFault() == nil, lw.Fault() == nil, "%s seed %d: a fault on one only", name, seed)
 	}
+	return taken
 }

@@ -18,6 +18,17 @@
 // time, for random walks, which rarely meet a world twice: nothing
 // interned, the enabled events kept up to date step by step.
 //
+// What each kind of event does is written once per kind, in its own file,
+// three ways side by side: building the successor world (Stepper.Apply),
+// its fingerprint without building it (Stepper.Successor) and a Walker's
+// step: deliver.go, local.go (timeouts and actions), crash.go (crashes and
+// recoveries), network.go (partitions and heals), msgfault.go (losses and
+// duplications) and tick.go (Bounded timing). world.go holds what they
+// share: the World's words, the fingerprint, and a node's memoised step
+// with its effects on a world and on a fingerprint; enabled.go lists the
+// events enabled. The Walker's own machinery is in the live*.go files and
+// fenwick.go.
+//
 // The semantics of the worlds are those package model states for protocol
 // authors. Nothing here is part of vigil's public API: package checker is.
 package sim

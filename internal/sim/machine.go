@@ -430,11 +430,6 @@ type Step struct {
 	Sent uint16
 }
 
-// SendTo, SendKind and SendMsg unpack an element of Step.Sends.
-func SendTo(s uint64) model.NodeID { return model.NodeID(s >> 48) }
-func SendKind(s uint64) uint8      { return uint8(s >> 32) }
-func SendMsg(s uint64) uint32      { return uint32(s) }
-
 // input kinds, packed in the top bits of a stepKey's in.
 const (
 	inInit uint64 = iota + 1
@@ -443,22 +438,6 @@ const (
 	inRecover
 	inAction
 )
-
-// input is the handler input of a protocol step event (Deliver, Timeout,
-// Act, Recover), as the step cache keys it.
-func input(e Event) uint64 {
-	switch e.Kind {
-	case Deliver:
-		return inReceive<<56 | uint64(e.From)<<32 | uint64(idOf(e.Arg))
-	case Timeout:
-		return inTimeout<<56 | uint64(e.Arg)
-	case Act:
-		return inAction<<56 | uint64(e.Arg)
-	case Recover:
-		return inRecover << 56
-	}
-	panic(fmt.Sprintf("%v runs no handler", e.Kind))
-}
 
 // computeStep runs the handler for input in at node (record rec) and
 // interns the result. Called with m.mu held; a fault panics (see
@@ -565,21 +544,6 @@ func (m *Machine) actionsLocked(node model.NodeID, state uint32) []model.Action 
 	m.actions[k] = as
 	return as
 }
-
-// Node records: state id in the low 32 bits, timer-set id in bits 32..62,
-// bit 63 set when the node is crashed.
-const deadBit = uint64(1) << 63
-
-func makeRec(state, timers uint32, dead bool) uint64 {
-	r := uint64(timers)<<32 | uint64(state)
-	if dead {
-		r |= deadBit
-	}
-	return r
-}
-func recState(r uint64) uint32  { return uint32(r) }
-func recTimers(r uint64) uint32 { return uint32(r>>32) &^ (1 << 31) }
-func recDead(r uint64) bool     { return r&deadBit != 0 }
 
 // FormatMsg renders message id m.
 func (m *Machine) FormatMsg(id uint32) string {

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 
 	"github.com/vigil-check/vigil/model"
@@ -184,54 +185,6 @@ func (s *Stepper) timerSet(id uint32) []timerEntry {
 	return s.timerSets[id]
 }
 
-// Identity returns a key of e that names the same event in every world of
-// the run, as fairness speaks of it: "this message from n1 to n2", "n1's
-// timer t", "n0's action request". Deliveries and timeouts are named by
-// interned content already; an action's Arg, its position among the node's
-// enabled actions, is replaced by its interned name. Faults are never owed,
-// so a loss under FIFO keeps its Arg, the lost message's place in its
-// channel.
-func (s *Stepper) Identity(w World, e Event) uint64 {
-	arg := e.Arg
-	if e.Kind == Deliver && s.m.cfg.Timing == model.Bounded {
-		arg = idOf(arg) // the same message as it ages
-	}
-	if e.Kind == Act {
-		name := s.localActions(e.Node, recState(w[1+int(e.Node)]))[e.Arg]
-		id, ok := s.actIDs[name]
-		if !ok {
-			s.m.mu.Lock()
-			if id, ok = s.m.actionIdx[name]; !ok {
-				id = uint32(len(s.m.actionIdx))
-				s.m.actionIdx[name] = id
-			}
-			s.m.mu.Unlock()
-			s.actIDs[name] = id
-		}
-		arg = id
-	}
-	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(arg)
-}
-
-func (s *Stepper) localActions(node model.NodeID, state uint32) []model.Action {
-	k := actKey{node, state}
-	h := k.hash()
-	if as, ok := s.actions.get(k, h); ok {
-		return as
-	}
-	var as []model.Action
-	s.m.mu.Lock()
-	f := catch(func() { as = s.m.actionsLocked(node, state) })
-	s.m.mu.Unlock()
-	if f != nil {
-		f.Protocol, f.Handler, f.Node = s.m.Name, "Actions", node
-		s.setFault(f)
-		return nil
-	}
-	s.actions.put(k, h, as)
-	return as
-}
-
 // MonitorID returns the interned id of monitor k's state in w: equal ids,
 // equal states.
 func (s *Stepper) MonitorID(w World, k int) uint32 { return uint32(w[1+s.m.cfg.N+k]) }
@@ -359,274 +312,41 @@ const (
 	duplicateUnit = 1 << 32
 )
 
-// Enabled appends to buf the events enabled in w: first the protocol's
-// (deliveries, timeouts, actions; quiescent when there are none), then
-// faults. It returns the events and how many of them are protocol events.
-func (s *Stepper) Enabled(w World, buf []Event) ([]Event, int) {
-	buf, n, _ := s.enabled(w, buf, nil, false)
-	return buf, n
-}
-
-// EnabledAll is Enabled with the timeouts and actions that would stutter
-// listed too, in their places, and stutters (stut with one flag appended
-// per event listed) telling which: a random walk draws among them all and draws
-// again when it drew one that stutters (see Walker), so that it runs a
-// handler only for what it draws.
-func (s *Stepper) EnabledAll(w World, buf []Event, stut []bool) (evs []Event, protocol int, stutters []bool) {
-	return s.enabled(w, buf, stut, true)
-}
-
-func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event, int, []bool) {
-	cfg := &s.m.cfg
-	stutStart := len(stut)
-	start := len(buf)
-	msgs := s.Msgs(w)
-	for i, mw := range msgs {
-		if i > 0 {
-			prev := msgs[i-1]
-			if prev == mw || (cfg.Channels == model.FIFO && prev>>32 == mw>>32) {
-				continue // a duplicate, or not the head of its FIFO channel
-			}
-		}
-		buf = append(buf, Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)})
-	}
-	stut = unflagged(stut, all, stutStart, len(buf)-start) // the deliveries
-	for i := range cfg.N {
-		rec := w[1+i]
-		if recDead(rec) {
-			continue
-		}
-		if ts := recTimers(rec); ts != 0 { // set 0 is the empty set
-			for _, e := range s.timerSet(ts) {
-				var fires bool
-				switch {
-				case e.timed(): // Bounded timing only
-					fires = e.due()
-				case cfg.Timing == model.Async:
-					fires = true
-				default:
-					fires = s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])
-				}
-				if fires {
-					buf, stut = listStep(buf, stut, all, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
-				}
-			}
-		}
-		if s.acts {
-			for a := range s.localActions(model.NodeID(i), recState(rec)) {
-				buf, stut = listStep(buf, stut, all, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
-			}
-		}
-	}
-	if cfg.Timing == model.Bounded && s.ticks(w, buf[start:], stut[stutStart:]) {
-		buf = append(buf, Event{Kind: Tick})
-	}
-	nProtocol := len(buf) - start
-	crashes, recoveries := FaultsUsed(w)
-	if cfg.Partitions > 0 {
-		buf = s.networkEvents(w, buf)
-	}
-	if cfg.Losses > 0 || cfg.Duplicates > 0 {
-		buf = s.messageFaults(w, buf)
-	}
-	if crashes < cfg.Crashes || recoveries < cfg.Recoveries {
-		for i := range cfg.N {
-			dead := recDead(w[1+i])
-			if !dead && crashes < cfg.Crashes {
-				buf = append(buf, Event{Kind: Crash, Node: model.NodeID(i)})
-			}
-			if dead && recoveries < cfg.Recoveries {
-				buf = append(buf, Event{Kind: Recover, Node: model.NodeID(i)})
-			}
-		}
-	}
-	stut = unflagged(stut, all, stutStart, len(buf)-start) // a tick, the faults
-	return buf, nProtocol, stut
-}
-
-// unflagged flags as not stuttering (all, see EnabledAll) the events
-// listed past those stut[from:] flags, up to n of them: deliveries and
-// faults, which never stutter.
-func unflagged(stut []bool, all bool, from, n int) []bool {
-	for all && len(stut)-from < n {
-		stut = append(stut, false)
-	}
-	return stut
-}
-
-// listStep lists timeout or action e, which stutters or not, with its
-// flag (all, see EnabledAll) or only if it does not stutter.
-func listStep(buf []Event, stut []bool, all bool, e Event, stutters bool) ([]Event, []bool) {
-	switch {
-	case all:
-		return append(buf, e), append(stut, stutters)
-	case !stutters:
-		return append(buf, e), stut
-	}
-	return buf, stut
-}
-
-// ticks reports whether time may pass on in w (Bounded timing), given
-// the protocol events enabled there: not while a message is as old as the
-// delay bound (it must be delivered first) or a timer is due and can fire
-// (urgent); and only when something would change (a message in flight to
-// age, a timer to count down).
-func (s *Stepper) ticks(w World, enabled []Event, stutters []bool) bool {
-	for _, mw := range s.Msgs(w) {
-		if msgAge(mw) >= s.m.cfg.Delay {
-			return false
-		}
-	}
-	counting := len(s.Msgs(w)) > 0
-	for i := range s.m.cfg.N {
-		rec := w[1+i]
-		if recDead(rec) || recTimers(rec) == 0 {
-			continue
-		}
-		for _, e := range s.timerSet(recTimers(rec)) {
-			if !e.timed() {
-				continue
-			}
-			if e.due() {
-				for k, ev := range enabled {
-					if ev.Kind == Timeout && ev.Node == model.NodeID(i) && ev.Arg == e.timer && (stutters == nil || !stutters[k]) {
-						return false // a due timer fires before time passes on
-					}
-				}
-				continue // it cannot fire (its step would change nothing): it waits
-			}
-			counting = true
-		}
-	}
-	return counting
-}
-
-// tick lets one tick pass in w, in place: every message ages, and the
-// timers of every live node that count ticks count down.
-func (s *Stepper) tick(w World) World {
-	for k := s.header; k < len(w); k++ {
-		w[k] += ageUnit
-	}
-	for i := range s.m.cfg.N {
-		rec := w[1+i]
-		if recDead(rec) || recTimers(rec) == 0 {
-			continue
-		}
-		if ts := s.m.ticked(recTimers(rec)); ts != recTimers(rec) {
-			w[1+i] = makeRec(recState(rec), ts, false)
-		}
-	}
-	return w
-}
-
-// stutters reports whether input in at node i (record rec) would leave w
-// as it is: the same record (after the expiries of messages lost to cuts),
-// no observation, every message lost. Such a step is not listed as
-// enabled; see the package doc.
-func (s *Stepper) stutters(w World, i model.NodeID, rec uint64, in uint64) bool {
-	st := s.step(i, rec, in)
-	if len(st.Obs) > 0 {
-		return false
-	}
-	after := st.Rec
-	for _, snd := range st.Sends {
-		j := SendTo(snd)
-		if recDead(w[1+int(j)]) {
-			continue
-		}
-		if s.Connected(w, i, j) {
-			return false
-		}
-		// lost to a cut: i's timers waiting on j expire, and j's on i
-		if ts := recTimers(after); ts != 0 {
-			after = makeRec(recState(after), s.expired(ts, j), false)
-		}
-		if ts := recTimers(w[1+int(j)]); ts != 0 && s.expired(ts, i) != ts {
-			return false
-		}
-	}
-	return after == rec
-}
-
 // reaches reports whether a message from i to j would arrive: j is up and
 // on i's side of every cut.
 func (s *Stepper) reaches(w World, i, j model.NodeID) bool {
 	return !recDead(w[1+int(j)]) && s.Connected(w, i, j)
 }
 
-// waitOver reports whether a Sync timer of node i waiting on ws may fire:
-// every node of ws crashed or cut off from i, and nothing from them to i in
-// flight.
-func (s *Stepper) waitOver(w World, i model.NodeID, ws []model.NodeID) bool {
-	for _, j := range ws {
-		if s.reaches(w, i, j) {
-			return false
-		}
-	}
-	for _, mw := range s.Msgs(w) {
-		if msgTo(mw) == i && slices.Contains(ws, msgFrom(mw)) {
-			return false
-		}
-	}
-	return true
-}
-
 // Apply appends to dst[:0] the successor of w by e and returns it with the
 // Step taken (nil for the faults but Recover, where no handler runs). dst
-// must not alias w.
+// must not alias w. What each kind of event does is written beside its
+// Successor and its Walker step: deliver.go, local.go (timeouts and
+// actions), crash.go (crashes and recoveries), network.go (partitions and
+// heals), msgfault.go (losses and duplications), tick.go.
 func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 	dst = append(dst[:0], w...)
 	switch e.Kind {
 	case Deliver:
-		msgs := dst[s.header:]
-		i := slices.Index(msgs, packMsg(e.From, e.Node, e.Arg))
-		if i < 0 {
-			panic(fmt.Sprintf("deliver %v: no such message in flight", e))
-		}
-		dst = slices.Delete(dst, s.header+i, s.header+i+1)
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
+		return s.applyDelivery(dst, e)
 	case Timeout, Act:
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
+		return s.applyLocal(dst, e)
 	case Crash:
-		dst[0]++
-		// Timers are disarmed; the state is kept for Recover.
-		dst[1+int(e.Node)] = makeRec(recState(dst[1+int(e.Node)]), 0, true)
-		dst = s.dropTo(dst, e.Node)
-		s.observe(dst, e.Node, model.Obs{Kind: model.ObsCrash})
-		return dst, nil
+		return s.applyCrash(dst, e), nil
 	case Recover:
-		dst[0] += 1 << 8
-		s.observe(dst, e.Node, model.Obs{Kind: model.ObsRecover})
-		return s.apply(dst, e.Node, dst[1+int(e.Node)], input(e))
+		return s.applyRecovery(dst, e)
 	case Partition:
 		return s.partition(dst, int(e.Node), int(e.From)), nil
 	case Heal:
-		clear(dst[s.net:s.header])
-		return dst, nil
+		return s.heal(dst), nil
 	case Lose:
-		i := s.lostIndex(dst, e)
-		dst[0] += lossUnit
-		dst = slices.Delete(dst, i, i+1)
-		s.lose(dst, e.From, e.Node)
-		return dst, nil
+		return s.applyLoss(dst, e), nil
 	case Duplicate:
-		dst[0] += duplicateUnit
-		return s.insertMsg(dst, packMsg(e.From, e.Node, e.Arg)), nil
+		return s.applyDuplication(dst, e), nil
 	case Tick:
 		return s.tick(dst), nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
-}
-
-// dropTo removes the messages in flight to node i.
-func (s *Stepper) dropTo(w World, i model.NodeID) World {
-	out := w[:s.header]
-	for _, mw := range w[s.header:] {
-		if msgTo(mw) != i {
-			out = append(out, mw)
-		}
-	}
-	return out
 }
 
 // apply runs input in at node and applies the step's effects to w in place.
@@ -668,3 +388,350 @@ func (s *Stepper) insertMsg(w World, mw uint64) World {
 	}
 	return slices.Insert(w, s.header+i, mw)
 }
+
+// SendTo, SendKind and SendMsg unpack an element of Step.Sends.
+func SendTo(s uint64) model.NodeID { return model.NodeID(s >> 48) }
+
+func SendKind(s uint64) uint8 { return uint8(s >> 32) }
+
+func SendMsg(s uint64) uint32 { return uint32(s) }
+
+// input is the handler input of a protocol step event (Deliver, Timeout,
+// Act, Recover), as the step cache keys it.
+func input(e Event) uint64 {
+	switch e.Kind {
+	case Deliver:
+		return inReceive<<56 | uint64(e.From)<<32 | uint64(idOf(e.Arg))
+	case Timeout:
+		return inTimeout<<56 | uint64(e.Arg)
+	case Act:
+		return inAction<<56 | uint64(e.Arg)
+	case Recover:
+		return inRecover << 56
+	}
+	panic(fmt.Sprintf("%v runs no handler", e.Kind))
+}
+
+// Node records: state id in the low 32 bits, timer-set id in bits 32..62,
+// bit 63 set when the node is crashed.
+const deadBit = uint64(1) << 63
+
+func makeRec(state, timers uint32, dead bool) uint64 {
+	r := uint64(timers)<<32 | uint64(state)
+	if dead {
+		r |= deadBit
+	}
+	return r
+}
+
+func recState(r uint64) uint32 { return uint32(r) }
+
+func recTimers(r uint64) uint32 { return uint32(r>>32) &^ (1 << 31) }
+
+func recDead(r uint64) bool { return r&deadBit != 0 }
+
+// Group returns node i's group label in w: nodes with equal labels are
+// connected. Without partitions every node is in group 0.
+func (s *Stepper) Group(w World, i model.NodeID) int {
+	if s.net == s.header {
+		return 0
+	}
+	return int(w[s.net+int(i)/16] >> (4 * (uint(i) % 16)) & 0xf)
+}
+
+// Connected reports whether messages between i and j can pass in w.
+func (s *Stepper) Connected(w World, i, j model.NodeID) bool {
+	return s.net == s.header || s.Group(w, i) == s.Group(w, j)
+}
+
+// Split reports whether some cut separates the nodes in w.
+func (s *Stepper) Split(w World) bool {
+	for _, x := range w[s.net:s.header] {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// Fingerprints. A world's fingerprint is the sum (mod 2^64) of one hash per
+// word, each mixed with a tag: the word's index for the header, node and
+// monitor slots; for messages, a common tag under unordered channels (the
+// in-flight multiset) or the message's position in its channel under FIFO.
+// A sum can be updated by a transition's delta, so the fingerprint of a
+// successor is known without building the successor: engines build only
+// the worlds they have not seen. Distinct worlds collide with probability
+// about 2^-64 per pair, as the hashes of distinct (tag, word) pairs are
+// independent-looking 64-bit values.
+
+const msgTag = 1 << 40
+
+func hashWord(tag, word uint64) uint64 {
+	hi, lo := bits.Mul64(word^0xa0761d6478bd642f, tag*0xe7037ed1a0b428db^0x8ebc6af09c88c6e3)
+	return hi ^ lo
+}
+
+// Fingerprint returns w's fingerprint.
+func (s *Stepper) Fingerprint(w World) uint64 {
+	var f uint64
+	for i, x := range w[:s.header] {
+		f += hashWord(uint64(i), x)
+	}
+	msgs := w[s.header:]
+	fifo := s.m.cfg.Channels == model.FIFO
+	k := uint64(0)
+	for i, mw := range msgs {
+		k = msgPos(msgs, i, k, fifo)
+		f += hashWord(msgTag+k, mw)
+	}
+	return f
+}
+
+// msgPos returns the hashing position of msgs[i], given k, that of
+// msgs[i-1]: its place in its channel under FIFO, 0 for a multiset.
+func msgPos(msgs []uint64, i int, k uint64, fifo bool) uint64 {
+	if !fifo || i == 0 || msgs[i-1]>>32 != msgs[i]>>32 {
+		return 0
+	}
+	return k + 1
+}
+
+// channel returns the bounds of the messages in flight from one node to
+// another: w[s.header+a : s.header+b].
+func (s *Stepper) channel(w World, from, to model.NodeID) (a, b int) {
+	msgs := w[s.header:]
+	ch := uint64(from)<<16 | uint64(to)
+	lo, hi := 0, len(msgs) // first message of channel >= ch
+	for lo < hi {
+		mid := int(uint(lo+hi) >> 1)
+		if msgs[mid]>>32 < ch {
+			lo = mid + 1
+		} else {
+			hi = mid
+		}
+	}
+	a, b = lo, lo
+	for b < len(msgs) && msgs[b]>>32 == ch {
+		b++
+	}
+	return a, b
+}
+
+// Successor describes the successor of a world by an event without
+// building it (see SuccessorFingerprint).
+type Successor struct {
+	FP   uint64 // its fingerprint
+	Step *Step  // the step taken; nil where no handler runs (crash, loss, duplication)
+	Len  int    // its length in words
+	// MonitorsChanged reports whether some monitor's state differs.
+	MonitorsChanged bool
+}
+
+// SuccessorFingerprint returns the fingerprint of the successor of w (of
+// fingerprint f) by e, and the Step taken (nil for a crash, a loss or a
+// duplication, where no handler runs), without
+// building the successor: Apply and Fingerprint of its result agree with it.
+func (s *Stepper) SuccessorFingerprint(w World, f uint64, e Event) (uint64, *Step) {
+	succ := s.Successor(w, f, e)
+	return succ.FP, succ.Step
+}
+
+// Successor is SuccessorFingerprint with the successor's size and whether
+// its monitors changed. Each kind's is written beside its Apply (see
+// Apply).
+func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
+	switch e.Kind {
+	case Deliver:
+		return s.deliverySuccessor(w, f, e)
+	case Timeout, Act:
+		return s.localSuccessor(w, f, e)
+	case Crash:
+		return s.crashSuccessor(w, f, e)
+	case Recover:
+		return s.recoverySuccessor(w, f, e)
+	case Partition, Heal:
+		return s.networkSuccessor(w, e)
+	case Lose:
+		return s.lossSuccessor(w, f, e)
+	case Duplicate:
+		return s.duplicationSuccessor(w, f, e)
+	case Tick:
+		return s.tickSuccessor(w, e)
+	}
+	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
+}
+
+// builtSuccessor is Successor derived from Apply, for the events that
+// change too much of a world to be worth a delta: it builds the
+// successor.
+func (s *Stepper) builtSuccessor(w World, e Event) Successor {
+	var st *Step
+	s.scratch, st = s.Apply(w, e, s.scratch)
+	return Successor{FP: s.Fingerprint(s.scratch), Step: st, Len: len(s.scratch), MonitorsChanged: !s.SameMonitors(w, s.scratch)}
+}
+
+// leaves returns f less a message of channel from→to that leaves it:
+// under FIFO its k-th (0: the head), those behind it moving up a place;
+// in an unordered channel, the message id.
+func (s *Stepper) leaves(w World, f uint64, from, to model.NodeID, k int, id uint32) uint64 {
+	if s.m.cfg.Channels != model.FIFO {
+		return f - hashWord(msgTag, packMsg(from, to, id))
+	}
+	a, b := s.channel(w, from, to)
+	msgs := w[s.header:]
+	for i := a + k; i < b; i++ {
+		f -= hashWord(msgTag+uint64(i-a), msgs[i])
+		if i > a+k {
+			f += hashWord(msgTag+uint64(i-a-1), msgs[i])
+		}
+	}
+	return f
+}
+
+// stepSuccessor is Successor for an event whose handler runs at e.Node
+// (Deliver, Timeout, Act, Recover), given f and size as the event left
+// them before the handler runs, first, an observation made before the
+// step (a recovery's; Kind 0: none), and headOf, under FIFO the sender
+// whose channel to e.Node lost its head to the event (None: none). A
+// step that loses a message to a cut expires timers at both ends of it:
+// its successor is built.
+func (s *Stepper) stepSuccessor(w World, f uint64, e Event, size int, first model.Obs, headOf model.NodeID) Successor {
+	if s.losesToCut(w, e) {
+		return s.builtSuccessor(w, e)
+	}
+	cfg := &s.m.cfg
+	fifo := cfg.Channels == model.FIFO
+	s.mons = append(s.mons[:0], w[1+cfg.N:s.net]...)
+	if first.Kind != 0 {
+		s.observeSlots(s.mons, e.Node, first)
+	}
+	node := e.Node
+	rec := w[1+int(node)]
+	st := s.step(node, rec, input(e))
+	f += hashWord(uint64(1+node), st.Rec) - hashWord(uint64(1+node), rec)
+	if fifo && len(st.Sends) > 0 {
+		s.sent = slices.Grow(s.sent[:0], cfg.N)[:cfg.N]
+		clear(s.sent)
+	}
+	for _, snd := range st.Sends {
+		to := SendTo(snd)
+		if !s.reaches(w, node, to) {
+			continue
+		}
+		mw := packMsg(node, to, SendMsg(snd))
+		size++
+		if !fifo {
+			f += hashWord(msgTag, mw)
+			continue
+		}
+		a, b := s.channel(w, node, to)
+		k := b - a + int(s.sent[to])
+		if headOf == node && e.Node == to {
+			k-- // the delivered message left this very channel
+		}
+		s.sent[to]++
+		f += hashWord(msgTag+uint64(k), mw)
+	}
+	for _, o := range st.Obs {
+		s.observeSlots(s.mons, node, o)
+	}
+	f, changed := s.monitorDelta(w, f)
+	return Successor{FP: f, Step: st, Len: size, MonitorsChanged: changed}
+}
+
+// losesToCut reports whether e is a step that sends a message across a cut
+// of w to a live node.
+func (s *Stepper) losesToCut(w World, e Event) bool {
+	if e.Kind == Crash || !s.Split(w) {
+		return false
+	}
+	for _, snd := range s.step(e.Node, w[1+int(e.Node)], input(e)).Sends {
+		if to := SendTo(snd); !recDead(w[1+int(to)]) && !s.Connected(w, e.Node, to) {
+			return true
+		}
+	}
+	return false
+}
+
+// monitorDelta adds to f the change of every monitor slot from w to
+// s.mons, and reports whether there was one.
+func (s *Stepper) monitorDelta(w World, f uint64) (uint64, bool) {
+	base := 1 + s.m.cfg.N
+	changed := false
+	for k, id := range s.mons {
+		if old := w[base+k]; old != id {
+			f += hashWord(uint64(base+k), id) - hashWord(uint64(base+k), old)
+			changed = true
+		}
+	}
+	return f, changed
+}
+
+// memo is a Stepper's private memo (of handler outcomes, enabled actions,
+// monitor steps): open addressing, faster on the hot path than a Go map
+// because the caller hashes its key with two multiplies, inlined, where a
+// map hashes a struct key with a call per field. The table never calls
+// hash but to grow.
+type memo[K comparable, V any] struct {
+	keys []K
+	vals []V
+	full []bool
+	n    int
+	hash func(K) uint64
+}
+
+func newMemo[K comparable, V any](hash func(K) uint64) memo[K, V] {
+	return memo[K, V]{keys: make([]K, 1024), vals: make([]V, 1024), full: make([]bool, 1024), hash: hash}
+}
+
+// get returns the value of k, whose hash is h.
+func (c *memo[K, V]) get(k K, h uint64) (V, bool) {
+	for i := int(h & uint64(len(c.keys)-1)); ; i = (i + 1) & (len(c.keys) - 1) {
+		if !c.full[i] {
+			var zero V
+			return zero, false
+		}
+		if c.keys[i] == k {
+			return c.vals[i], true
+		}
+	}
+}
+
+// put records v as the value of k, whose hash is h and which has none.
+func (c *memo[K, V]) put(k K, h uint64, v V) {
+	if 2*(c.n+1) > len(c.keys) {
+		old, oldVals, oldFull := c.keys, c.vals, c.full
+		c.keys, c.vals, c.full, c.n = make([]K, 2*len(old)), make([]V, 2*len(old)), make([]bool, 2*len(old)), 0
+		for i, full := range oldFull {
+			if full {
+				c.put(old[i], c.hash(old[i]), oldVals[i])
+			}
+		}
+	}
+	i := int(h & uint64(len(c.keys)-1))
+	for c.full[i] {
+		i = (i + 1) & (len(c.keys) - 1)
+	}
+	c.keys[i], c.vals[i], c.full[i] = k, v, true
+	c.n++
+}
+
+// mix hashes two words.
+func mix(a, b uint64) uint64 {
+	hi, lo := bits.Mul64(a^0x9e3779b97f4a7c15, b^0xbf58476d1ce4e5b9)
+	return hi ^ lo
+}
+
+func (k stepKey) hash() uint64 { return mix(k.rec, k.in^uint64(k.node)<<40) }
+
+func (k actKey) hash() uint64 { return mix(uint64(k.state), uint64(k.node)) }
+
+func (k monKey) hash() uint64 {
+	return mix(uint64(k.mon)<<32|uint64(k.state), uint64(k.obs.Arg)^uint64(k.node)<<40^uint64(k.obs.Kind)<<56)
+}
+
+type (
+	stepMemo   = memo[stepKey, *Step]
+	actionMemo = memo[actKey, []model.Action]
+	monMemo    = memo[monKey, uint32]
+)
