@@ -21,6 +21,7 @@ import (
 // TestBrokenVariantsFailTheirClaims runs), or a handler mutant whose run a
 // scenario catches failing it (the mutation check's golden counts them).
 func TestEveryClaimIsSeenFailing(t *testing.T) {
+	t.Parallel()
 	byMutants := mutantsShowingClaims(t)
 	for _, p := range protocols.All() {
 		for _, claim := range claimsOf(p) {

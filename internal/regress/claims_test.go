@@ -237,6 +237,7 @@ var brokenVariants = func() []brokenVariant {
 // the claim its broken rule guards; the shipped protocol passes the same
 // configuration, so the failure is the variant's.
 func TestBrokenVariantsFailTheirClaims(t *testing.T) {
+	t.Parallel()
 	for _, c := range brokenVariants {
 		t.Run(c.protocol+"/"+c.claim, func(t *testing.T) {
 			m := c.variant(t, c.cfg)

@@ -16,6 +16,7 @@ import (
 // every claim exhaustively; the async scenario finds two masters, and a
 // restarted master breaks agreement only, as recorded.
 func TestEmergentScenarios(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("emergent")
 	require.NoError(t, err)
 	require.Equal(t, []string{"unique-leader", "agreement", "termination", "live-leader", "pool-size"}, p.Claims)
@@ -57,6 +58,7 @@ func TestEmergentScenarios(t *testing.T) {
 // (pool-min 2, pool-max 3), where the slaves do hold an election. The
 // quick tier searches the larger pool alone.
 func TestEmergentExhaustiveVariants(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		name string
 		cfg  model.Config
@@ -84,6 +86,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 // Random walks at N = 30 raise no false alarm, with one crash and with
 // several in a row.
 func TestEmergentRandomLarge(t *testing.T) {
+	t.Parallel()
 	for _, crashes := range []int{1, 3, 5} {
 		r := randomRun(t, "emergent", model.Config{N: 30, Crashes: crashes}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
 		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", crashes, suite.Describe(r))
@@ -97,6 +100,7 @@ func TestEmergentRandomLarge(t *testing.T) {
 // messages in every run with pool-min 1; with pool-min 2 two nodes promote,
 // 4(N-1).
 func TestEmergentMessages(t *testing.T) {
+	t.Parallel()
 	for n := 3; n <= 6; n++ {
 		r := exhaustiveRun(t, "emergent", model.Config{N: n}, nil, checker.Options{Messages: true})
 		require.Equal(t, checker.Pass, r.Verdict)

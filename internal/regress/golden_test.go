@@ -137,6 +137,7 @@ func longGoldenCases() []goldenCase {
 // quick tier searches the shipped scenarios, the file's first blocks; the
 // sweeps after them, a minute more, are searched with -long.
 func TestGoldenVerdicts(t *testing.T) {
+	t.Parallel()
 	var cover bytes.Buffer
 	shown := map[string]*checker.Trace{}
 	if tier.IsLong() {

@@ -23,6 +23,7 @@ func invitationProtocol(t *testing.T) *suite.Protocol {
 
 // Every scenario of the invitation algorithm gives its recorded verdict.
 func TestInvitationScenarios(t *testing.T) {
+	t.Parallel()
 	p := invitationProtocol(t)
 	var names []string
 	for i := range p.Scenarios {
@@ -45,6 +46,7 @@ func TestInvitationScenarios(t *testing.T) {
 // together. Each explores about ten million worlds; both together stay
 // well under a minute on two cores.
 func TestInvitationExhaustiveVariants(t *testing.T) {
+	t.Parallel()
 	tier.Long(t, "two searches of about ten million worlds")
 	cases := []struct {
 		name string
@@ -66,6 +68,7 @@ func TestInvitationExhaustiveVariants(t *testing.T) {
 // and the quiescence claims are judged: every walk ends in a quiescent
 // world.
 func TestInvitationRandomN30(t *testing.T) {
+	t.Parallel()
 	const walks, maxDepth = 1000, 100_000
 	r := randomRun(t, "invitation", model.Config{N: 30, Partitions: 1, Crashes: 1}, nil,
 		checker.RandomOptions{Walks: walks, Seed: 1, MaxDepth: maxDepth})
@@ -97,6 +100,7 @@ func (a amnesiac) Recover(ctx *model.Ctx[invitation.Msg], _ invitation.State) in
 // protocol, which keeps the number in stable storage, passes the same
 // searches.
 func TestInvitationSeededBugForgetsSequence(t *testing.T) {
+	t.Parallel()
 	exhaustive := model.Config{N: 3, Crashes: 1, Recoveries: 1}
 	random := model.Config{N: 30, Crashes: 1, Recoveries: 1}
 	ropt := checker.RandomOptions{Walks: 1000, Seed: 1}

@@ -16,6 +16,7 @@ import (
 // lists, no crash where the algorithm assumes none); R-multicast also
 // under duplicated messages, which it drops.
 func TestKitRapidOnBuiltins(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol string
 		space    checktest.Space

@@ -26,6 +26,7 @@ func messages(t *testing.T, r *checker.Result, kind string) checker.MessageRange
 // The message complexities of the works followed, over every interleaving
 // explored.
 func TestMessageComplexity(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol, ranks, kind string
 		n                     int
@@ -62,6 +63,7 @@ func TestMessageComplexity(t *testing.T) {
 // message reaches a node that already knows the leader, and (the Leader
 // Election notes, command 2) it elects again.
 func TestBullyMessageBounds(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("bully")
 	require.NoError(t, err)
 	for n := 2; n <= 4; n++ {
@@ -91,6 +93,7 @@ func TestBullyMessageBounds(t *testing.T) {
 // messages, reached when the initiator's predecessor has the highest rank,
 // and at least 2N, when the initiator itself has it; over every rank order.
 func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("ringbased")
 	require.NoError(t, err)
 	for n := 2; n <= 6; n++ {
@@ -119,6 +122,7 @@ func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 // FIFO links give one run of 16 messages, unordered ones 16 to 60, up to
 // 25 of them elected (five rounds of elected).
 func TestRingBasedUnorderedExceedsTheBound(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("ringbased")
 	require.NoError(t, err)
 	s, err := p.Scenario("all-unordered")
@@ -165,6 +169,7 @@ func ranksSpec(perm []int) string {
 // Silberschatz et al.: whoever detects the failure, every process joins the active-list
 // election and every number goes round once: N² elect messages.
 func TestActiveListOneInitiator(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("activelist")
 	require.NoError(t, err)
 	for n := 2; n <= 6; n++ {
@@ -183,6 +188,7 @@ func TestActiveListOneInitiator(t *testing.T) {
 // The ring algorithms' message counts as their package docs state them, for
 // N = 3..6, in every interleaving: the least and the most are equal.
 func TestRingCountsStatedInDocs(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol, ranks, initiators, kind string
 		want                              func(n int) int

@@ -20,6 +20,7 @@ import (
 // every interleaving of a run where one node multicasts once: exactly that
 // many, by kind, for N = 2..4.
 func TestMulticastMessagesPerMulticast(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol string
 		kinds    func(n int) map[string]int
@@ -74,6 +75,7 @@ func (deliverFirst) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ mo
 // R-multicast keeps it in the same runs (the golden sweeps check it with two
 // senders too).
 func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
+	t.Parallel()
 	cfg := model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
 	m := compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
 	r := checker.Exhaustive(context.Background(), m, checker.Options{})
@@ -96,6 +98,7 @@ func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
 // every history is linearizable. Random runs of 10 nodes, two operations
 // each.
 func TestRegisterLinearizability(t *testing.T) {
+	t.Parallel()
 	opt := checker.RandomOptions{Walks: 300, Seed: 1, Object: properties.Register}
 	for _, name := range []string{"sequencer", "isis"} {
 		cfg := model.Config{N: 10, Channels: model.Unordered, Params: map[string]int{"msgs": 2, "reads": int(multicast.OrderedReads)}}
@@ -130,6 +133,7 @@ func TestRegisterLinearizability(t *testing.T) {
 // The register's sequential model, on histories whose answer is known:
 // each is a run's observations, node and what, in the order they happen.
 func TestRegisterModel(t *testing.T) {
+	t.Parallel()
 	type obs struct {
 		node model.NodeID
 		o    model.Obs
@@ -172,6 +176,7 @@ func TestRegisterModel(t *testing.T) {
 // multicast make a walk long, at N = 12), and the crash-tolerant claims
 // with crashes.
 func TestRandomMulticastLarge(t *testing.T) {
+	t.Parallel()
 	for _, p := range protocols.All() {
 		if p.Family != "multicast" {
 			continue
@@ -203,6 +208,7 @@ func TestRandomMulticastLarge(t *testing.T) {
 
 // Bad parameters are errors, not runs.
 func TestMulticastParameters(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		protocol string
 		params   map[string]int

@@ -42,6 +42,7 @@ func (p lowestFirst) Receive(ctx *model.Ctx[central.Msg], s central.State, from 
 // The liveness engine finds the unfair server's starvation as a lasso that
 // replays, under every notion of fairness; the shipped server passes.
 func TestStarvationLasso(t *testing.T) {
+	t.Parallel()
 	forever := model.Config{N: 3, Params: map[string]int{"requests": 0}}
 	for _, f := range []checker.Fairness{checker.WeakFairness, checker.StrongFairness, checker.NoFairness} {
 		m := compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{}, forever)
@@ -106,6 +107,7 @@ func names(prs []checker.PropertyResult) []string {
 // The message figures of Vlassov and Montelius, over every run explored: one node asks once,
 // alone, and the complete run's messages are those of one entry.
 func TestMessagesPerEntry(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol string
 		want     func(n, node int) int
@@ -144,6 +146,7 @@ func TestMessagesPerEntry(t *testing.T) {
 // The evaluation figures measured on timed random runs (checker.EntryFigures),
 // against Vlassov and Montelius.
 func TestEntryFigures(t *testing.T) {
+	t.Parallel()
 	figures := func(name string, cfg model.Config) *checker.EntryFigures {
 		t.Helper()
 		r := randomRun(t, name, cfg, nil, checker.RandomOptions{Walks: 300, Seed: 1, MaxDepth: 600, EntryFigures: true})
@@ -219,6 +222,7 @@ func (p heldReplier) Receive(ctx *model.Ctx[ricartagrawala.Msg], s ricartagrawal
 // histories in random runs of 10 and more nodes; on the broken
 // Ricart-Agrawala it does not, and porcupine draws the history.
 func TestLockLinearizability(t *testing.T) {
+	t.Parallel()
 	opt := checker.RandomOptions{Walks: 200, Seed: 1, MaxDepth: 3000, Object: properties.Lock}
 	for _, name := range []string{"central", "tokenring", "ricartagrawala", "maekawa"} {
 		for _, n := range []int{10, 16} {
@@ -256,6 +260,7 @@ func TestLockLinearizability(t *testing.T) {
 // The central server serves requests in arrival order, not in (timestamp,
 // id) order, so it does not claim request-order: the checker shows why.
 func TestCentralBreaksRequestOrder(t *testing.T) {
+	t.Parallel()
 	r := exhaustiveRun(t, "central", model.Config{N: 3}, []string{"request-order"}, checker.Options{})
 	pr := r.Property("request-order")
 	require.Equal(t, checker.Fail, pr.Verdict)

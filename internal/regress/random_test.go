@@ -12,6 +12,7 @@ import (
 // Random walks find the unreliable-detector counterexample of bully at
 // N = 20, and the walk replays from its seed alone, event for event.
 func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
+	t.Parallel()
 	cfg := model.Config{N: 20, Crashes: 1, Timing: model.Async}
 	props := []string{"unique-leader"}
 	r := randomRun(t, "bully", cfg, props, checker.RandomOptions{Walks: 200, Seed: 42})
@@ -33,6 +34,7 @@ func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
 // At N = 50 the correct protocols raise no false alarm, and the messages
 // of every walk match the figures of the Leader Election notes.
 func TestRandomLargeRings(t *testing.T) {
+	t.Parallel()
 	const n = 50
 	cases := []struct {
 		protocol string
@@ -63,6 +65,7 @@ func TestRandomLargeRings(t *testing.T) {
 // The random engine's outcome depends on the options only, not on how many
 // workers ran the walks.
 func TestRandomDeterministicAcrossWorkers(t *testing.T) {
+	t.Parallel()
 	cfg := model.Config{N: 6, Crashes: 1, Timing: model.Async}
 	a := randomRun(t, "bully", cfg, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 300, Seed: 9, Workers: 1})
 	b := randomRun(t, "bully", cfg, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 300, Seed: 9, Workers: 2})
@@ -75,6 +78,7 @@ func TestRandomDeterministicAcrossWorkers(t *testing.T) {
 // in every walk; with a crash, which they do not tolerate, they stay safe
 // (their termination is lost, as the crash scenarios record).
 func TestRandomRingAlgorithmsAtN30(t *testing.T) {
+	t.Parallel()
 	const n = 30
 	cases := []struct {
 		protocol, kind string

@@ -160,6 +160,7 @@ func predictedTokens(cfg model.Config) int {
 }
 
 func TestPredictedTokens(t *testing.T) {
+	t.Parallel()
 	ranks := func(spec string, n int) []int {
 		r, err := model.ParseRanks(spec, n)
 		require.NoError(t, err)
@@ -179,6 +180,7 @@ func TestPredictedTokens(t *testing.T) {
 // invariants hold in every world and, at every quiescent world, the
 // outcome is the one the algorithm promises, down to the messages sent.
 func TestRapidElectionSchedules(t *testing.T) {
+	t.Parallel()
 	var scenarios, runs, complete, judged, partial, crashes, longest int
 	rapid.Check(t, func(t *rapid.T) {
 		s := drawElectionScenario(t)
@@ -286,6 +288,7 @@ func TestRapidElectionSchedules(t *testing.T) {
 // The property never fails the check; it counts the schedules that break
 // unique-leader, and the test asks for at least one.
 func TestRapidFindsBullyAsyncViolation(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("bully")
 	require.NoError(t, err)
 	props := []*properties.Property{properties.UniqueLeader}

@@ -27,6 +27,7 @@ func ringProtocol(t *testing.T) *suite.Protocol {
 // the ranks and the channels (the table of the package doc). The claims
 // hold in all of these, N = 2..6.
 func TestRingMessagesWithoutCrashes(t *testing.T) {
+	t.Parallel()
 	p := ringProtocol(t)
 	type counts struct{ election, coordinator, ack int }
 	for n := 2; n <= 6; n++ {
@@ -64,6 +65,7 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 // of reach here: N = 4 with every node initiating has 23 million worlds,
 // N = 5 with one initiator 10 million.
 func TestRingExhaustiveWithCrashes(t *testing.T) {
+	t.Parallel()
 	p := ringProtocol(t)
 	cases := []suite.Scenario{
 		{N: 2, Crashes: 1}, {N: 3, Crashes: 1}, {N: 3, Crashes: 1, Channels: model.Unordered},
@@ -84,6 +86,7 @@ func TestRingExhaustiveWithCrashes(t *testing.T) {
 
 // At N = 30 random walks with one crash, and with two, raise no alarm.
 func TestRingRandomLargeRing(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ crashes, walks int }{{1, 1000}, {2, 300}} {
 		r := randomRun(t, "ring", model.Config{N: 30, Crashes: c.crashes}, nil, checker.RandomOptions{Walks: c.walks, Seed: 1})
 		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", c.crashes, suite.Describe(r))
@@ -127,6 +130,7 @@ func requireCaught(t *testing.T, r *checker.Result, what string) {
 // The checker catches a node that forgets to skip its failed successor,
 // exhaustively at small N and by random walks at N = 30.
 func TestRingSeededBugForgetsToSkip(t *testing.T) {
+	t.Parallel()
 	for _, cfg := range []model.Config{{N: 3, Crashes: 1}, {N: 4, Crashes: 1, Initiators: []bool{true, false, false, false}}} {
 		m := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, cfg)
 		r := checker.Exhaustive(context.Background(), m, checker.Options{})

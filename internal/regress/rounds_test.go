@@ -25,6 +25,7 @@ import (
 // initiator's start to the last one's, which may start N-1 rounds later:
 // a start no message causes, so no chain of messages counts it.)
 func TestChangRobertsRounds(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("changroberts")
 	require.NoError(t, err)
 	for n := 2; n <= 6; n++ {
@@ -69,6 +70,7 @@ func (f flood) Pulses(*model.Env) int { return f.pulses }
 // synchronizer (which carries the algorithm's messages in its packets), 4E
 // for α (acks and safes) and 2E + 3(N-1) for β.
 func TestSynchronizerRounds(t *testing.T) {
+	t.Parallel()
 	for _, top := range []string{"ring", "line", "star", "tree"} {
 		n := 4
 		g, err := model.ParseTopology(top, n)
@@ -121,6 +123,7 @@ func TestSynchronizerRounds(t *testing.T) {
 // TestGoldenRounds keeps the rounds of the synchronizers' and the ring
 // elections' scenarios in testdata/rounds.golden.
 func TestGoldenRounds(t *testing.T) {
+	t.Parallel()
 	var cases []goldenCase
 	for _, name := range []string{"sync/bfs", "sync/bfs-simple", "sync/bfs-alpha", "sync/bfs-beta", "changroberts", "lelann"} {
 		p, err := protocols.Lookup(name)

@@ -20,6 +20,7 @@ import (
 // most 1 500 steps by default (five batches, so every way a search stops
 // is met); 70 walks of 5 000 steps with -long (minutes: CI runs it).
 func TestShardsMergeToTheWholeSearch(t *testing.T) {
+	t.Parallel()
 	walks, depth := tier.Pick(40, 70), tier.Pick(1500, 5000)
 	variants := []struct {
 		name string

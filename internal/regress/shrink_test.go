@@ -19,6 +19,7 @@ import (
 // at the scenario's N; testdata/shrink.golden keeps both lengths, so that
 // a change to the shrinker or a protocol that alters them is seen.
 func TestShrinkKnownCounterexamples(t *testing.T) {
+	t.Parallel()
 	var out bytes.Buffer
 	eachKnownBug(t, 0, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
 		ex := checker.Exhaustive(context.Background(), m, checker.Options{MaxDepth: s.MaxDepth})
@@ -42,6 +43,7 @@ func TestShrinkKnownCounterexamples(t *testing.T) {
 // messages (bully's healed-leader after a partition, Ricart-Agrawala's
 // and Maekawa's deadlocks) they are in the hundreds.
 func TestShrinkAtN30(t *testing.T) {
+	t.Parallel()
 	tier.Long(t, "random searches and shrinking of every known bug at N = 30")
 	var out bytes.Buffer
 	eachKnownBug(t, 30, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
@@ -93,6 +95,7 @@ func eachKnownBug(t *testing.T, n int, f func(*suite.Protocol, *suite.Scenario, 
 // client's last request lost, after every other node's whole cycle (147
 // steps): only a loss exchanged for an earlier one gets there.
 func TestShrinkExchangesTheLostMessage(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("central")
 	require.NoError(t, err)
 	sc, err := p.Scenario("loss")

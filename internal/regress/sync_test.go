@@ -17,6 +17,7 @@ import (
 // pulses 0..N-1 send (the last sends nothing), so each figure is per pulse
 // times N.
 func TestSynchronizerMessages(t *testing.T) {
+	t.Parallel()
 	type figure struct {
 		kind string
 		want func(n, e int) int
@@ -69,6 +70,7 @@ func TestSynchronizerMessages(t *testing.T) {
 // rings and grids of 30 nodes; ABD on bounded delay with d the network's
 // bound.
 func TestSynchronizersRandom(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta", "bfs-abd"} {
 		p, err := protocols.Lookup("sync/" + name)
 		require.NoError(t, err)
@@ -94,6 +96,7 @@ func TestSynchronizersRandom(t *testing.T) {
 // lines, stars, trees and random graphs, channel orders and schedules
 // rapid draws.
 func TestSynchronizersRapid(t *testing.T) {
+	t.Parallel()
 	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta"} {
 		t.Run(name, func(t *testing.T) {
 			p, err := protocols.Lookup("sync/" + name)

@@ -20,6 +20,7 @@ import (
 // replays the protocol with vigil's flags, so the path cannot rot. It
 // builds and links a second vigil binary: the long tier runs it.
 func TestUserModule(t *testing.T) {
+	t.Parallel()
 	tier.Long(t, "a build and test of another module, its vigil binary and fifteen runs of it")
 	dir, err := filepath.Abs(filepath.Join("..", "..", "testdata", "usermod"))
 	require.NoError(t, err)
