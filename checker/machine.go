@@ -20,9 +20,9 @@ type Machine struct {
 
 // Compile builds the Machine that runs protocol p, named name, under cfg
 // and checks props. It rejects a configuration that is not valid, state or
-// message types that have no canonical encoding (see model.CheckKeyable)
-// and property lists that cannot be checked together (see
-// properties.CheckNames).
+// message types that have no canonical encoding (they must be plain
+// values; see model.Protocol) and property lists that cannot be checked
+// together (see properties.CheckNames).
 func Compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, props ...*properties.Property) (*Machine, error) {
 	if err := properties.CheckNames(props); err != nil {
 		return nil, err

@@ -118,18 +118,19 @@ func (c *Config) TimingSpec() string {
 	return c.Timing.String()
 }
 
-// MaxDelay bounds Config.Delay: a message's age takes 8 bits.
-const MaxDelay = 100
-
-// MaxNodes bounds N: the checker packs node ids in 16 bits.
-const MaxNodes = 1 << 15
-
-// MaxPartitions bounds Config.Partitions: group labels take 4 bits.
-const MaxPartitions = 7
-
-// MaxMessageFaults bounds Config.Losses and Config.Duplicates: the checker
-// counts each in 8 bits.
-const MaxMessageFaults = 255
+// The bounds of a Config that Validate refuses to exceed: each says what
+// the checker packs the figure in.
+const (
+	// MaxDelay bounds Config.Delay: a message's age takes 8 bits.
+	MaxDelay = 100
+	// MaxNodes bounds Config.N: the checker packs node ids in 16 bits.
+	MaxNodes = 1 << 15
+	// MaxPartitions bounds Config.Partitions: group labels take 4 bits.
+	MaxPartitions = 7
+	// MaxMessageFaults bounds Config.Losses and Config.Duplicates: the
+	// checker counts each in 8 bits.
+	MaxMessageFaults = 255
+)
 
 // Config is one run's scenario: the network and fault semantics, the
 // identities of the nodes and the protocol's parameters.

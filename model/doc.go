@@ -10,10 +10,12 @@
 // *Ctx through which they send messages, arm and cancel timers and report
 // observations; they must not mutate their input state, keep globals, read
 // clocks or draw random numbers. States, messages, timers and actions are
-// plain values (see CheckKeyable) that the checker compares and interns by
-// content, and it runs each handler once per distinct (node, state, input),
-// remembering the outcome. A handler's unit test calls it directly with a
-// context from NewCtx and reads its effects back.
+// plain values (booleans, numbers, strings, and arrays, slices, maps and
+// structs of them; no pointers, interfaces, channels or funcs) that the
+// checker compares and interns by content, and it runs each handler once
+// per distinct (node, state, input), remembering the outcome. A handler's
+// unit test calls it directly with a context from NewCtx and reads its
+// effects back with package checker/checktest.
 //
 // # Faults
 //

@@ -3,6 +3,8 @@ package model
 import (
 	"errors"
 	"slices"
+
+	"github.com/vigil-check/vigil/internal/effects"
 )
 
 // Protocol is the contract a protocol author implements: pure handlers over
@@ -210,29 +212,35 @@ func (e *Env) graph() *Graph {
 }
 
 // Ctx is handed to every handler: the node's Env plus the effects the
-// handler produces, in order.
+// handler produces, in order. A handler's unit test reads them back with
+// checker/checktest (Sent, Timers, Observed).
 type Ctx[M any] struct {
 	Env
-	sends  []send[M]
-	timers []timerOp
-	waits  []NodeID // the timers' waitOn, one after another
-	obs    []Obs
+	effects effects.Buffer[Sent[M], NodeID, Obs]
 }
 
-type send[M any] struct {
-	to  NodeID
-	msg M
+// Sent is a message a handler sent: as a test reads it back, and as a
+// protocol that simulates another (a synchronizer) carries it.
+type Sent[M any] struct {
+	To  NodeID
+	Msg M
 }
 
-type timerOp struct {
-	timer  Timer
-	arm    bool
-	waitOn []NodeID
-	ticks  int // SetTimerAfter's delay; 0: SetTimer
+// effectsOf is what every Ctx[M] has: its effect buffer, for the engine
+// (see init).
+type effectsOf interface{ effectBuffer() any }
+
+func (c *Ctx[M]) effectBuffer() any { return &c.effects }
+
+// init gives the engines the effect buffer of a context they made, which
+// they reach through package effects: the only way in, so that no engine
+// hook shows in this package's API.
+func init() {
+	effects.Of = func(ctx any) any { return ctx.(effectsOf).effectBuffer() }
 }
 
 // Send sends m to node to.
-func (c *Ctx[M]) Send(to NodeID, m M) { c.sends = append(c.sends, send[M]{to, m}) }
+func (c *Ctx[M]) Send(to NodeID, m M) { c.effects.Send(Sent[M]{to, m}) }
 
 // SendAll sends m to each node of to, in order.
 func (c *Ctx[M]) SendAll(to []NodeID, m M) {
@@ -247,32 +255,20 @@ func (c *Ctx[M]) SendAll(to []NodeID, m M) {
 // Re-arming starts the timer afresh: a lost message that had expired it is
 // forgotten. A wait that narrows as answers come in should keep one timer
 // per awaited node, so that a lost answer keeps its own timer expired.
-func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) {
-	// copied into c's own buffer, so that waitOn does not escape and a
-	// call's variadic slice stays on its caller's stack
-	var on []NodeID
-	if len(waitOn) > 0 {
-		from := len(c.waits)
-		c.waits = append(c.waits, waitOn...)
-		on = c.waits[from:len(c.waits):len(c.waits)]
-	}
-	c.timers = append(c.timers, timerOp{timer: t, arm: true, waitOn: on})
-}
+func (c *Ctx[M]) SetTimer(t Timer, waitOn ...NodeID) { c.effects.Arm(t, waitOn) }
 
 // SetTimerAfter arms timer t to fire after ticks ticks of time (at least
 // 1), replacing an armed timer of the same name. Under Bounded timing it
 // fires exactly then: time does not pass on while it is due. Under Sync
 // and Async timing, which have no clock, it may fire at any time, as a
 // SetTimer with no waitOn does.
-func (c *Ctx[M]) SetTimerAfter(t Timer, ticks int) {
-	c.timers = append(c.timers, timerOp{timer: t, arm: true, ticks: max(ticks, 1)})
-}
+func (c *Ctx[M]) SetTimerAfter(t Timer, ticks int) { c.effects.ArmAfter(t, max(ticks, 1)) }
 
 // CancelTimer disarms timer t if it is armed.
-func (c *Ctx[M]) CancelTimer(t Timer) { c.timers = append(c.timers, timerOp{timer: t}) }
+func (c *Ctx[M]) CancelTimer(t Timer) { c.effects.Cancel(t) }
 
 // Observe reports a protocol-neutral fact for the properties to read.
-func (c *Ctx[M]) Observe(o Obs) { c.obs = append(c.obs, o) }
+func (c *Ctx[M]) Observe(o Obs) { c.effects.Observe(o) }
 
 // reset points c at cfg, which must be c's own copy: Env caches the parsed
 // topology in it.
@@ -281,5 +277,5 @@ func (c *Ctx[M]) reset(cfg *Config, self NodeID) {
 	for name, value := range cfg.Params {
 		c.params = append(c.params, param{name, value})
 	}
-	c.sends, c.timers, c.waits, c.obs = c.sends[:0], c.timers[:0], c.waits[:0], c.obs[:0]
+	c.effects.Reset()
 }

@@ -24,7 +24,8 @@ type Graph struct {
 // MaxRandomTopologyNodes bounds the nodes of a random topology, which
 // draws a link for each of the N(N-1)/2 pairs of nodes: at 2048 nodes, 2
 // million draws and some 20 MB of links; at MaxNodes, 537 million draws
-// and gigabytes.
+// and gigabytes. ParseTopology, and so Config.Validate, refuses a larger
+// one.
 const MaxRandomTopologyNodes = 2048
 
 // topologyHelp lists the specs, for error messages.

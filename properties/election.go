@@ -30,7 +30,7 @@ func (leadersMonitor) Observe(_ *model.Config, st any, node model.NodeID, o mode
 }
 
 // ObserveInPlace is Observe on a state of the walk's own (see
-// model.InPlaceMonitor).
+// NewInPlaceMonitor).
 func (leadersMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
 	return setAt(st, node, leaderAfter(st.([]model.NodeID)[node], o), true)
 }

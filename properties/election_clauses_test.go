@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/vigil-check/vigil/internal/inplace"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -360,16 +361,16 @@ func TestElectionMonitorsCopyOnWrite(t *testing.T) {
 	pool := Pool.Start(cfg).([]bool)
 	require.True(t, sameSlice(pool, Pool.Observe(cfg, pool, 1, model.InPool(false)).([]bool)), "Observe copied the pool where nothing changed")
 
-	walk := Leaders.(model.InPlaceMonitor)
+	walk := Leaders.(inplace.Monitor)
 	after := walk.ObserveInPlace(cfg, leaders, 2, model.Leader(0)).([]model.NodeID)
 	require.True(t, sameSlice(leaders, after), "ObserveInPlace copied the leaders")
 	require.Equal(t, []model.NodeID{model.None, model.None, 0}, leaders, "ObserveInPlace writes the walk's state")
-	inPool := Pool.(model.InPlaceMonitor).ObserveInPlace(cfg, pool, 0, model.InPool(true)).([]bool)
+	inPool := Pool.(inplace.Monitor).ObserveInPlace(cfg, pool, 0, model.InPool(true)).([]bool)
 	require.True(t, sameSlice(pool, inPool), "ObserveInPlace copied the pool")
 	require.Equal(t, []bool{true, false, false}, pool, "ObserveInPlace writes the walk's state")
 
 	groups := GroupNumbers.Start(cfg).(groupNumbers)
-	grown := GroupNumbers.(model.InPlaceMonitor).ObserveInPlace(cfg, groups, 1, model.NewGroup(4)).(groupNumbers)
+	grown := GroupNumbers.(inplace.Monitor).ObserveInPlace(cfg, groups, 1, model.NewGroup(4)).(groupNumbers)
 	require.True(t, sameSlice(groups.Last, grown.Last), "ObserveInPlace copied the group numbers")
 	require.Equal(t, []int{0, 4, 0}, groups.Last, "ObserveInPlace writes the walk's state")
 	require.True(t, slices.Equal(grown.Last, GroupNumbers.Observe(cfg, GroupNumbers.Start(cfg), 1, model.NewGroup(4)).(groupNumbers).Last))

@@ -93,7 +93,7 @@ func (s msgSet) merge(t msgSet, inPlace bool) msgSet {
 }
 
 // cow returns slice s to write into: s itself where the monitor holds its
-// state alone (inPlace, see model.InPlaceMonitor), else a copy, since
+// state alone (inPlace, see NewInPlaceMonitor), else a copy, since
 // the state it was given is shared with the worlds a search keeps.
 func cow[T any](s []T, inPlace bool) []T {
 	if inPlace {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/vigil-check/vigil/internal/inplace"
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
 )
@@ -20,7 +21,7 @@ import (
 // state ObserveInPlace reached.
 func feed(t *testing.T, mon model.Monitor, cfg *model.Config, script []mstep) any {
 	t.Helper()
-	ip, ok := mon.(model.InPlaceMonitor)
+	ip, ok := mon.(inplace.Monitor)
 	require.True(t, ok, "%s observes in place", mon.Name())
 	kept := []any{mon.Start(cfg)}
 	keys := [][]byte{sim.AppendKey(nil, kept[0])}
@@ -153,7 +154,7 @@ func TestMulticastObserveUnchangedAllocatesNothing(t *testing.T) {
 			for _, path := range []struct {
 				name    string
 				observe func(*model.Config, any, model.NodeID, model.Obs) any
-			}{{"Observe", c.mon.Observe}, {"ObserveInPlace", c.mon.(model.InPlaceMonitor).ObserveInPlace}} {
+			}{{"Observe", c.mon.Observe}, {"ObserveInPlace", c.mon.(inplace.Monitor).ObserveInPlace}} {
 				allocs := testing.AllocsPerRun(5, func() { path.observe(cfg, st, u.node, u.obs) })
 				require.Zero(t, allocs, "%s.%s, %s", c.mon.Name(), path.name, u.why)
 			}

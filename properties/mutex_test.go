@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/inplace"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -153,7 +154,7 @@ func TestMutexProperties(t *testing.T) {
 func feedCS[S any](t *testing.T, mon model.Monitor, run []obsStep, nodes func(S) []properties.CSNode) S {
 	t.Helper()
 	cfg := &model.Config{N: 3}
-	inPlace, ok := mon.(model.InPlaceMonitor)
+	inPlace, ok := mon.(inplace.Monitor)
 	require.True(t, ok, "%s observes in place", mon.Name())
 	st, ip := mon.Start(cfg), mon.Start(cfg)
 	for k, s := range run {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 
+	"github.com/vigil-check/vigil/internal/inplace"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -35,7 +36,7 @@ func StateOf[S any](v View, i model.NodeID) S {
 // NewMonitor returns a monitor whose state is a T: start gives it at the
 // start of a run, observe gives the state after node reported o (and after
 // the crash, model.ObsCrash, or recovery, model.ObsRecover, of node).
-// T must be a plain value (see model.CheckKeyable), since the state is part
+// T must be a plain value (see model.Monitor), since the state is part
 // of the world the search compares, and observe must return a new value
 // rather than change st: the checker re-encodes st after each call and
 // reports a monitor that changed it.
@@ -53,12 +54,19 @@ func NewSymmetricMonitor[T any](name string, start func(cfg *model.Config) T, ob
 }
 
 // NewInPlaceMonitor is NewMonitor for a monitor fed at many steps of a
-// random walk: observeInPlace is observe on a state that only the walk
-// holds, which it may write into (see model.InPlaceMonitor), where observe
-// must copy each slice it changes. Both must return the same state; a walk
-// checks so on a sample of calls.
+// random walk, which holds one world at a time and never goes back to an
+// earlier one: where a search calls observe, a walk calls observeInPlace
+// on a state that only it holds (what start returned, or a deep copy of
+// it, then what observeInPlace returned) and never reads it again. So
+// observeInPlace may write into the state's slices and return them, where
+// observe must copy each one it changes. Both must return the same state
+// for the same input, which a walk checks on a sample of calls, and
+// neither may store one slice in two places of the state (the next write
+// in place would change both). A monitor type of one's own gets the same
+// from a walk by having the method ObserveInPlace(cfg *model.Config, st
+// any, node model.NodeID, o model.Obs) any.
 func NewInPlaceMonitor[T any](name string, start func(cfg *model.Config) T,
-	observe, observeInPlace func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T) model.InPlaceMonitor {
+	observe, observeInPlace func(cfg *model.Config, st T, node model.NodeID, o model.Obs) T) inplace.Monitor {
 	return &inPlaceMonitor[T]{typedMonitor[T]{name: name, start: start, observe: observe}, observeInPlace}
 }
 

@@ -105,7 +105,7 @@ func (m groupsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o mod
 }
 
 // ObserveInPlace is Observe on a state of the walk's own (see
-// model.InPlaceMonitor).
+// NewInPlaceMonitor).
 func (m groupsMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
 	return m.observe(st, node, o, true)
 }

@@ -30,7 +30,7 @@ func (poolMonitor) Observe(_ *model.Config, st any, node model.NodeID, o model.O
 }
 
 // ObserveInPlace is Observe on a state of the walk's own (see
-// model.InPlaceMonitor).
+// NewInPlaceMonitor).
 func (poolMonitor) ObserveInPlace(_ *model.Config, st any, node model.NodeID, o model.Obs) any {
 	return setAt(st, node, inPoolAfter(st.([]bool)[node], o), true)
 }

@@ -616,7 +616,7 @@ func ids(is ...model.NodeID) []model.NodeID { return is }
 // acknowledges and waits on it.
 var ask = queueStep{Name: "queue the asker", Self: 1, In: queueState{Queue: ids(2)}, From: 0, Msg: queueMsg{Path: ids(0)},
 	Want: queueState{Queue: ids(2, 0)}, Sent: checktest.SentTo(queueMsg{Path: ids(0, 1)}, 0),
-	Timers: []model.TimerEffect{checktest.Armed("serve", 0)}}
+	Timers: []checktest.TimerEffect{checktest.Armed("serve", 0)}}
 
 // altered is ask with change made to it (ask's slices are shared: replace
 // them, do not write into them).
@@ -639,13 +639,13 @@ func TestHandlersPassStepsThatHold(t *testing.T) {
 	serve := queueStep{Name: "serve the head", Self: 1, In: queueState{Queue: ids(2, 0)}, Timer: "serve",
 		Want: queueState{Queue: ids(0), Served: 1}, Observed: []model.Obs{model.Leader(2)}}
 	q.Timeout(t, []queueStep{serve})
-	serve.Action, serve.Timers = "serve", []model.TimerEffect{checktest.Cancelled("serve")}
+	serve.Action, serve.Timers = "serve", []checktest.TimerEffect{checktest.Cancelled("serve")}
 	q.Do(t, []queueStep{serve})
 	q.Recover(t, []queueStep{{Name: "forget the queue", Self: 1, In: queueState{Queue: ids(2), Served: 3},
-		Want: queueState{Served: 3}, Timers: []model.TimerEffect{checktest.Cancelled("serve")}}})
+		Want: queueState{Served: 3}, Timers: []checktest.TimerEffect{checktest.Cancelled("serve")}}})
 	three := queueStep{Name: "tell three", Self: 1, In: queueState{Queue: ids(2, 0, 1)}, Timer: "tell",
 		Want: queueState{Queue: ids(2, 0, 1)}, Sent: checktest.SentTo(queueMsg{Path: ids(1)}, 2, 0, 1),
-		Timers: []model.TimerEffect{checktest.Armed("tell", 2, 0, 1), checktest.Armed("alone")}}
+		Timers: []checktest.TimerEffect{checktest.Armed("tell", 2, 0, 1), checktest.Armed("alone")}}
 	q.Timeout(t, []queueStep{three})
 	q.Actions(t, []queueStep{{Name: "someone queued", In: queueState{Queue: ids(2)}, Enabled: []model.Action{"serve"}},
 		{Name: "nobody queued"}})
@@ -674,7 +674,7 @@ func TestHandlersCatchEveryMismatch(t *testing.T) {
 			queues("").Init(tb, []queueStep{{Name: "start", Self: 2}})
 		}, []string{`Init "start": what it observed: want nil, got [leader=n2]`}},
 		{"a timer it does not set", receive("", altered(func(s *queueStep) {
-			s.Timers = []model.TimerEffect{{Timer: "serve", Armed: true, WaitOn: ids(2)}}
+			s.Timers = []checktest.TimerEffect{{Timer: "serve", Armed: true, WaitOn: ids(2)}}
 		})),
 			[]string{`Receive "queue the asker": the timers it set at [0].WaitOn[0]: want n2, got n0`}},
 		{"an input state written into", receive("overwrite the head", altered(func(s *queueStep) { s.Want.Queue = ids(0, 0) })),

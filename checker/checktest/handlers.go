@@ -23,11 +23,11 @@ type Step[S, M any] struct {
 	Timer  model.Timer  // Timeout: the timer that fired
 	Action model.Action // Do: the action taken
 
-	Want     S                   // the state the handler returns
-	Sent     []model.Sent[M]     // the messages it sends, in order
-	Timers   []model.TimerEffect // the timers it arms and cancels, in order
-	Observed []model.Obs         // what it observes, in order
-	Enabled  []model.Action      // Actions: the actions it lists for In
+	Want     S               // the state the handler returns
+	Sent     []model.Sent[M] // the messages it sends, in order
+	Timers   []TimerEffect   // the timers it arms and cancels, in order
+	Observed []model.Obs     // what it observes, in order
+	Enabled  []model.Action  // Actions: the actions it lists for In
 }
 
 // Handlers runs tables of Steps through a protocol's handlers, the unit
@@ -99,7 +99,7 @@ func (h Handlers[S, M]) Actions(t testing.TB, steps []Step[S, M]) {
 }
 
 // SentTo is m sent to each node of to, in order, as Ctx.SendAll sends
-// it: a step's Sent (nil for no node, as Ctx.Sent has it).
+// it: a step's Sent (nil for no node, as Sent has it).
 func SentTo[M any](m M, to ...model.NodeID) []model.Sent[M] {
 	if len(to) == 0 {
 		return nil
@@ -113,12 +113,12 @@ func SentTo[M any](m M, to ...model.NodeID) []model.Sent[M] {
 
 // Armed is timer t armed to wait on the nodes of waitOn (Ctx.SetTimer):
 // one of a step's Timers.
-func Armed(t model.Timer, waitOn ...model.NodeID) model.TimerEffect {
-	return model.TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
+func Armed(t model.Timer, waitOn ...model.NodeID) TimerEffect {
+	return TimerEffect{Timer: t, Armed: true, WaitOn: waitOn}
 }
 
 // Cancelled is timer t cancelled (Ctx.CancelTimer); see Armed.
-func Cancelled(t model.Timer) model.TimerEffect { return model.TimerEffect{Timer: t} }
+func Cancelled(t model.Timer) TimerEffect { return TimerEffect{Timer: t} }
 
 // implements is p as the interface P of the handler a table calls, or
 // fails the test where p has no such handler.
@@ -166,9 +166,9 @@ func (h Handlers[S, M]) run(t testing.TB, handler string, steps []Step[S, M], ca
 		where := fmt.Sprintf("%s %q", handler, c.Name)
 		got := guard(t, where, func() S { return call(ctx, &c) })
 		expect(t, where, "the state it returned", c.Want, got)
-		expect(t, where, "the messages it sent", c.Sent, ctx.Sent())
-		expect(t, where, "the timers it set", c.Timers, ctx.Timers())
-		expect(t, where, "what it observed", c.Observed, ctx.Observed())
+		expect(t, where, "the messages it sent", c.Sent, Sent(ctx))
+		expect(t, where, "the timers it set", c.Timers, Timers(ctx))
+		expect(t, where, "what it observed", c.Observed, Observed(ctx))
 		h.unchanged(t, where, "state", in, reach(c.In))
 		h.unchanged(t, where, "message", msg, reach(c.Msg))
 	}

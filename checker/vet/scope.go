@@ -97,11 +97,13 @@ func modelPackage(pkg *types.Package) *types.Package {
 
 // interfaceMethods lists the methods of model's interfaces for monitors
 // and symmetry that vigil calls as it explores: Name is left out, as it
-// is read once.
+// is read once. A random walk also calls ObserveInPlace, Observe's twin,
+// on a monitor that has it (see properties.NewInPlaceMonitor), though no
+// interface of model names it.
 func interfaceMethods(m *types.Package) []ifaceMethod {
 	var out []ifaceMethod
 	for _, def := range []struct{ iface, what string }{
-		{"Monitor", "monitor"}, {"InPlaceMonitor", "monitor"}, {"SymmetricMonitor", "monitor"},
+		{"Monitor", "monitor"}, {"SymmetricMonitor", "monitor"},
 		{"Symmetric", "symmetry"}, {"Renamer", "symmetry"},
 	} {
 		obj := m.Scope().Lookup(def.iface)
@@ -115,6 +117,9 @@ func interfaceMethods(m *types.Package) []ifaceMethod {
 		for fn := range it.Methods() {
 			if fn.Name() != "Name" {
 				out = append(out, ifaceMethod{fn.Name(), def.what, fn.Signature()})
+			}
+			if def.iface == "Monitor" && fn.Name() == "Observe" {
+				out = append(out, ifaceMethod{"ObserveInPlace", def.what, fn.Signature()})
 			}
 		}
 	}

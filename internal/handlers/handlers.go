@@ -31,7 +31,7 @@ func Spans(module string, dirs []string) (map[string][][2]int, error) {
 }
 
 // monitorMethods are the methods the checker calls on a monitor (see
-// model.Monitor, InPlaceMonitor and SymmetricMonitor).
+// model.Monitor and SymmetricMonitor, and properties.NewInPlaceMonitor).
 var monitorMethods = map[string]bool{"Start": true, "Observe": true, "ObserveInPlace": true, "RenameNodes": true}
 
 // PropertySpans finds, in the packages of dirs, the code that judges a

@@ -13,7 +13,7 @@ import (
 type handlerResult struct {
 	state  uint32
 	sends  []rawSend
-	timers []model.TimerEffect
+	timers []timerEffect
 	obs    []model.Obs
 }
 
@@ -88,7 +88,7 @@ type typed[S, M any] struct {
 	// the inputs of the handler call under way (-1: none)
 	curIn, curMsg int64
 	// twice: buffers to compare a call's outcome with its second's
-	twice twice[M]
+	twice twice
 	// clocks: every message carries its depth, the round by which it is
 	// received: one more than its sender's clock when sent. Every state
 	// carries its node's clock, the depth of the message whose receipt set
@@ -109,7 +109,7 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 	var s S
 	var m M
 	for _, t := range []reflect.Type{reflect.TypeOf(&s).Elem(), reflect.TypeOf(&m).Elem()} {
-		if err := model.CheckKeyable(t); err != nil {
+		if err := CheckKeyable(t); err != nil {
 			return nil, fmt.Errorf("protocol %s: %w", name, err)
 		}
 	}
@@ -200,15 +200,17 @@ func kindOf(m any) string {
 // so that the Machine's tables stay right.
 func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]) S) handlerResult {
 	// A handler runs once per distinct (node, state, input): a fresh
-	// context costs nothing next to interning what it returns.
+	// context costs nothing next to interning what it returns, and the
+	// result may keep the slices of its effects, which are this call's.
 	ctx := model.NewCtx[M](*t.cfg, self)
+	buf := bufferOf(ctx)
 	t.curIn, t.curMsg = in, msg // for repair, if h panics
 	next := h(ctx)
 	t.curIn, t.curMsg = -1, -1
 	if f := t.putBack(in, msg); f != nil {
 		panic(f)
 	}
-	sent := ctx.Sent()
+	sent := buf.Sends
 	for _, s := range sent {
 		if s.To < 0 || int(s.To) >= t.cfg.N {
 			panic(misuse(fmt.Sprintf("sent to node %d, outside 0..%d", s.To, t.cfg.N-1)))
@@ -220,7 +222,7 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 		}
 	}
 	if t.timed == nil {
-		for _, op := range ctx.Timers() {
+		for _, op := range buf.Timers {
 			if op.Armed {
 				panic(misuse(fmt.Sprintf("armed timer %v, but the protocol has no Timeout method to handle it", op.Timer)))
 			}
@@ -237,13 +239,13 @@ func (t *typed[S, M]) run(self model.NodeID, in, msg int64, h func(*model.Ctx[M]
 		clock = t.msgDepth[msg]
 		peak = max(peak, clock)
 	}
-	r := handlerResult{state: t.internState(next, uint64(clock)|uint64(peak)<<32), timers: ctx.Timers(), obs: ctx.Observed()}
+	r := handlerResult{state: t.internState(next, uint64(clock)|uint64(peak)<<32), timers: buf.Timers, obs: buf.Obs}
 	for _, s := range sent {
 		r.sends = append(r.sends, rawSend{to: s.To, msg: t.internMsg(s.Msg, clock+1), kind: kindOf(s.Msg)})
 	}
 	// each distinct call runs here once: a second costs only what the
 	// first did
-	if f := t.again(self, in, msg, h, next, ctx); f != nil {
+	if f := t.again(self, in, msg, h, next, buf); f != nil {
 		panic(f)
 	}
 	return r

@@ -19,13 +19,10 @@ import (
 // canonical encodings: a difference is a Fault (Fault.Nondeterministic).
 
 // twice is what comparing two calls' outcomes needs, kept from call to
-// call: buffers for their encodings and effects, so that a check
-// allocates nothing of its own.
-type twice[M any] struct {
-	a, b   []byte
-	sends  [2][]model.Sent[M]
-	timers [2][]model.TimerEffect
-	obs    [2][]model.Obs
+// call: buffers for their encodings, so that a check allocates nothing of
+// its own.
+type twice struct {
+	a, b []byte
 }
 
 // freshCopy returns *p, sharing no slice or map with it when T holds any
@@ -40,15 +37,14 @@ func freshCopy[T any](p *T, writable bool) T {
 
 // sameOutcome compares the outcomes of two calls of one handler: the
 // states returned (s1, s2) and the sends, timers and observations their
-// contexts (c1, c2) hold. It returns the Fault of the first part that
-// differs, naming where (see firstDifference), or nil.
-func sameOutcome[S, M any](tw *twice[M], s1, s2 *S, c1, c2 *model.Ctx[M]) *Fault {
+// contexts' effect buffers (b1, b2) hold. It returns the Fault of the
+// first part that differs, naming where (see firstDifference), or nil.
+func sameOutcome[S, M any](tw *twice, s1, s2 *S, b1, b2 *effectBuffer[M]) *Fault {
 	tw.a, tw.b = appendKeyOf(tw.a[:0], s1), appendKeyOf(tw.b[:0], s2)
 	if string(tw.a) != string(tw.b) {
 		return nondeterministic("state", *s1, *s2)
 	}
-	sa, sb := c1.AppendSent(tw.sends[0][:0]), c2.AppendSent(tw.sends[1][:0])
-	tw.sends = [2][]model.Sent[M]{sa, sb}
+	sa, sb := b1.Sends, b2.Sends
 	same := len(sa) == len(sb)
 	for k := 0; same && k < len(sa); k++ {
 		tw.a, tw.b = appendKeyOf(tw.a[:0], &sa[k].Msg), appendKeyOf(tw.b[:0], &sb[k].Msg)
@@ -57,13 +53,11 @@ func sameOutcome[S, M any](tw *twice[M], s1, s2 *S, c1, c2 *model.Ctx[M]) *Fault
 	if !same {
 		return nondeterministic("sends", sa, sb)
 	}
-	ta, tb := c1.AppendTimers(tw.timers[0][:0]), c2.AppendTimers(tw.timers[1][:0])
-	tw.timers = [2][]model.TimerEffect{ta, tb}
+	ta, tb := b1.Timers, b2.Timers
 	if !sameTimers(ta, tb) {
 		return nondeterministic("timers", ta, tb)
 	}
-	oa, ob := c1.AppendObserved(tw.obs[0][:0]), c2.AppendObserved(tw.obs[1][:0])
-	tw.obs = [2][]model.Obs{oa, ob}
+	oa, ob := b1.Obs, b2.Obs
 	if !slices.Equal(oa, ob) {
 		return nondeterministic("observations", oa, ob)
 	}
@@ -72,7 +66,7 @@ func sameOutcome[S, M any](tw *twice[M], s1, s2 *S, c1, c2 *model.Ctx[M]) *Fault
 
 // sameTimers compares two lists of timer operations; timers are compared
 // by content, as they need not be comparable yet (a misuse found later).
-func sameTimers(a, b []model.TimerEffect) bool {
+func sameTimers(a, b []timerEffect) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -89,10 +83,10 @@ func sameTimers(a, b []model.TimerEffect) bool {
 }
 
 // again calls handler h, which run called with inputs in and msg (ids, -1
-// for none) and which returned next and filled ctx, a second time on
+// for none) and which returned next and filled buf, a second time on
 // fresh copies of the inputs, and compares the outcomes (see
 // sameOutcome). The interned inputs are put back whatever h does.
-func (t *typed[S, M]) again(self model.NodeID, in, msg int64, h func(*model.Ctx[M]) S, next S, ctx *model.Ctx[M]) *Fault {
+func (t *typed[S, M]) again(self model.NodeID, in, msg int64, h func(*model.Ctx[M]) S, next S, buf *effectBuffer[M]) *Fault {
 	second := model.NewCtx[M](*t.cfg, self)
 	var next2 S
 	func() {
@@ -110,7 +104,7 @@ func (t *typed[S, M]) again(self model.NodeID, in, msg int64, h func(*model.Ctx[
 		}
 		next2 = h(second)
 	}()
-	return sameOutcome(&t.twice, &next, &next2, ctx, second)
+	return sameOutcome(&t.twice, &next, &next2, buf, bufferOf(second))
 }
 
 // actionsAgain lists node self's actions in state s a second time, on a

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"sync"
 	"unsafe"
-
-	"github.com/vigil-check/vigil/model"
 )
 
 // AppendKey appends the canonical encoding of v to b: equal values (by
@@ -45,7 +43,7 @@ func encoderFor(t reflect.Type) encoder {
 	if e, ok := encoders.Load(t); ok {
 		return e.(encoder)
 	}
-	if err := model.CheckKeyable(t); err != nil {
+	if err := CheckKeyable(t); err != nil {
 		panic(err)
 	}
 	encodersMu.Lock()

@@ -290,7 +290,7 @@ func TestCheckKeyable(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			err := model.CheckKeyable(reflect.TypeOf(c.v))
+			err := CheckKeyable(reflect.TypeOf(c.v))
 			require.Error(t, err)
 			require.Contains(t, err.Error(), c.path+" has kind "+c.kind)
 			require.Contains(t, err.Error(), "plain values")
@@ -303,7 +303,7 @@ func TestCheckKeyable(t *testing.T) {
 		})
 	}
 	for _, ok := range []any{0, "", keyOuter{}, keyProbe{}, map[string][]map[int]bool{}, [3][]uint8{}} {
-		require.NoError(t, model.CheckKeyable(reflect.TypeOf(ok)), "%T", ok)
+		require.NoError(t, CheckKeyable(reflect.TypeOf(ok)), "%T", ok)
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"unsafe"
 
+	"github.com/vigil-check/vigil/internal/inplace"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -146,6 +147,8 @@ type walker[S, M any] struct {
 	// that read it alone (whose wait is over, whom a message is lost to)
 	dead []bool
 	ctxs []*model.Ctx[M] // each node's, reset before each call
+	// bufs: the effect buffer of each of ctxs (see bufferOf)
+	bufs []*effectBuffer[M]
 	// used lists the channels (from*n+to) that carried a message this
 	// walk, the ones Start has to empty, out of N²; chanRec[k] holds what
 	// the walk knows of channel used[k], and chanAt[c] is 1 + the index k
@@ -176,8 +179,8 @@ type walker[S, M any] struct {
 	// own at every call (see Start)
 	monStart []any
 	monFresh []bool
-	// inPlace: the monitors, if each is a model.InPlaceMonitor
-	inPlace  []model.InPlaceMonitor
+	// inPlace: the monitors, if each is an inplace.Monitor
+	inPlace  []inplace.Monitor
 	crashes  int
 	recovers int
 	down     int // nodes down now
@@ -209,8 +212,10 @@ type walker[S, M any] struct {
 	lostTo   []bool // scratch: the nodes a step's messages to are lost to a cut
 	calls    int
 	buf      []byte
-	twice    twice[M]        // to compare a sampled call's outcome with its second's
+	twice    twice           // to compare a sampled call's outcome with its second's
 	seconds  []*model.Ctx[M] // by node: the contexts of second calls
+	// secondBufs: the effect buffer of each of seconds
+	secondBufs []*effectBuffer[M]
 	// chunks: the memory of the timers' waits and of the outcomes kept
 	// for later (see run)
 	chunks struct {
@@ -221,7 +226,7 @@ type walker[S, M any] struct {
 	// scratch: the buffers of an outcome applied at once (see run)
 	scratch struct {
 		sends  []model.Sent[M]
-		timers []model.TimerEffect
+		timers []timerEffect
 		ops    []liveOp
 		obs    []model.Obs
 	}
@@ -251,12 +256,13 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, seed: maphash.MakeSeed()}
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
+		w.bufs = append(w.bufs, bufferOf(w.ctxs[i]))
 	}
 	for _, mon := range m.monitors {
 		w.monWords = append(w.monWords, interfaceWords(mon))
 	}
 	for _, mon := range m.monitors {
-		ip, ok := mon.(model.InPlaceMonitor)
+		ip, ok := mon.(inplace.Monitor)
 		if !ok {
 			w.inPlace = nil
 			break
@@ -311,7 +317,7 @@ func (w *walker[S, M]) Start(stop func() bool) bool {
 	for k, mon := range w.m.monitors {
 		if f := catch(func() {
 			// Start is pure: every walk starts from the first walk's
-			_, inPlace := mon.(model.InPlaceMonitor)
+			_, inPlace := mon.(inplace.Monitor)
 			if len(w.monStart) == k {
 				first, f := startTwice(mon, w.cfg)
 				if f != nil {
@@ -535,7 +541,7 @@ func (w *walker[S, M]) observe(i model.NodeID, o model.Obs) {
 		if check {
 			w.buf = AppendKey(w.buf[:0], in)
 		}
-		inPlace, _ := mon.(model.InPlaceMonitor)
+		inPlace, _ := mon.(inplace.Monitor)
 		var out any
 		f := catch(func() {
 			if inPlace == nil || sampled {
@@ -635,7 +641,7 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 	}
 	r.base, r.fired = nd.timers, fired
 	ctx := w.ctxs[i]
-	ctx.Reset()
+	w.bufs[i].Reset()
 	r.state = h(ctx)
 	if inKey != "" {
 		if after := appendKeyOf(w.buf[:0], &nd.state); string(after) != inKey {
@@ -656,9 +662,9 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 	}
 	// built in the walker's buffers; an outcome kept for later is copied
 	// out of them below
-	w.scratch.timers = ctx.AppendTimers(w.scratch.timers[:0])
+	w.scratch.timers = append(w.scratch.timers[:0], w.bufs[i].Timers...)
 	ops := w.scratch.timers
-	w.scratch.sends = ctx.AppendSent(w.scratch.sends[:0])
+	w.scratch.sends = append(w.scratch.sends[:0], w.bufs[i].Sends...)
 	r.sends = w.scratch.sends
 	r.ops = w.scratch.ops[:0]
 	for _, s := range r.sends {
@@ -693,7 +699,7 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 		r.ops = append(r.ops, liveOp{tm, op.Armed})
 	}
 	w.scratch.ops = r.ops
-	w.scratch.obs = ctx.AppendObserved(w.scratch.obs[:0])
+	w.scratch.obs = append(w.scratch.obs[:0], w.bufs[i].Obs...)
 	r.obs = w.scratch.obs
 	if !atOnce {
 		r.sends = append(w.chunks.sends.take(len(r.sends)), r.sends...)
@@ -717,12 +723,14 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 func (w *walker[S, M]) again(i model.NodeID, h func(*model.Ctx[M]) S, msg *M, next S, ctx *model.Ctx[M]) *Fault {
 	if w.seconds == nil {
 		w.seconds = make([]*model.Ctx[M], w.n)
+		w.secondBufs = make([]*effectBuffer[M], w.n)
 	}
 	if w.seconds[i] == nil {
 		w.seconds[i] = model.NewCtx[M](*w.cfg, i)
+		w.secondBufs[i] = bufferOf(w.seconds[i])
 	}
 	second := w.seconds[i]
-	second.Reset()
+	w.secondBufs[i].Reset()
 	var next2 S
 	func() {
 		// h reads its inputs from the node and the channel
@@ -737,7 +745,7 @@ func (w *walker[S, M]) again(i model.NodeID, h func(*model.Ctx[M]) S, msg *M, ne
 		}
 		next2 = h(second)
 	}()
-	return sameOutcome(&w.twice, &next, &next2, ctx, second)
+	return sameOutcome(&w.twice, &next, &next2, w.bufs[i], w.secondBufs[i])
 }
 
 // nameInput names the input of the handler call that just faulted, if
@@ -749,7 +757,7 @@ func (w *walker[S, M]) nameInput(input func() string) {
 }
 
 // waitsOf is the number of nodes ops wait on, all told.
-func waitsOf(ops []model.TimerEffect) int {
+func waitsOf(ops []timerEffect) int {
 	n := 0
 	for _, op := range ops {
 		n += len(op.WaitOn)

@@ -301,7 +301,7 @@ func checkPlainComparable(v any) error {
 	if !t.Comparable() {
 		return fmt.Errorf("type %v is not comparable", t)
 	}
-	return model.CheckKeyable(t)
+	return CheckKeyable(t)
 }
 
 // contentKey orders timers and actions by content, not by the order a

@@ -21,7 +21,7 @@ type tree struct {
 // Recursive types have a canonical encoding, and checking them terminates.
 func TestRecursiveTypes(t *testing.T) {
 	done := make(chan error, 1)
-	go func() { done <- model.CheckKeyable(reflect.TypeOf(tree{})) }()
+	go func() { done <- sim.CheckKeyable(reflect.TypeOf(tree{})) }()
 	select {
 	case err := <-done:
 		require.NoError(t, err)

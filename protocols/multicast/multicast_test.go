@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -108,8 +109,8 @@ func TestSend(t *testing.T) {
 		ctx := model.NewCtx[note](withParams(3, c.crashes, nil), 1)
 		got := in.Send(ctx, c.to, "m")
 		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Nil(t, ctx.Observed(), c.name)
+		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
+		require.Nil(t, checktest.Observed(ctx), c.name)
 		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
 }
@@ -153,8 +154,8 @@ func TestDeliver(t *testing.T) {
 		ctx := model.NewCtx[note](withParams(3, 1, reads(c.reads)), 1)
 		got := in.Deliver(ctx, c.v)
 		require.Equal(t, c.want, got, c.name)
-		require.Nil(t, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
+		require.Nil(t, checktest.Sent(ctx), c.name)
+		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
 		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
 }
@@ -193,8 +194,8 @@ func TestStep(t *testing.T) {
 		ctx := model.NewCtx[note](withParams(3, 1, reads(c.reads)), 1)
 		got := Step(ctx, in)
 		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
+		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
+		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
 		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
 }
@@ -234,8 +235,8 @@ func TestIssue(t *testing.T) {
 		require.Equal(t, c.want, got, c.name)
 		require.Equal(t, c.v, v, c.name)
 		require.Equal(t, c.mcast, ok, c.name)
-		require.Nil(t, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
+		require.Nil(t, checktest.Sent(ctx), c.name)
+		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
 	}
 }
 
@@ -273,8 +274,8 @@ func TestDo(t *testing.T) {
 		})
 		require.Equal(t, c.want, got, c.name)
 		require.Equal(t, c.mcast, mcast, c.name)
-		require.Equal(t, c.sent, ctx.Sent(), c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
+		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
+		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
 		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
 }

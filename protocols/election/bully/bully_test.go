@@ -20,39 +20,39 @@ func TestHandlers(t *testing.T) {
 	handlers.Init(t, []step{
 		{Name: "command 1: election to every higher node, wait for an answer", Self: 1,
 			Want: State{WaitReply, model.None}, Sent: []model.Sent[Msg]{send(2, Election), send(3, Election)},
-			Timers:   []model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 2, 3)},
+			Timers:   []checktest.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 2, 3)},
 			Observed: []model.Obs{model.Leader(model.None)}},
 		{Name: "the highest node has no one to ask: it leads at once", Self: 3,
 			Want: State{Idle, 3}, Sent: []model.Sent[Msg]{send(0, Coordinator), send(1, Coordinator), send(2, Coordinator)},
-			Timers:   []model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), cancel(AnswerTimer)},
+			Timers:   []checktest.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), cancel(AnswerTimer)},
 			Observed: []model.Obs{model.Leader(model.None), model.Leader(3)}},
 	})
 	handlers.Receive(t, []step{
 		{Name: "command 2: answer, and join the election when idle", Self: 2, In: State{Idle, model.None}, From: 0, Msg: Msg{Election},
 			Want: State{WaitReply, model.None}, Sent: []model.Sent[Msg]{send(0, Answer), send(3, Election)},
-			Timers: []model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 3)}, Observed: []model.Obs{model.Leader(model.None)}},
+			Timers: []checktest.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 3)}, Observed: []model.Obs{model.Leader(model.None)}},
 		{Name: "command 2 while electing: only answer", Self: 2, In: State{WaitReply, model.None}, From: 0, Msg: Msg{Election},
 			Want: State{WaitReply, model.None}, Sent: []model.Sent[Msg]{send(0, Answer)}},
 		{Name: "a leader answers and tells the asker who leads", Self: 3, In: State{Idle, 3}, From: 1, Msg: Msg{Election},
 			Want: State{Idle, 3}, Sent: []model.Sent[Msg]{send(1, Answer), send(1, Coordinator)}},
 		{Name: "command 3: an answer means wait for the coordinator", Self: 1, In: State{WaitReply, model.None}, From: 2, Msg: Msg{Answer},
-			Want: State{WaitLeader, model.None}, Timers: []model.TimerEffect{cancel(AnswerTimer), arm(CoordinatorTimer, 2, 3)}},
+			Want: State{WaitLeader, model.None}, Timers: []checktest.TimerEffect{cancel(AnswerTimer), arm(CoordinatorTimer, 2, 3)}},
 		{Name: "command 5: the coordinator is believed and watched", Self: 0, In: State{WaitLeader, model.None}, From: 3, Msg: Msg{Coordinator},
-			Want: State{Idle, 3}, Timers: []model.TimerEffect{cancel(AnswerTimer), cancel(CoordinatorTimer), arm(LeaderCheck, 3)},
+			Want: State{Idle, 3}, Timers: []checktest.TimerEffect{cancel(AnswerTimer), cancel(CoordinatorTimer), arm(LeaderCheck, 3)},
 			Observed: []model.Obs{model.Leader(3)}},
 	})
 	handlers.Timeout(t, []step{
 		{Name: "command 4: no answer in time, elect yourself", Self: 1, In: State{WaitReply, model.None}, Timer: AnswerTimer,
-			Want: State{Idle, 1}, Sent: []model.Sent[Msg]{send(0, Coordinator)}, Timers: []model.TimerEffect{cancel(AnswerTimer)},
+			Want: State{Idle, 1}, Sent: []model.Sent[Msg]{send(0, Coordinator)}, Timers: []checktest.TimerEffect{cancel(AnswerTimer)},
 			Observed: []model.Obs{model.Leader(1)}},
 		{Name: "command 6: no coordinator in time, start again", Self: 2, In: State{WaitLeader, model.None}, Timer: CoordinatorTimer,
 			Want: State{WaitReply, model.None}, Sent: []model.Sent[Msg]{send(3, Election)},
-			Timers: []model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 3)}, Observed: []model.Obs{model.Leader(model.None)}},
+			Timers: []checktest.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), arm(AnswerTimer, 3)}, Observed: []model.Obs{model.Leader(model.None)}},
 	})
 	handlers.Recover(t, []step{
 		{Name: "a recovered node starts an election (Silberschatz et al.)", Self: 3, In: State{Idle, 2},
 			Want: State{Idle, 3}, Sent: []model.Sent[Msg]{send(0, Coordinator), send(1, Coordinator), send(2, Coordinator)},
-			Timers:   []model.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), cancel(AnswerTimer)},
+			Timers:   []checktest.TimerEffect{cancel(CoordinatorTimer), cancel(LeaderCheck), cancel(AnswerTimer)},
 			Observed: []model.Obs{model.Leader(model.None), model.Leader(3)}},
 	})
 }
@@ -72,21 +72,21 @@ func TestElector(t *testing.T) {
 
 	ctx := model.NewCtx[outer](cfg, 1)
 	require.Equal(t, State{WaitReply, model.None}, e.Start(ctx))
-	require.Equal(t, []model.Sent[outer]{{To: 2, Msg: outer{Bully: Msg{Election}}}, {To: 3, Msg: outer{Bully: Msg{Election}}}}, ctx.Sent())
-	require.Equal(t, []model.Obs{model.Leader(model.None)}, ctx.Observed())
+	require.Equal(t, []model.Sent[outer]{{To: 2, Msg: outer{Bully: Msg{Election}}}, {To: 3, Msg: outer{Bully: Msg{Election}}}}, checktest.Sent(ctx))
+	require.Equal(t, []model.Obs{model.Leader(model.None)}, checktest.Observed(ctx))
 
 	ctx = model.NewCtx[outer](cfg, 2)
 	require.Equal(t, State{Idle, 2}, e.Timeout(ctx, State{WaitReply, model.None}, AnswerTimer))
-	require.Equal(t, []model.Sent[outer]{{To: 0, Msg: outer{Bully: Msg{Coordinator}}}, {To: 1, Msg: outer{Bully: Msg{Coordinator}}}}, ctx.Sent())
+	require.Equal(t, []model.Sent[outer]{{To: 0, Msg: outer{Bully: Msg{Coordinator}}}, {To: 1, Msg: outer{Bully: Msg{Coordinator}}}}, checktest.Sent(ctx))
 
 	ctx = model.NewCtx[outer](cfg, 0)
 	require.Equal(t, State{Idle, 3}, e.Follow(ctx, 3))
-	require.Nil(t, ctx.Sent())
-	require.Equal(t, []model.TimerEffect{{Timer: LeaderCheck, Armed: true, WaitOn: []model.NodeID{3}}}, ctx.Timers())
-	require.Equal(t, []model.Obs{model.Leader(3)}, ctx.Observed())
+	require.Nil(t, checktest.Sent(ctx))
+	require.Equal(t, []checktest.TimerEffect{{Timer: LeaderCheck, Armed: true, WaitOn: []model.NodeID{3}}}, checktest.Timers(ctx))
+	require.Equal(t, []model.Obs{model.Leader(3)}, checktest.Observed(ctx))
 
 	ctx = model.NewCtx[outer](cfg, 3)
 	require.Equal(t, State{Idle, 3}, e.Follow(ctx, 3))
-	require.Nil(t, ctx.Timers())
-	require.Equal(t, []model.Obs{model.Leader(3)}, ctx.Observed())
+	require.Nil(t, checktest.Timers(ctx))
+	require.Equal(t, []model.Obs{model.Leader(3)}, checktest.Observed(ctx))
 }

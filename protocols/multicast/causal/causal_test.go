@@ -72,7 +72,7 @@ func TestDoCopiesTheTimestamp(t *testing.T) {
 		ctx := model.NewCtx[Msg](c.Config, c.Self)
 		got := Protocol{}.Do(ctx, c.In, c.Action)
 		got.V[0] = 99
-		for _, s := range ctx.Sent() {
+		for _, s := range checktest.Sent(ctx) {
 			require.NotEqual(t, 99, s.Msg.V[0], "%s: the message shares V with the state", c.Name)
 		}
 		for _, it := range got.Work {

@@ -125,7 +125,7 @@ func newNet(n int) *net {
 }
 
 func (w *net) post(from model.NodeID, ctx *model.Ctx[Msg]) {
-	for _, s := range ctx.Sent() {
+	for _, s := range checktest.Sent(ctx) {
 		w.inflight = append(w.inflight, flight{from, s.To, s.Msg})
 		w.sent[s.Msg.Kind()]++
 	}

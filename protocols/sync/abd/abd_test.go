@@ -25,7 +25,7 @@ func TestABD(t *testing.T) {
 	cfg := model.Config{N: 3, Topology: "line", Timing: model.Bounded, Delay: 1, Params: map[string]int{abd.DelayParam: 2}}
 	require.NoError(t, cfg.Validate())
 	handlers := checktest.Handlers[st, msg]{Protocol: abd.Over(bfs.Round{}), Config: cfg}
-	clock := []model.TimerEffect{{Timer: abd.Clock{}, Armed: true, Ticks: 4}} // 2d ticks
+	clock := []checktest.TimerEffect{{Timer: abd.Clock{}, Armed: true, Ticks: 4}} // 2d ticks
 	invite := func(pulse, level int) msg { return msg{Pulse: pulse, Payload: bfs.Msg{Level: level}} }
 	orphan := bfs.State{Parent: model.None}
 	obs := func(k model.ObsKind, arg int) model.Obs { return model.Obs{Kind: k, Arg: arg} }

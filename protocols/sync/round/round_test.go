@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -50,7 +51,7 @@ func TestSimulate(t *testing.T) {
 		got, out := Simulate(ctx, echo{}, 0, c.i, c.in)
 		require.Equal(t, c.want, got, c.name)
 		require.Equal(t, c.sent, out, c.name)
-		require.Equal(t, c.observed, ctx.Observed(), c.name)
+		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
 	}
 }
 

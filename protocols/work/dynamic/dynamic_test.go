@@ -43,10 +43,10 @@ func TestHandlers(t *testing.T) {
 	handlers.Init(t, []step{
 		{Name: "the first coordinator delegates the analysis to the lowest node and sends a task to each empty machine", Self: 3,
 			Want: coord(3, ids(0, 1, 2), 0), Sent: []model.Sent[Msg]{send(0, task(0, 0)), send(1, task(1, 0)), send(2, task(2, 0))},
-			Timers:   []model.TimerEffect{arm(AnalyserTimer, 0), arm(WorkerTimer(0), 0), arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)},
+			Timers:   []checktest.TimerEffect{arm(AnalyserTimer, 0), arm(WorkerTimer(0), 0), arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)},
 			Observed: []model.Obs{model.Leader(3)}},
 		{Name: "the others know the coordinator and watch it (bully's leader-check)", Self: 1,
-			Want: State{Election: follower(3)}, Timers: []model.TimerEffect{arm(bully.LeaderCheck, 3)}, Observed: []model.Obs{model.Leader(3)}},
+			Want: State{Election: follower(3)}, Timers: []checktest.TimerEffect{arm(bully.LeaderCheck, 3)}, Observed: []model.Obs{model.Leader(3)}},
 	})
 	handlers.Receive(t, []step{
 		{Name: "an empty machine is given a task", Self: 1, In: State{Election: follower(3)}, From: 3, Msg: task(1, 0),
@@ -58,35 +58,35 @@ func TestHandlers(t *testing.T) {
 			Want: State{Election: follower(3), Results: set(0, 1)}},
 		{Name: "done: the machine is empty, and gets the next task", Self: 3, In: coord(3, ids(0, none, none), 0, 1, 2), From: 0, Msg: done(0, 0),
 			Want: coord(3, ids(none, 0, none), set(0), 1, 2), Sent: []model.Sent[Msg]{send(0, task(1, 0))},
-			Timers: []model.TimerEffect{cancel(WorkerTimer(0)), arm(WorkerTimer(0), 0)}},
+			Timers: []checktest.TimerEffect{cancel(WorkerTimer(0)), arm(WorkerTimer(0), 0)}},
 		{Name: "done naming a former analyser: the result is lost, the task is handed out again", Self: 3, In: formerAnalyser, From: 1, Msg: done(1, 0),
 			Want: formerAnalyser, Sent: []model.Sent[Msg]{send(1, task(1, 1))},
-			Timers: []model.TimerEffect{cancel(WorkerTimer(1)), arm(WorkerTimer(1), 1)}},
+			Timers: []checktest.TimerEffect{cancel(WorkerTimer(1)), arm(WorkerTimer(1), 1)}},
 		{Name: "an appointed analyser says what it holds", Self: 1, In: State{Election: follower(3), Results: set(1)}, From: 3, Msg: Msg{K: Appoint},
 			Want: State{Election: follower(3), Results: set(1)}, Sent: []model.Sent[Msg]{send(3, Msg{K: Holding, Results: set(1)})}},
 		{Name: "what the analyser holds is done, the rest is handed out", Self: 3,
 			In: State{Election: follower(3), Coordinating: true, Out: ids(none, none, none), Analyser: 1, Appointing: true, Dead: ids(0)}, From: 1,
 			Msg:  Msg{K: Holding, Results: set(1)},
 			Want: State{Election: follower(3), Coordinating: true, Out: ids(1, none, 2), Done: set(1), Analyser: 1, Dead: ids(0)},
-			Sent: []model.Sent[Msg]{send(1, task(0, 1)), send(2, task(2, 1))}, Timers: []model.TimerEffect{arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)}},
+			Sent: []model.Sent[Msg]{send(1, task(0, 1)), send(2, task(2, 1))}, Timers: []checktest.TimerEffect{arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)}},
 	})
 	handlers.Timeout(t, []step{
 		{Name: "a worker has crashed: its task goes to an empty machine", Self: 3, In: coord(3, ids(0, 1, none), set(2)), Timer: WorkerTimer(1),
-			Want: coord(3, ids(0, 2, none), set(2), 1), Sent: []model.Sent[Msg]{send(2, task(1, 0))}, Timers: []model.TimerEffect{arm(WorkerTimer(2), 2)}},
+			Want: coord(3, ids(0, 2, none), set(2), 1), Sent: []model.Sent[Msg]{send(2, task(1, 0))}, Timers: []checktest.TimerEffect{arm(WorkerTimer(2), 2)}},
 		{Name: "the analyser has crashed with all results: appoint the next lowest node and ask what it holds", Self: 3,
 			In: coord(3, ids(none, 1, none), set(0, 2)), Timer: AnalyserTimer,
 			Want: State{Election: follower(3), Coordinating: true, Out: ids(none, 1, none), Analyser: 1, Appointing: true, Dead: ids(0)},
-			Sent: []model.Sent[Msg]{send(1, Msg{K: Appoint})}, Timers: []model.TimerEffect{arm(AnalyserTimer, 1)}},
+			Sent: []model.Sent[Msg]{send(1, Msg{K: Appoint})}, Timers: []checktest.TimerEffect{arm(AnalyserTimer, 1)}},
 		{Name: "bully elects a new coordinator, which asks the analyser what it holds", Self: 2,
 			In: State{Election: bully.State{Status: bully.WaitReply, Leader: none}, Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}}, Timer: bully.AnswerTimer,
 			Want: State{Election: follower(2), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}, Coordinating: true, Out: ids(none, none, none),
 				Analyser: 0, Appointing: true},
 			Sent:   append(checktest.SentTo(election(bully.Coordinator), 0, 1), send(0, Msg{K: Appoint})),
-			Timers: []model.TimerEffect{cancel(bully.AnswerTimer), arm(AnalyserTimer, 0)}, Observed: []model.Obs{model.Leader(2)}},
+			Timers: []checktest.TimerEffect{cancel(bully.AnswerTimer), arm(AnalyserTimer, 0)}, Observed: []model.Obs{model.Leader(2)}},
 		{Name: "the coordinator fails: bully's leader-check starts an election", Self: 1, In: State{Election: follower(3)}, Timer: bully.LeaderCheck,
 			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
 			Sent:     checktest.SentTo(election(bully.Election), 2, 3),
-			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 2, 3)},
+			Timers:   []checktest.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 2, 3)},
 			Observed: []model.Obs{model.Leader(none)}},
 	})
 	handlers.Do(t, []step{
@@ -99,7 +99,7 @@ func TestHandlers(t *testing.T) {
 			In:       State{Election: follower(3), Results: set(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}},
 			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
 			Sent:     checktest.SentTo(election(bully.Election), 1, 2, 3),
-			Timers:   []model.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
+			Timers:   []checktest.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
 			Observed: []model.Obs{model.Leader(none)}},
 	})
 }
@@ -110,5 +110,5 @@ func TestNoDedup(t *testing.T) {
 	ctx := model.NewCtx[Msg](cfg, 0)
 	s := State{Election: bully.State{Leader: 2}, Results: set(0)}
 	require.Equal(t, s, Protocol{}.Receive(ctx, s, 1, Msg{K: Result, Task: 0}))
-	require.Equal(t, []model.Obs{properties.CountedResult(0)}, ctx.Observed())
+	require.Equal(t, []model.Obs{properties.CountedResult(0)}, checktest.Observed(ctx))
 }

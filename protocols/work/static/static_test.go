@@ -53,5 +53,5 @@ func TestHandlers(t *testing.T) {
 func TestDefaultShares(t *testing.T) {
 	ctx := model.NewCtx[Msg](model.Config{N: 3}, 0)
 	Protocol{}.Init(ctx)
-	require.Equal(t, []model.Sent[Msg]{{To: 1, Msg: Msg{K: Share, Tasks: work.Of(0)}}, {To: 2, Msg: Msg{K: Share, Tasks: work.Of(1)}}}, ctx.Sent())
+	require.Equal(t, []model.Sent[Msg]{{To: 1, Msg: Msg{K: Share, Tasks: work.Of(0)}}, {To: 2, Msg: Msg{K: Share, Tasks: work.Of(1)}}}, checktest.Sent(ctx))
 }

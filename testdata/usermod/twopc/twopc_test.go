@@ -99,8 +99,8 @@ var handlers = checktest.Handlers[twopc.State, twopc.Msg]{Protocol: twopc.Protoc
 
 func voted(d twopc.Decision) model.Obs   { return model.Obs{Kind: twopc.Voted, Arg: int(d)} }
 func decided(d twopc.Decision) model.Obs { return model.Obs{Kind: twopc.Decided, Arg: int(d)} }
-func cancel(j model.NodeID) model.TimerEffect {
-	return model.TimerEffect{Timer: twopc.VoteTimer(j)}
+func cancel(j model.NodeID) checktest.TimerEffect {
+	return checktest.TimerEffect{Timer: twopc.VoteTimer(j)}
 }
 
 // A participant asked canCommit? votes: Yes leaves it prepared, No aborts
@@ -128,11 +128,11 @@ func TestCoordinatorDecides(t *testing.T) {
 	handlers.Receive(t, []step{
 		{Name: "the last yes: commit", In: twopc.State{Yes: 1}, From: 2, Msg: twopc.Msg{Type: twopc.Yes},
 			Want: twopc.State{Phase: twopc.Done, Decision: twopc.Commit, Yes: 2}, Sent: toAll(twopc.DoCommit),
-			Timers: []model.TimerEffect{cancel(2), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Commit)}},
+			Timers: []checktest.TimerEffect{cancel(2), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Commit)}},
 		{Name: "a yes, one to come: counted", From: 1, Msg: twopc.Msg{Type: twopc.Yes},
-			Want: twopc.State{Yes: 1}, Timers: []model.TimerEffect{cancel(1)}},
+			Want: twopc.State{Yes: 1}, Timers: []checktest.TimerEffect{cancel(1)}},
 		{Name: "a no: abort", From: 1, Msg: twopc.Msg{Type: twopc.No},
 			Want: twopc.State{Phase: twopc.Done, Decision: twopc.Abort}, Sent: toAll(twopc.DoAbort),
-			Timers: []model.TimerEffect{cancel(1), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Abort)}},
+			Timers: []checktest.TimerEffect{cancel(1), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Abort)}},
 	})
 }

@@ -1,4 +1,4 @@
-package model
+package sim
 
 import (
 	"fmt"
