@@ -1,6 +1,11 @@
 package checker
 
-import "github.com/vigil-check/vigil/internal/sim"
+import (
+	"context"
+
+	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/properties"
+)
 
 // SetWaveChunks makes waves of n chunks until the returned function
 // restores the default, so that small searches have levels of several
@@ -55,4 +60,17 @@ func SetReplayCycleWords(n int) (restore func()) {
 	old := replayCycleWords
 	replayCycleWords = n
 	return func() { replayCycleWords = old }
+}
+
+// WalkSteps walks m from seed for at most maxDepth steps, as a random
+// search does, and returns the key of each step of the walk's trace, for
+// tests that compare walks (a protocol package imports checker, so such a
+// test lives outside the package).
+func WalkSteps(m *sim.Machine, props []*properties.Property, seed uint64, maxDepth int) []string {
+	r := walk(context.Background(), m.NewStepper(), props, seed, maxDepth, false, nil, false, Scheduler{})
+	var out []string
+	for _, s := range buildTrace(m, r.events).Events {
+		out = append(out, s.key())
+	}
+	return out
 }

@@ -1,7 +1,6 @@
 package checker
 
 import (
-	"context"
 	"math/rand/v2"
 	"testing"
 
@@ -10,8 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
-	"github.com/vigil-check/vigil/protocols/election/invitation"
 )
 
 // requireChoices draws from evs with rng, draws times, and requires the
@@ -71,37 +68,4 @@ func TestPickCountsMessageFaultsAsOne(t *testing.T) {
 	kinds := []sim.EventKind{sim.Deliver, sim.Timeout, sim.Partition, sim.Lose, sim.Crash, sim.Duplicate}
 	lost := requireChoices(t, rng, evs, 60000, kinds, sim.Lose)
 	require.Len(t, lost, 7, "every loss can be drawn")
-}
-
-// A walk depends on its seed alone: on a Machine that met messages and
-// timers in another order (after other walks), the walk of a seed takes
-// the same steps. Unordered channels list messages by interned id, so this
-// needs the canonical order.
-func TestWalkDependsOnItsSeedAlone(t *testing.T) {
-	cfg := model.Config{N: 5, Channels: model.Unordered, Partitions: 2}
-	props := properties.Family("election")
-	compile := func() *sim.Machine {
-		m, err := sim.Compile("election/invitation", invitation.Protocol{}, cfg, properties.Monitors(props)...)
-		require.NoError(t, err)
-		return m
-	}
-	warm := compile()
-	for seed := uint64(100); seed < 160; seed++ {
-		walk(context.Background(), warm.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
-	}
-	steps := func(m *sim.Machine, seed uint64) []string {
-		r := walk(context.Background(), m.NewStepper(), props, seed, 2000, false, nil, false, Scheduler{})
-		var out []string
-		for _, s := range buildTrace(m, r.events).Events {
-			out = append(out, s.key())
-		}
-		return out
-	}
-	total := 0
-	for seed := uint64(1); seed <= 30; seed++ {
-		fresh := steps(compile(), seed)
-		total += len(fresh)
-		require.Equal(t, fresh, steps(warm, seed), "seed %d", seed)
-	}
-	require.Greater(t, total, 300, "the walks must go somewhere")
 }

@@ -1,8 +1,10 @@
-// Package protocols describes every protocol vigil ships, with the
-// properties each claims, its parameters and the scenarios that show it
-// succeed or fail, as checker/suite descriptions: for the command line,
-// the examples and the regression tests. A vigil binary of one's own may
-// hold them beside its own protocols (see Register).
+// Package protocols lists every protocol vigil ships, for the command
+// line, the examples and the regression tests. Each protocol's package
+// describes it, as a checker/suite description: its Description holds the
+// properties it claims, its parameters and the scenarios that show it
+// succeed or fail (bully.Description, in protocols/election/bully), beside
+// the handlers and the tests. A vigil binary of one's own may hold them
+// beside its own protocols (see Register).
 //
 // Each protocol's Source names the work its handlers follow; the scenarios'
 // Why cite them by the short forms in parentheses:
@@ -41,19 +43,47 @@ package protocols
 
 import (
 	"github.com/vigil-check/vigil/checker/suite"
-)
-
-// The works the protocols follow (see the package doc).
-const (
-	garcia  = "H. Garcia-Molina, Elections in a Distributed Computing System (IEEE Trans. Computers, 1982)"
-	kesden  = "G. Kesden, Coordinator Selection, 14-736 Distributed Systems, lecture 8 (Carnegie Mellon, 2019)"
-	anthony = "R. J. Anthony, emergent election (ICAC 2004, doi:10.1109/ICAC.2004.1301356), as presented in the lecture notes Elections"
-	silber  = "A. Silberschatz, P. B. Galvin and G. Gagne, Operating System Concepts, ch. 18, Distributed Coordination"
-	vlassov = "V. Vlassov and J. Montelius, Coordination (lecture notes, ID2201 Distributed Systems, KTH), after G. Coulouris et al., Distributed Systems: Concepts and Design, ch. 15"
-	leNotes = "Distributed Coordination: Leader Election (lecture notes after V. K. Garg, Elements of Distributed Computing, and S. Ghosh, Distributed Systems)"
+	"github.com/vigil-check/vigil/protocols/election/activelist"
+	"github.com/vigil-check/vigil/protocols/election/bully"
+	"github.com/vigil-check/vigil/protocols/election/changroberts"
+	"github.com/vigil-check/vigil/protocols/election/emergent"
+	"github.com/vigil-check/vigil/protocols/election/invitation"
+	"github.com/vigil-check/vigil/protocols/election/lelann"
+	"github.com/vigil-check/vigil/protocols/election/ring"
+	"github.com/vigil-check/vigil/protocols/election/ringbased"
+	"github.com/vigil-check/vigil/protocols/multicast/basic"
+	"github.com/vigil-check/vigil/protocols/multicast/causal"
+	"github.com/vigil-check/vigil/protocols/multicast/fifo"
+	"github.com/vigil-check/vigil/protocols/multicast/isis"
+	"github.com/vigil-check/vigil/protocols/multicast/reliable"
+	"github.com/vigil-check/vigil/protocols/multicast/sequencer"
+	"github.com/vigil-check/vigil/protocols/mutex/central"
+	"github.com/vigil-check/vigil/protocols/mutex/maekawa"
+	"github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
+	"github.com/vigil-check/vigil/protocols/mutex/tokenring"
+	"github.com/vigil-check/vigil/protocols/sync/abd"
+	"github.com/vigil-check/vigil/protocols/sync/alpha"
+	"github.com/vigil-check/vigil/protocols/sync/beta"
+	"github.com/vigil-check/vigil/protocols/sync/bfs"
+	"github.com/vigil-check/vigil/protocols/sync/simple"
+	"github.com/vigil-check/vigil/protocols/work/dynamic"
+	"github.com/vigil-check/vigil/protocols/work/static"
 )
 
 var builtins suite.Registry
+
+// init registers every protocol package's description, family by family.
+func init() {
+	register(
+		bully.Description, changroberts.Description, invitation.Description, lelann.Description,
+		ringbased.Description, activelist.Description, emergent.Description, ring.Description,
+		basic.Description, reliable.Description, fifo.Description, causal.Description,
+		sequencer.Description, isis.Description,
+		central.Description, tokenring.Description, ricartagrawala.Description, maekawa.Description,
+		bfs.Description, simple.Description, abd.Description, alpha.Description, beta.Description,
+		static.Description, dynamic.Description,
+	)
+}
 
 // register adds built-in protocols, which the stock vigil binary replays;
 // a description that does not hold together is a bug of vigil's, found by
