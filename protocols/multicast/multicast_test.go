@@ -1,6 +1,7 @@
-package multicast
+package multicast_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/multicast"
 	"slices"
 	"testing"
 

@@ -1,6 +1,7 @@
-package activelist
+package activelist_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/activelist"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

@@ -1,6 +1,7 @@
-package bully
+package bully_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/bully"
 	"testing"
 
 	"github.com/stretchr/testify/require"

@@ -1,6 +1,7 @@
-package changroberts
+package changroberts_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/changroberts"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

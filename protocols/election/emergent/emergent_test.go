@@ -1,6 +1,7 @@
-package emergent
+package emergent_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/emergent"
 	"testing"
 
 	"github.com/stretchr/testify/require"

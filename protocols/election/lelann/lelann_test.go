@@ -1,6 +1,7 @@
-package lelann
+package lelann_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/lelann"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

@@ -1,6 +1,7 @@
-package ring
+package ring_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/ring"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

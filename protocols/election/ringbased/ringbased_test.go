@@ -1,6 +1,7 @@
-package ringbased
+package ringbased_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/ringbased"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

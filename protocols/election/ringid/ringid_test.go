@@ -1,6 +1,7 @@
-package ringid
+package ringid_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/election/ringid"
 	"testing"
 
 	"github.com/stretchr/testify/require"

@@ -1,6 +1,7 @@
-package basic
+package basic_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/multicast/basic"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

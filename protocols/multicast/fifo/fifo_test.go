@@ -1,6 +1,7 @@
-package fifo
+package fifo_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/multicast/fifo"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

@@ -1,6 +1,7 @@
-package reliable
+package reliable_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/multicast/reliable"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

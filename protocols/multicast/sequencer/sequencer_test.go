@@ -1,6 +1,7 @@
-package sequencer
+package sequencer_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/multicast/sequencer"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

@@ -1,6 +1,7 @@
-package central
+package central_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/mutex/central"
 	"testing"
 
 	"github.com/stretchr/testify/require"

@@ -1,6 +1,7 @@
-package maekawa
+package maekawa_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/mutex/maekawa"
 	"slices"
 	"testing"
 

@@ -1,6 +1,7 @@
-package ricartagrawala
+package ricartagrawala_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
 	"testing"
 
 	"github.com/stretchr/testify/require"

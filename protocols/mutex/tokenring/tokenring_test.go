@@ -1,6 +1,7 @@
-package tokenring
+package tokenring_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/mutex/tokenring"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

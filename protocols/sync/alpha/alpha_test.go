@@ -1,6 +1,7 @@
-package alpha
+package alpha_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/sync/alpha"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

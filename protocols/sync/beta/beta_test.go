@@ -1,6 +1,7 @@
-package beta
+package beta_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/sync/beta"
 	"testing"
 
 	"github.com/stretchr/testify/require"

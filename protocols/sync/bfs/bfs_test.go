@@ -1,6 +1,7 @@
-package bfs
+package bfs_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/sync/bfs"
 	"testing"
 
 	"github.com/stretchr/testify/require"

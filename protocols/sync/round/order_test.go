@@ -1,6 +1,7 @@
-package round
+package round_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/sync/round"
 	"slices"
 	"testing"
 

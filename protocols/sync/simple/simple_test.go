@@ -1,6 +1,7 @@
-package simple
+package simple_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/sync/simple"
 	"testing"
 
 	"github.com/vigil-check/vigil/checker/checktest"

@@ -1,6 +1,7 @@
-package dynamic
+package dynamic_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/work/dynamic"
 	"testing"
 
 	"github.com/stretchr/testify/require"

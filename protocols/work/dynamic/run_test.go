@@ -1,7 +1,8 @@
-package dynamic
+package dynamic_test
 
 import (
 	"context"
+	. "github.com/vigil-check/vigil/protocols/work/dynamic"
 	"testing"
 
 	"github.com/stretchr/testify/require"

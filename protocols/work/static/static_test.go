@@ -1,6 +1,7 @@
-package static
+package static_test
 
 import (
+	. "github.com/vigil-check/vigil/protocols/work/static"
 	"testing"
 
 	"github.com/stretchr/testify/require"
