@@ -29,8 +29,13 @@ func TestInvitationScenarios(t *testing.T) {
 	for i := range p.Scenarios {
 		s := &p.Scenarios[i]
 		names = append(names, s.Name)
-		r, err := suite.Exhaustive(context.Background(), p, s, checker.Options{})
+		// (the quick tier leaves the scenarios of over 300 000 states, the
+		// duplicate's millions, to -long)
+		r, err := suite.Exhaustive(context.Background(), p, s, checker.Options{MaxStates: tier.Pick[int64](300_000, 0)})
 		require.NoError(t, err, s.Name)
+		if r.Cut == checker.CutStates {
+			continue
+		}
 		require.Empty(t, suite.Judge(s, r), s.Name)
 		require.Empty(t, r.Cut, s.Name)
 		if s.Expect == "pass" {

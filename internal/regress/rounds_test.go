@@ -4,11 +4,15 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/sync/alpha"
@@ -68,7 +72,8 @@ func (f flood) Pulses(*model.Env) int { return f.pulses }
 // pulses takes P·2(d+1) + 1 rounds over β. The messages follow M_asynch =
 // M_init + M_synch + M_pulse·T_synch exactly: M_pulse is 2E for the simple
 // synchronizer (which carries the algorithm's messages in its packets), 4E
-// for α (acks and safes) and 2E + 3(N-1) for β.
+// for α (acks and safes) and 2E + 3(N-1) for β. The quick tier runs one
+// sending pulse, -long two.
 func TestSynchronizerRounds(t *testing.T) {
 	t.Parallel()
 	for _, top := range []string{"ring", "line", "star", "tree"} {
@@ -85,7 +90,7 @@ func TestSynchronizerRounds(t *testing.T) {
 			}
 			d = max(d, k)
 		}
-		for pulses := 1; pulses <= 2; pulses++ {
+		for pulses := 1; pulses <= tier.Pick(1, 2); pulses++ { // (two pulses: four times the states)
 			alg := flood{pulses}
 			cases := []struct {
 				name    string
@@ -121,7 +126,9 @@ func TestSynchronizerRounds(t *testing.T) {
 }
 
 // TestGoldenRounds keeps the rounds of the synchronizers' and the ring
-// elections' scenarios in testdata/rounds.golden.
+// elections' scenarios in testdata/rounds.golden, a line each. The quick
+// tier searches those of up to quickRoundStates states with causal clocks
+// (30 of 33) and compares their lines.
 func TestGoldenRounds(t *testing.T) {
 	t.Parallel()
 	var cases []goldenCase
@@ -138,6 +145,24 @@ func TestGoldenRounds(t *testing.T) {
 	for n := 2; n <= 6; n++ {
 		cases = append(cases, goldenCase{"lelann", suite.Scenario{Name: "sweep", N: n}})
 	}
+	var want strings.Builder
+	if !tier.IsLong() {
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "rounds.golden"))
+		require.NoError(t, err)
+		lines := strings.SplitAfter(string(b), "\n")
+		require.GreaterOrEqual(t, len(lines), len(cases))
+		var small []goldenCase
+		for i, gc := range cases {
+			var states int
+			_, err := fmt.Sscanf(lines[i][strings.LastIndex(lines[i], ", ")+2:], "%d states with causal clocks", &states)
+			require.NoError(t, err, "rounds.golden line %d: %q", i+1, lines[i])
+			if states <= quickRoundStates {
+				small = append(small, gc)
+				want.WriteString(lines[i])
+			}
+		}
+		cases = small
+	}
 	var out bytes.Buffer
 	for _, gc := range cases {
 		p, err := protocols.Lookup(gc.protocol)
@@ -153,5 +178,13 @@ func TestGoldenRounds(t *testing.T) {
 		fmt.Fprintf(&out, "%s %s n=%d %v%s: %s, %d states with causal clocks (%d without)\n",
 			p.Path(), gc.sc.Name, cfg.N, cfg.Channels, top, r.Rounds, r.Rounds.States, r.Stats.States)
 	}
-	golden(t, "rounds.golden", out.Bytes())
+	if tier.IsLong() {
+		golden(t, "rounds.golden", out.Bytes())
+	} else if want.String() != out.String() {
+		t.Fatalf("rounds.golden changed in the scenarios of up to %d states; if intended, run go test ./internal/regress -long -update and review the diff:\n%s",
+			quickRoundStates, lineDiff(want.String(), out.String()))
+	}
 }
+
+// quickRoundStates bounds the searches of TestGoldenRounds' quick tier.
+const quickRoundStates = 200_000
