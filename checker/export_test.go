@@ -1,20 +1,14 @@
 package checker
 
 import (
-	"context"
-
 	"github.com/vigil-check/vigil/internal/sim"
-	"github.com/vigil-check/vigil/properties"
+	"github.com/vigil-check/vigil/internal/testhook"
 )
 
 // SetWaveChunks makes waves of n chunks until the returned function
 // restores the default, so that small searches have levels of several
 // waves.
-func SetWaveChunks(n int) (restore func()) {
-	old := waveChunks
-	waveChunks = n
-	return func() { waveChunks = old }
-}
+func SetWaveChunks(n int) (restore func()) { return testhook.SetWaveChunks(n) }
 
 // NotJudged is the detail of a property left unknown by Options.First.
 const NotJudged = notJudged
@@ -25,11 +19,7 @@ func ModelOf(m *Machine) *sim.Machine { return m.m }
 
 // SetLiveWalks turns random walks on sim.Walker on or off until the
 // returned function restores the default.
-func SetLiveWalks(on bool) (restore func()) {
-	old := liveWalks
-	liveWalks = on
-	return func() { liveWalks = old }
-}
+func SetLiveWalks(on bool) (restore func()) { return testhook.SetLiveWalks(on) }
 
 // WalksLive reports whether a search of m with opt walks on a sim.Walker.
 func WalksLive(m *Machine, opt RandomOptions) bool { return walksLive(m.m, opt) }
@@ -42,17 +32,11 @@ func Canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event
 
 // KeepGraph is opt for a search that keeps the state graph from the start
 // rather than trying a lean search first.
-func KeepGraph(opt Options) Options {
-	opt.graph = true
-	return opt
-}
+func KeepGraph(opt Options) Options { return testhook.KeepGraph(opt).(Options) }
 
 // KeepParents is opt for a search that keeps every state's parent from
 // the start rather than searching again for its counterexamples.
-func KeepParents(opt Options) Options {
-	opt.traced = true
-	return opt
-}
+func KeepParents(opt Options) Options { return testhook.KeepParents(opt).(Options) }
 
 // SetReplayCycleWords bounds the words of the worlds a replay keeps until
 // the returned function restores the default.
@@ -60,17 +44,4 @@ func SetReplayCycleWords(n int) (restore func()) {
 	old := replayCycleWords
 	replayCycleWords = n
 	return func() { replayCycleWords = old }
-}
-
-// WalkSteps walks m from seed for at most maxDepth steps, as a random
-// search does, and returns the key of each step of the walk's trace, for
-// tests that compare walks (a protocol package imports checker, so such a
-// test lives outside the package).
-func WalkSteps(m *sim.Machine, props []*properties.Property, seed uint64, maxDepth int) []string {
-	r := walk(context.Background(), m.NewStepper(), props, seed, maxDepth, false, nil, false, Scheduler{})
-	var out []string
-	for _, s := range buildTrace(m, r.events).Events {
-		out = append(out, s.key())
-	}
-	return out
 }

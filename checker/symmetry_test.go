@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
-	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -168,7 +168,7 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 			require.Equal(t, checker.SymmetryDeclined, full.Reduction.Kind, name)
 			require.Less(t, reduced.Stats.States, full.Stats.States, name)
 			if !reduced.Stopped {
-				states, quiet := families(checker.ModelOf(m))
+				states, quiet := testhook.Families(checker.ModelOf(m))
 				require.Equal(t, [2]int{states, quiet}, [2]int{int(reduced.Stats.States), int(reduced.Stats.Quiescent)},
 					"%s: the families of the worlds and of the quiescent worlds a naive enumeration finds", name)
 			}
@@ -191,36 +191,6 @@ func TestSymmetryKeepsVerdicts(t *testing.T) {
 			}
 		}
 	}
-}
-
-// families enumerates every world of m, as naiveExplore does, and counts
-// the families of renamings among them and among the quiescent ones.
-func families(m *sim.Machine) (states, quiescent int) {
-	sym, _ := m.Symmetry()
-	st := m.NewStepper()
-	w0, _ := st.Init()
-	seen := map[string]bool{worldKey(w0): true}
-	all, quiet := map[string]bool{}, map[string]bool{}
-	for level := []sim.World{w0}; len(level) > 0; {
-		var next []sim.World
-		for _, w := range level {
-			rep := worldKey(st.Canonical(sym, w, nil))
-			all[rep] = true
-			evs, nproto := st.Enabled(w, nil)
-			if nproto == 0 {
-				quiet[rep] = true
-			}
-			for _, ev := range evs {
-				succ, _ := st.Apply(w, ev, nil)
-				if k := worldKey(succ); !seen[k] {
-					seen[k] = true
-					next = append(next, succ)
-				}
-			}
-		}
-		level = next
-	}
-	return len(all), len(quiet)
 }
 
 // A symmetry that does not hold is a fault of the search, not a verdict:
@@ -251,7 +221,7 @@ func TestSymmetryThatDoesNotHoldIsAFault(t *testing.T) {
 // representatives does not keep: it searches again without the
 // reduction, and says so.
 func TestSymmetryLeavesCyclesToTheFullSearch(t *testing.T) {
-	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, busy)
+	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, testhook.Busy)
 	require.NoError(t, err)
 	full := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: checker.ReduceNone})
 	r := checker.Exhaustive(context.Background(), m, checker.Options{})

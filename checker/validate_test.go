@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -84,7 +85,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 // Validate refuses a trace whose nodes, events or cycle are not those of
 // a run of n nodes, and takes every trace a search makes.
 func TestTraceValidate(t *testing.T) {
-	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, busy)
+	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, testhook.Busy)
 	require.NoError(t, err)
 	r := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: checker.ReduceNone})
 	var made []*checker.Trace
@@ -137,7 +138,7 @@ func TestTraceValidate(t *testing.T) {
 // A replay keeps the worlds of the run's cycle alone, and refuses a cycle
 // whose worlds outgrow its bound.
 func TestReplayBoundsTheWorldsOfItsCycle(t *testing.T) {
-	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, busy)
+	m, err := checker.Compile("lock", lockServer{again: true}, model.Config{N: 3}, oneHolder, testhook.Busy)
 	require.NoError(t, err)
 	r := checker.Exhaustive(context.Background(), m, checker.Options{Reduce: checker.ReduceNone})
 	cx := r.Properties[1].Counterexample

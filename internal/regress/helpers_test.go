@@ -6,6 +6,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -48,4 +49,14 @@ func compileVariant[S, M any](t *testing.T, shipped, variant string, p model.Pro
 	m, err := checker.Compile(variant, p, cfg, props...)
 	require.NoError(t, err)
 	return m
+}
+
+// keepGraph is opt for a search that keeps the state graph from the start
+// rather than trying a lean search first.
+func keepGraph(opt checker.Options) checker.Options { return testhook.KeepGraph(opt).(checker.Options) }
+
+// keepParents is opt for a search that keeps every state's parent from the
+// start rather than searching again for its counterexamples.
+func keepParents(opt checker.Options) checker.Options {
+	return testhook.KeepParents(opt).(checker.Options)
 }

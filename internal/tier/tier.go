@@ -10,7 +10,7 @@
 //
 // Only tests import this package, so only the test binaries of packages
 // that use it know -long, and go test refuses the flag for the others:
-// name the packages, and put the flag after them (`go test ./checker/
+// name the packages, and put the flag after them (`go test ./checker/cli/
 // ./internal/regress/ -long`; before them, go test takes it for its own).
 // CI finds them with go list.
 package tier

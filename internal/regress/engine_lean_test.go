@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"
@@ -37,10 +37,10 @@ func TestLeanIsTheGraphSearch(t *testing.T) {
 			if lean.Stats.GraphBytes > 0 {
 				continue // it fell back: this is the graph search
 			}
-			graph, err := suite.Exhaustive(ctx, p, &s, checker.KeepGraph(opt))
+			graph, err := suite.Exhaustive(ctx, p, &s, keepGraph(opt))
 			require.NoError(t, err)
 			require.NotZero(t, graph.Stats.GraphBytes)
-			require.Equal(t, outcome(t, graph), outcome(t, lean), "%s %s", p.Path(), s.Name)
+			require.Equal(t, searchOutcome(t, graph), searchOutcome(t, lean), "%s %s", p.Path(), s.Name)
 			compared++
 		}
 	}
@@ -48,8 +48,8 @@ func TestLeanIsTheGraphSearch(t *testing.T) {
 	t.Logf("%d scenarios compared", compared)
 }
 
-// outcome is what a search found, without its timing and memory.
-func outcome(t *testing.T, r *checker.Result) string {
+// searchOutcome is what a search found, without its timing and memory.
+func searchOutcome(t *testing.T, r *checker.Result) string {
 	c := *r
 	c.Stats.Seconds, c.Stats.StatesPerS, c.Stats.VisitedBytes, c.Stats.GraphBytes = 0, 0, 0, 0
 	b, err := json.Marshal(c)
@@ -77,9 +77,9 @@ func TestTracesSearchedAgain(t *testing.T) {
 			if again.Stats.GraphBytes > 0 {
 				continue // liveness: the graph, and its parents, kept from the start
 			}
-			kept, err := suite.Exhaustive(ctx, p, &s, checker.KeepParents(opt))
+			kept, err := suite.Exhaustive(ctx, p, &s, keepParents(opt))
 			require.NoError(t, err)
-			require.Equal(t, outcome(t, kept), outcome(t, again), "%s %s", p.Path(), s.Name)
+			require.Equal(t, searchOutcome(t, kept), searchOutcome(t, again), "%s %s", p.Path(), s.Name)
 			require.Equal(t, checker.Fail, again.Verdict, "%s %s", p.Path(), s.Name)
 			compared++
 		}

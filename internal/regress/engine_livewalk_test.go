@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/protocols"
 )
 
@@ -27,12 +28,12 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 		if p.Object != nil {
 			opt.Object = p.Object(m.Config())
 		}
-		if !checker.WalksLive(m, opt) {
+		if !testhook.WalksLive(m, opt) {
 			return
 		}
 		compared++
 		live := checker.Random(context.Background(), m, opt)
-		restore := checker.SetLiveWalks(false)
+		restore := testhook.SetLiveWalks(false)
 		stepper := checker.Random(context.Background(), m, opt)
 		restore()
 		require.Equal(t, records(stepper), records(live), name)

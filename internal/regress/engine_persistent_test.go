@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -43,7 +44,7 @@ func TestPersistentSetsArePersistent(t *testing.T) {
 			t.Run(p.Name+"/"+tc.name, func(t *testing.T) {
 				st := persistentStepper(t, p, cfg)
 				w0, _ := st.Init()
-				seen := map[string]bool{worldKey(w0): true}
+				seen := map[string]bool{testhook.WorldKey(w0): true}
 				queue := []sim.World{w0}
 				var sets []uint64
 				for len(queue) > 0 && len(seen) <= worldsPerCase {
@@ -62,7 +63,7 @@ func TestPersistentSetsArePersistent(t *testing.T) {
 					}
 					for _, ev := range evs {
 						succ, _ := st.Apply(w, ev, nil)
-						if k := worldKey(succ); !seen[k] {
+						if k := testhook.WorldKey(succ); !seen[k] {
 							seen[k] = true
 							queue = append(queue, succ)
 						}
@@ -76,7 +77,7 @@ func TestPersistentSetsArePersistent(t *testing.T) {
 }
 
 func persistentStepper(t *testing.T, p *suite.Protocol, cfg model.Config) *sim.Stepper {
-	return checker.ModelOf(claimsMachine(t, p, cfg)).NewStepper()
+	return testhook.Model(claimsMachine(t, p, cfg)).NewStepper()
 }
 
 // checkPersistent requires the events of set's nodes at w to be those of
@@ -118,7 +119,7 @@ func checkPersistent(t *testing.T, st *sim.Stepper, w sim.World, set uint64, dep
 				require.Contains(t, after, u, "set %s: %v turns %v off", nodeSet(set), e, u)
 				veu, _ := st.Apply(ve, u, nil)
 				vue, _ := st.Apply(vu, e, nil)
-				require.Equal(t, worldKey(vue), worldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
+				require.Equal(t, testhook.WorldKey(vue), testhook.WorldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
 			}
 			walk(vu, append(slices.Clip(run), u))
 		}

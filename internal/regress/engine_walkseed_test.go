@@ -1,12 +1,12 @@
-package checker_test
+package regress
 
 import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
-	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols/election/invitation"
@@ -26,13 +26,13 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 	}
 	warm := compile()
 	for seed := uint64(100); seed < 160; seed++ {
-		checker.WalkSteps(warm, props, seed, 2000)
+		testhook.WalkSteps(warm, props, seed, 2000)
 	}
 	total := 0
 	for seed := uint64(1); seed <= 30; seed++ {
-		fresh := checker.WalkSteps(compile(), props, seed, 2000)
+		fresh := testhook.WalkSteps(compile(), props, seed, 2000)
 		total += len(fresh)
-		require.Equal(t, fresh, checker.WalkSteps(warm, props, seed, 2000), "seed %d", seed)
+		require.Equal(t, fresh, testhook.WalkSteps(warm, props, seed, 2000), "seed %d", seed)
 	}
 	require.Greater(t, total, 300, "the walks must go somewhere")
 }

@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"fmt"
@@ -12,6 +12,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 )
 
@@ -27,7 +28,7 @@ import (
 func TestWalkerInLockstep(t *testing.T) {
 	compared := 0
 	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
-		if sm := checker.ModelOf(m); sim.Supported(sm.Config()) {
+		if sm := testhook.Model(m); sim.Supported(sm.Config()) {
 			compared++
 			_ = lockstep(t, name, sm)
 		}
@@ -77,7 +78,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine) map[sim.EventKind]int {
 					break walking
 				}
 				k := rng.IntN(total)
-				ev := checker.Canonical(st.Machine(), evs, evs[k], keys)
+				ev := testhook.Canonical(st.Machine(), evs, evs[k], keys)
 				i := slices.Index(evs, ev)
 				stutters := i < nproto && stut[i]
 				still := i >= nproto && moving == 0 && nproto > 0

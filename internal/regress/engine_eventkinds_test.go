@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"errors"
@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/internal/tier"
 
-	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -57,7 +57,7 @@ func TestEachEventKindAgreesThreeWays(t *testing.T) {
 					t.Fatalf("%s does not recover: pick another run for %v", r.protocol, c.kind)
 				}
 				require.NoError(t, err, r.protocol)
-				sm := checker.ModelOf(m)
+				sm := testhook.Model(m)
 				name := fmt.Sprintf("%s %+v", r.protocol, cfg)
 				succ += successorsAgree(t, name, sm, limit)[c.kind]
 				if sim.Supported(sm.Config()) {

@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -150,7 +151,7 @@ func TestRoundsAgainstNaive(t *testing.T) {
 			require.NoError(t, err)
 			m, err := suite.Compile(p, &c.sc)
 			require.NoError(t, err)
-			lo, hi := naiveRounds(t, checker.ModelOf(m))
+			lo, hi := naiveRounds(t, testhook.Model(m))
 			require.GreaterOrEqual(t, hi, 0, "no run ends")
 			for _, sweep := range []bool{false, true} {
 				r := checker.Exhaustive(context.Background(), m, checker.Options{Rounds: true, Sweep: sweep})

@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"

@@ -1,8 +1,7 @@
-package checker_test
+package regress
 
 import (
 	"context"
-	"encoding/binary"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -36,14 +36,6 @@ type naiveResult struct {
 	// acyclic: every run ends; graded: moreover every edge goes from one
 	// depth to the next, so each world is reached at one depth only.
 	acyclic, graded bool
-}
-
-func worldKey(w sim.World) string {
-	b := make([]byte, 0, 8*len(w))
-	for _, x := range w {
-		b = binary.LittleEndian.AppendUint64(b, x)
-	}
-	return string(b)
 }
 
 // naiveExplore enumerates every world reachable in m, level by level,
@@ -68,7 +60,7 @@ func naiveExplore(m *sim.Machine, props []*properties.Property, limit int) naive
 		}
 	}
 	w0, _ := st.Init()
-	seen := map[string]int{worldKey(w0): 0} // world -> its index
+	seen := map[string]int{testhook.WorldKey(w0): 0} // world -> its index
 	var all []naiveWorld
 	level := []sim.World{w0}
 	for depth := 0; len(level) > 0; depth++ {
@@ -89,7 +81,7 @@ func naiveExplore(m *sim.Machine, props []*properties.Property, limit int) naive
 			}
 			for _, ev := range evs {
 				succ, _ := st.Apply(w, ev, nil)
-				k := worldKey(succ)
+				k := testhook.WorldKey(succ)
 				to, ok := seen[k]
 				if !ok {
 					to = len(seen)
@@ -336,24 +328,7 @@ var (
 		Name: "test:never", When: properties.Always,
 		Check: func(properties.View) string { return "no world satisfies it" },
 	}
-	// busy: a message is in flight; a fair cycle that always has one
-	// violates it (token rings do).
-	busy = &properties.Property{
-		Name: "test:eventually-no-message-in-flight", When: properties.Eventually,
-		Pending: func(v properties.View) uint64 {
-			if v.InFlight() > 0 {
-				return 1
-			}
-			return 0
-		},
-		Check: func(v properties.View) string {
-			if v.InFlight() > 0 {
-				return "a message is in flight"
-			}
-			return ""
-		},
-		Obligation: func(int) string { return "a message is in flight" },
-	}
+	busy        = testhook.Busy
 	endsCrashed = &properties.Property{
 		Name: "test:runs-end-with-a-crash", When: properties.AtQuiescence,
 		Check: func(v properties.View) string {
@@ -558,7 +533,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 					require.NoError(t, err)
 					return m
 				}
-				naive := naiveExplore(checker.ModelOf(compile()), props, limit)
+				naive := naiveExplore(testhook.Model(compile()), props, limit)
 				if naive.truncated {
 					if tc.guessed {
 						t.Skipf("more than %d worlds: too large for the naive enumeration", limit)
@@ -621,7 +596,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						}
 						require.Zero(t, cx.Cycle, "%s: %s", what, prop.Name)
 						require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
-						st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
+						st, w, quiescent := replayTrace(t, testhook.Model(compile()), cx)
 						require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
 						detail := prop.Check(st.View(w))
 						if prop.When != properties.Always {
@@ -825,7 +800,7 @@ func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*pro
 			require.Equal(t, want.Counterexample == nil, pr.Counterexample == nil, "%s: %s", what, pr.Name)
 			if cx := pr.Counterexample; cx != nil && cx.Cycle == 0 {
 				require.Len(t, cx.Events, len(want.Counterexample.Events), "%s: the counterexample to %s", what, pr.Name)
-				st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
+				st, w, quiescent := replayTrace(t, testhook.Model(compile()), cx)
 				require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, pr.Name)
 				detail := props[i].Check(st.View(w))
 				if props[i].When == properties.Eventually {
@@ -844,7 +819,7 @@ func compareSymmetry(t *testing.T, compile func() *checker.Machine, props []*pro
 			continue
 		}
 		if len(naive.failDepth) < len(props) {
-			states, quiet := families(checker.ModelOf(compile()))
+			states, quiet := testhook.Families(testhook.Model(compile()))
 			require.Equal(t, [2]int64{int64(states), int64(quiet)}, [2]int64{r.Stats.States, r.Stats.Quiescent},
 				"%s: the families of worlds and of quiescent worlds", what)
 		}
@@ -871,7 +846,7 @@ func comparePartialOrder(t *testing.T, p *suite.Protocol, cfg model.Config, name
 		require.NoError(t, err)
 		return m
 	}
-	naive := naiveExplore(checker.ModelOf(compile()), props, limit)
+	naive := naiveExplore(testhook.Model(compile()), props, limit)
 	require.False(t, naive.truncated)
 	allFail := len(naive.failDepth) == len(props)
 	full := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, Messages: true, Reduce: checker.ReduceNone})
@@ -911,7 +886,7 @@ func comparePartialOrder(t *testing.T, p *suite.Protocol, cfg model.Config, name
 			}
 			// (its run is searched for again without the reduction)
 			require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, pr.Name)
-			st, w, quiescent := replayTrace(t, checker.ModelOf(compile()), cx)
+			st, w, quiescent := replayTrace(t, testhook.Model(compile()), cx)
 			require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, pr.Name)
 			detail := props[i].Check(st.View(w))
 			if props[i].When != properties.Always {

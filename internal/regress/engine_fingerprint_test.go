@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"errors"
@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/internal/tier"
 
-	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -48,7 +48,7 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 						m, err = p.Compile(cfg, p.Properties)
 					}
 					require.NoError(t, err)
-					counts := successorsAgree(t, fmt.Sprintf("%s %+v", p.Path(), cfg), checker.ModelOf(m), limit)
+					counts := successorsAgree(t, fmt.Sprintf("%s %+v", p.Path(), cfg), testhook.Model(m), limit)
 					msgFaults += counts[sim.Lose] + counts[sim.Duplicate]
 					for _, n := range counts {
 						total += n

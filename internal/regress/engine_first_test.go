@@ -1,4 +1,4 @@
-package checker_test
+package regress
 
 import (
 	"context"
@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -86,7 +87,7 @@ func requireFirst(t *testing.T, full, first *checker.Result, leader string, same
 				"%s: the counterexample to %s is not as short as without First", what, pr.Name)
 		case checker.Unknown:
 			unknown++
-			require.Equal(t, checker.NotJudged, pr.Detail, "%s: %s", what, pr.Name)
+			require.Equal(t, testhook.NotJudged, pr.Detail, "%s: %s", what, pr.Name)
 			require.Nil(t, pr.Counterexample, "%s: %s", what, pr.Name)
 		default:
 			t.Fatalf("%s: %s is %s: a search stopped at the first violation judges nothing else to the end", what, pr.Name, pr.Verdict)
@@ -114,7 +115,7 @@ func TestExhaustiveFirst(t *testing.T) {
 			require.Contains(t, []checker.Verdict{full.Properties[0].Verdict, full.Properties[1].Verdict,
 				full.Properties[2].Verdict, full.Properties[3].Verdict}, checker.Pass, "every property fails: First cannot save anything")
 			if c.waveChunks > 0 {
-				defer checker.SetWaveChunks(c.waveChunks)()
+				defer testhook.SetWaveChunks(c.waveChunks)()
 			}
 			// BFS: the property with the shortest counterexample fails
 			// first, and every counterexample found is among the shortest.
@@ -140,7 +141,7 @@ func TestExhaustiveFirst(t *testing.T) {
 			if c.waveChunks > 0 {
 				// Several waves to the level of the first violation: the
 				// search stops before the level's end.
-				restore := checker.SetWaveChunks(1 << 20)
+				restore := testhook.SetWaveChunks(1 << 20)
 				whole := checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, First: true, Reduce: checker.ReduceNone})
 				restore()
 				require.Less(t, base.Stats.States, whole.Stats.States, "the search went on to the end of the level")
