@@ -22,7 +22,7 @@ import (
 // testdata/uncovered.golden keeps the summary, so a count that moves is
 // seen in review.
 func TestUncoveredProtocolCode(t *testing.T) {
-	t.Parallel()
+	// (not parallel: it changes the working directory)
 	tier.Long(t, "a build of vigil with coverage, and every scenario run in it")
 	root, err := filepath.Abs(filepath.Join("..", ".."))
 	require.NoError(t, err)
