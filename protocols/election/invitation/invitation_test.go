@@ -36,19 +36,27 @@ func norm(s State) State {
 	return s
 }
 
+// rowKit returns the shorthands of the handler tables: a list of ids, a
+// send, the are-you-coordinator message, an answer, an invitation, an
+// acceptance and a group.
+func rowKit() (ids func(...model.NodeID) []model.NodeID, send func(model.NodeID, Msg) model.Sent[Msg], ayc Msg,
+	answer func(Group, bool) Msg, invite, accept func(Group) Msg, g func(int, model.NodeID) Group) {
+	return func(js ...model.NodeID) []model.NodeID { return js },
+		func(to model.NodeID, m Msg) model.Sent[Msg] { return model.Sent[Msg]{To: to, Msg: m} },
+		Msg{K: AreYouCoordinator},
+		func(g Group, coord bool) Msg { return Msg{K: Answer, Group: g, Coordinator: coord} },
+		func(g Group) Msg { return Msg{K: Invite, Group: g} },
+		func(g Group) Msg { return Msg{K: Accept, Group: g} },
+		func(seq int, coord model.NodeID) Group { return Group{seq, coord} }
+}
+
 // The rules of the package doc, one handler call each, on four nodes ranked
 // by id (n3 is the node of highest rank) unless a row says otherwise; an
 // empty list is nil (see normed).
 func TestInvitationHandlers(t *testing.T) {
 	handlers := checktest.Handlers[State, Msg]{Protocol: normed{}, Config: model.Config{N: 4}}
-	ids := func(js ...model.NodeID) []model.NodeID { return js }
-	send := func(to model.NodeID, m Msg) model.Sent[Msg] { return model.Sent[Msg]{To: to, Msg: m} }
-	ayc := Msg{K: AreYouCoordinator}
-	answer := func(g Group, coord bool) Msg { return Msg{K: Answer, Group: g, Coordinator: coord} }
-	invite := func(g Group) Msg { return Msg{K: Invite, Group: g} }
-	accept := func(g Group) Msg { return Msg{K: Accept, Group: g} }
+	ids, send, ayc, answer, invite, accept, g := rowKit()
 	cancel, arm := checktest.Cancelled, checktest.Armed
-	g := func(seq int, coord model.NodeID) Group { return Group{seq, coord} }
 
 	handlers.Init(t, []step{
 		// Init: Kesden's first picture, one group under the top node
@@ -143,6 +151,14 @@ func TestInvitationHandlers(t *testing.T) {
 			In: State{Role: Participant, Seq: 2, Group: g(3, 3)}, From: 0, Msg: accept(g(2, 1)),
 			Want: State{Role: Participant, Seq: 2, Group: g(3, 3)}, Sent: []model.Sent[Msg]{send(0, invite(g(3, 3)))}},
 	})
+}
+
+// The timeouts and the recovery, as TestInvitationHandlers.
+func TestInvitationTimeoutsAndRecovery(t *testing.T) {
+	handlers := checktest.Handlers[State, Msg]{Protocol: normed{}, Config: model.Config{N: 4}}
+	ids, send, ayc, _, invite, _, g := rowKit()
+	cancel, arm := checktest.Cancelled, checktest.Armed
+
 	handlers.Timeout(t, []step{
 		// the coordinator is lost: a singleton group, and yell out
 		{Name: "coordinator timer: a new group of its own with Seq+1, AreYouCoordinator to every outsider", Self: 1,
