@@ -112,25 +112,52 @@ func (r receipts) Observe(_ *model.Config, st any, node model.NodeID, o model.Ob
 var quiet = &properties.Property{Name: "quiet", Family: "test", When: properties.Always,
 	Check: func(properties.View) string { return "" }}
 
+// faultCase is a fault planted in pingPong and what the search must say of
+// it.
+type faultCase struct {
+	fault   string
+	handler string // Fault.Handler
+	monitor string
+	node    model.NodeID
+	last    string // the faulting step, as the trace prints it
+	steps   int    // events in the trace, the faulting one included
+	panic   string // Fault.Panic contains it
+	mutated string
+	before  string
+	after   string
+	path    string   // where before and after differ
+	values  []string // what each holds there
+}
+
+// requireFault checks what f says of the fault: where, and the panic or the
+// mutation.
+func (c faultCase) requireFault(t *testing.T, f *checker.Fault) {
+	t.Helper()
+	require.Equal(t, "pingpong", f.Protocol)
+	require.Equal(t, c.handler, f.Handler)
+	require.Equal(t, c.monitor, f.Monitor)
+	require.Equal(t, c.node, f.Node)
+	if c.panic != "" {
+		require.Contains(t, f.Panic, c.panic)
+		require.Contains(t, f.Stack, "checker_test.")
+		require.Contains(t, f.Where(), "fault_test.go:", "the panic's place")
+		return
+	}
+	require.Empty(t, f.Panic)
+	require.Equal(t, c.mutated, f.Mutated)
+	require.Equal(t, c.before, f.Before)
+	require.Equal(t, c.after, f.After)
+	require.Equal(t, c.path, f.Path)
+	require.Equal(t, c.values, f.Values)
+	require.Contains(t, f.Error(), fmt.Sprintf(" at %s: before %s, after %s;", c.path, c.values[0], c.values[1]))
+}
+
 // TestFaultsAreResults: a handler or monitor that panics or mutates its
 // input ends every engine's search with a fault and the run to it, the
 // faulting step last, never a crash; the same with one worker or two;
 // the run replays to the same fault.
 func TestFaultsAreResults(t *testing.T) {
-	cases := []struct {
-		fault   string
-		handler string // Fault.Handler
-		monitor string
-		node    model.NodeID
-		last    string // the faulting step, as the trace prints it
-		steps   int    // events in the trace, the faulting one included
-		panic   string // Fault.Panic contains it
-		mutated string
-		before  string
-		after   string
-		path    string   // where before and after differ
-		values  []string // what each holds there
-	}{
+	cases := []faultCase{
 		{fault: "receive-panic", handler: "Receive", node: 1, last: "n0 → n1  {Hop:3 Path:[1 2 3]}", steps: 3,
 			panic: "index out of range"},
 		{fault: "timeout-panic", handler: "Timeout", node: 1, last: "n1  timeout late", steps: 2,
@@ -187,23 +214,7 @@ func TestFaultsAreResults(t *testing.T) {
 				require.Equal(t, checker.Error, res.Verdict)
 				require.NotNil(t, res.Fault, "no fault reported")
 				f := res.Fault
-				require.Equal(t, "pingpong", f.Protocol)
-				require.Equal(t, c.handler, f.Handler)
-				require.Equal(t, c.monitor, f.Monitor)
-				require.Equal(t, c.node, f.Node)
-				if c.panic != "" {
-					require.Contains(t, f.Panic, c.panic)
-					require.Contains(t, f.Stack, "checker_test.")
-					require.Contains(t, f.Where(), "fault_test.go:", "the panic's place")
-				} else {
-					require.Empty(t, f.Panic)
-					require.Equal(t, c.mutated, f.Mutated)
-					require.Equal(t, c.before, f.Before)
-					require.Equal(t, c.after, f.After)
-					require.Equal(t, c.path, f.Path)
-					require.Equal(t, c.values, f.Values)
-					require.Contains(t, f.Error(), fmt.Sprintf(" at %s: before %s, after %s;", c.path, c.values[0], c.values[1]))
-				}
+				c.requireFault(t, f)
 				require.Equal(t, checker.Unknown, res.Properties[0].Verdict)
 				require.Nil(t, res.Messages)
 
