@@ -352,15 +352,16 @@ type naiveCase struct {
 	guessed bool
 }
 
-// naiveCases returns the small configurations of p to cross-check.
-func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
+// electionNaiveCases are the configurations of the ring elections and of
+// bully, or nil for another protocol.
+func electionNaiveCases(t *testing.T, name string) []naiveCase {
 	ranks := func(spec string, n int) []int {
 		r, err := model.ParseRanks(spec, n)
 		require.NoError(t, err)
 		return r
 	}
 	var cs []naiveCase
-	switch p.Name {
+	switch name {
 	case "changroberts", "lelann":
 		for n := 2; n <= 4; n++ {
 			for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
@@ -404,6 +405,17 @@ func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
 		cs = append(cs, naiveCase{name: "n3-sync-crash1-recovery1", cfg: recovery},
 			// Both properties fail (the sync-recovery scenario at N = 3).
 			naiveCase{name: "n3-sync-crash1-recovery1-safety", cfg: recovery, props: []string{"unique-leader", "agreement"}})
+	}
+	return cs
+}
+
+// naiveCases returns the small configurations of p to cross-check.
+func naiveCases(t *testing.T, p *suite.Protocol) []naiveCase {
+	if cs := electionNaiveCases(t, p.Name); cs != nil {
+		return cs
+	}
+	var cs []naiveCase
+	switch p.Name {
 	case "central", "tokenring", "ricartagrawala", "maekawa":
 		// asking forever (where the state stays finite) makes cycles
 		// for no-starvation; asking twice makes runs that end
