@@ -579,46 +579,8 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.Equal(t, naive.quiescent, r.Stats.Quiescent, "%s: quiescent worlds", what)
 						require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
 					}
-					require.Len(t, r.Properties, len(props))
-					wantVerdict := checker.Pass
-					for i, prop := range props {
-						pr := r.Properties[i]
-						require.Equal(t, prop.Name, pr.Name)
-						depth, fails := naive.failDepth[prop.Name]
-						if !fails {
-							require.Equal(t, checker.Pass, pr.Verdict, "%s: %s", what, prop.Name)
-							require.Nil(t, pr.Counterexample, "%s: %s", what, prop.Name)
-							continue
-						}
-						wantVerdict = checker.Fail
-						require.Equal(t, checker.Fail, pr.Verdict, "%s: %s", what, prop.Name)
-						cx := pr.Counterexample
-						require.NotNil(t, cx, "%s: %s", what, prop.Name)
-						require.Equal(t, prop.Name, cx.Property)
-						require.Equal(t, pr.Detail, cx.Detail)
-						if naive.cycle[prop.Name] {
-							lassos++
-							require.Positive(t, cx.Cycle, "%s: the counterexample to %s is no lasso", what, prop.Name)
-							require.Len(t, cx.Events[:len(cx.Events)-cx.Cycle], depth, "%s: the lasso to %s is not entered soonest", what, prop.Name)
-							rt, err := checker.Replay(compile(), cx)
-							require.NoError(t, err, "%s: %s", what, prop.Name)
-							require.Equal(t, prop.Name, rt.Property, "%s: the lasso does not replay to its violation", what)
-							require.Equal(t, pr.Detail, rt.Detail, what)
-							continue
-						}
-						require.Zero(t, cx.Cycle, "%s: %s", what, prop.Name)
-						require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
-						st, w, quiescent := replayTrace(t, testhook.Model(compile()), cx)
-						require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
-						detail := prop.Check(st.View(w))
-						if prop.When != properties.Always {
-							require.True(t, quiescent, "%s: the counterexample to %s does not end a run", what, prop.Name)
-						}
-						if prop.When == properties.Eventually {
-							detail = "the run ends while " + detail
-						}
-						require.Equal(t, pr.Detail, detail, "%s: the counterexample to %s does not replay to its violation", what, prop.Name)
-					}
+					wantVerdict, cycles := compareVerdicts(t, what, props, r, naive, compile)
+					lassos += cycles
 					require.Equal(t, wantVerdict, r.Verdict, what)
 					if opt.Messages && !allFail && naive.quiescent > 0 {
 						// Figures need a run that ends: a token that
@@ -654,6 +616,54 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 			})
 		}
 	}
+}
+
+// compareVerdicts checks each property's verdict and counterexample in r
+// against the naive enumeration: a counterexample among the shortest (a
+// lasso entered soonest) that replays to its violation. It returns the
+// verdict r must have and how many lassos it compared.
+func compareVerdicts(t *testing.T, what string, props []*properties.Property, r *checker.Result, naive naiveResult, compile func() *checker.Machine) (wantVerdict checker.Verdict, cycles int) {
+	require.Len(t, r.Properties, len(props))
+	wantVerdict = checker.Pass
+	for i, prop := range props {
+		pr := r.Properties[i]
+		require.Equal(t, prop.Name, pr.Name)
+		depth, fails := naive.failDepth[prop.Name]
+		if !fails {
+			require.Equal(t, checker.Pass, pr.Verdict, "%s: %s", what, prop.Name)
+			require.Nil(t, pr.Counterexample, "%s: %s", what, prop.Name)
+			continue
+		}
+		wantVerdict = checker.Fail
+		require.Equal(t, checker.Fail, pr.Verdict, "%s: %s", what, prop.Name)
+		cx := pr.Counterexample
+		require.NotNil(t, cx, "%s: %s", what, prop.Name)
+		require.Equal(t, prop.Name, cx.Property)
+		require.Equal(t, pr.Detail, cx.Detail)
+		if naive.cycle[prop.Name] {
+			cycles++
+			require.Positive(t, cx.Cycle, "%s: the counterexample to %s is no lasso", what, prop.Name)
+			require.Len(t, cx.Events[:len(cx.Events)-cx.Cycle], depth, "%s: the lasso to %s is not entered soonest", what, prop.Name)
+			rt, err := checker.Replay(compile(), cx)
+			require.NoError(t, err, "%s: %s", what, prop.Name)
+			require.Equal(t, prop.Name, rt.Property, "%s: the lasso does not replay to its violation", what)
+			require.Equal(t, pr.Detail, rt.Detail, what)
+			continue
+		}
+		require.Zero(t, cx.Cycle, "%s: %s", what, prop.Name)
+		require.Len(t, cx.Events, depth, "%s: the counterexample to %s is not among the shortest", what, prop.Name)
+		st, w, quiescent := replayTrace(t, testhook.Model(compile()), cx)
+		require.Equal(t, quiescent, cx.Quiescent, "%s: %s", what, prop.Name)
+		detail := prop.Check(st.View(w))
+		if prop.When != properties.Always {
+			require.True(t, quiescent, "%s: the counterexample to %s does not end a run", what, prop.Name)
+		}
+		if prop.When == properties.Eventually {
+			detail = "the run ends while " + detail
+		}
+		require.Equal(t, pr.Detail, detail, "%s: the counterexample to %s does not replay to its violation", what, prop.Name)
+	}
+	return wantVerdict, cycles
 }
 
 // compareSweep checks a sweep (Options.Sweep), with one worker and with
