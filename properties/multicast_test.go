@@ -521,6 +521,7 @@ func TestMulticastMsgSets(t *testing.T) {
 	require.Len(t, all.members(), 200)
 	require.Len(t, all, 4)
 	require.Equal(t, 199, all.members()[199])
+	require.Equal(t, []int{0, 127}, empty.with(127).with(0).members(), "the last bit of the last word")
 
 	cfg := &model.Config{N: 40, Params: map[string]int{"msgs": 3}}
 	for _, c := range []struct {
