@@ -5,7 +5,9 @@
 // checker's own tests, because each protocol package imports checker (its
 // description compiles through checker/suite): a test binary of checker's
 // that imported them would compile every protocol again against checker's
-// test files. The checker sets these as it starts; no one else calls them.
+// test files. The checker sets the hooks as it starts; only tests call
+// them. The package also holds what both checker's tests and internal/regress
+// use of the naive enumeration (Families, WorldKey, Busy).
 //
 // A checker.Machine, Options or RandomOptions travels as any, since this
 // package cannot import checker; each function says what it takes.
