@@ -253,3 +253,17 @@ var unsafeInFileName = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // fileName turns a test's name, with its subtests, into a file name.
 func fileName(test string) string { return unsafeInFileName.ReplaceAllString(test, "_") }
+
+// Messages is the range of messages of kind in r's complete runs, the
+// figure a search with messages counted (checker.Options.Messages) keeps.
+// It fails t if r has no figure for kind.
+func Messages(t testing.TB, r *checker.Result, kind string) checker.MessageRange {
+	t.Helper()
+	for _, m := range r.Messages {
+		if m.Kind == kind {
+			return m
+		}
+	}
+	t.Fatalf("no %q messages in %v", kind, r.Messages)
+	return checker.MessageRange{}
+}

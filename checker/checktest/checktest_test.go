@@ -716,3 +716,13 @@ func TestHandlersCatchEveryMismatch(t *testing.T) {
 		})
 	}
 }
+
+// Messages finds a kind's figure, and fails the test, naming the kind,
+// where the result has none.
+func TestMessagesFindsAFigure(t *testing.T) {
+	r := &checker.Result{Messages: []checker.MessageRange{{Kind: "total", Min: 2, Max: 3}, {Kind: "ping", Min: 1, Max: 2}}}
+	require.Equal(t, checker.MessageRange{Kind: "ping", Min: 1, Max: 2}, checktest.Messages(t, r, "ping"))
+	rec := record(t, func(tb testing.TB) { checktest.Messages(tb, r, "pong") })
+	require.True(t, rec.Failed())
+	require.Contains(t, rec.output(), `no "pong" messages`)
+}

@@ -7,21 +7,11 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
-
-func messages(t *testing.T, r *checker.Result, kind string) checker.MessageRange {
-	t.Helper()
-	for _, m := range r.Messages {
-		if m.Kind == kind {
-			return m
-		}
-	}
-	t.Fatalf("no %q messages in %v", kind, r.Messages)
-	return checker.MessageRange{}
-}
 
 // The message complexities of the works followed, over every interleaving
 // explored.
@@ -50,7 +40,7 @@ func TestMessageComplexity(t *testing.T) {
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict)
-			m := messages(t, r, c.kind)
+			m := checktest.Messages(t, r, c.kind)
 			require.Equal(t, c.want(n), m.Min, "%s n=%d %s min: %s", c.protocol, n, c.kind, c.why)
 			require.Equal(t, c.want(n), m.Max, "%s n=%d %s max: %s", c.protocol, n, c.kind, c.why)
 		}
@@ -74,17 +64,17 @@ func TestBullyMessageBounds(t *testing.T) {
 		// every node but the top starts one election to all higher nodes:
 		// sum over k of (n-1-k) = n(n-1)/2, the O(n²) worst case of Vlassov
 		// and Montelius
-		el := messages(t, r, "election")
+		el := checktest.Messages(t, r, "election")
 		require.Equal(t, n*(n-1)/2, el.Min, "n=%d", n)
 		require.GreaterOrEqual(t, el.Max, el.Min)
 		// each election message is answered exactly once
-		ans := messages(t, r, "answer")
+		ans := checktest.Messages(t, r, "answer")
 		require.Equal(t, el.Min, ans.Min)
 		require.Equal(t, el.Max, ans.Max)
 		// The top node elects itself on the first election it receives and
 		// tells the n-1 others; each of the n-2 later elections it receives
 		// is answered with a coordinator message to its sender: 2n-3.
-		co := messages(t, r, "coordinator")
+		co := checktest.Messages(t, r, "coordinator")
 		require.Equal(t, 2*n-3, co.Min, "n=%d", n)
 	}
 }
@@ -103,7 +93,7 @@ func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict, "ranks %v", perm)
-			total := messages(t, r, "total")
+			total := checktest.Messages(t, r, "total")
 			require.Equal(t, total.Min, total.Max, "one initiator on FIFO links: one run")
 			lo, hi = min(lo, total.Min), max(hi, total.Max)
 			if perm[n-1] == n-1 { // the predecessor of node 0 is the highest
@@ -130,14 +120,14 @@ func TestRingBasedUnorderedExceedsTheBound(t *testing.T) {
 	r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 	require.NoError(t, err)
 	require.Equal(t, checker.Pass, r.Verdict, "it stays safe")
-	total, elected := messages(t, r, "total"), messages(t, r, "elected")
+	total, elected := checktest.Messages(t, r, "total"), checktest.Messages(t, r, "elected")
 	require.Equal(t, [2]int{16, 60}, [2]int{total.Min, total.Max})
 	require.Equal(t, [2]int{5, 25}, [2]int{elected.Min, elected.Max})
 
 	s.Channels = model.FIFO
 	r, err = suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 	require.NoError(t, err)
-	total = messages(t, r, "total")
+	total = checktest.Messages(t, r, "total")
 	require.Equal(t, [2]int{16, 16}, [2]int{total.Min, total.Max}, "FIFO links: the same ranks, one count")
 }
 
@@ -178,7 +168,7 @@ func TestActiveListOneInitiator(t *testing.T) {
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict)
-			m := messages(t, r, "elect")
+			m := checktest.Messages(t, r, "elect")
 			require.Equal(t, n*n, m.Min, "n=%d initiator %s", n, init)
 			require.Equal(t, n*n, m.Max, "n=%d initiator %s", n, init)
 		}
@@ -208,7 +198,7 @@ func TestRingCountsStatedInDocs(t *testing.T) {
 			s := suite.Scenario{N: n, Ranks: c.ranks, Initiators: c.initiators}
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 			require.NoError(t, err)
-			m := messages(t, r, c.kind)
+			m := checktest.Messages(t, r, c.kind)
 			require.Equal(t, [2]int{c.want(n), c.want(n)}, [2]int{m.Min, m.Max}, "%s n=%d ranks=%s initiators=%s %s", c.protocol, n, c.ranks, c.initiators, c.kind)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -40,11 +41,11 @@ func TestMulticastMessagesPerMulticast(t *testing.T) {
 				require.Equal(t, checker.Pass, r.Verdict, "%s n=%d %v", c.protocol, n, ch)
 				total := 0
 				for kind, want := range c.kinds(n) {
-					m := messages(t, r, kind)
+					m := checktest.Messages(t, r, kind)
 					require.Equal(t, [2]int{want, want}, [2]int{m.Min, m.Max}, "%s n=%d %v: %s", c.protocol, n, ch, kind)
 					total += want
 				}
-				m := messages(t, r, "total")
+				m := checktest.Messages(t, r, "total")
 				require.Equal(t, [2]int{total, total}, [2]int{m.Min, m.Max}, "%s n=%d %v", c.protocol, n, ch)
 			}
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -126,7 +127,7 @@ func TestMessagesPerEntry(t *testing.T) {
 				r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
 				require.NoError(t, err)
 				require.Equal(t, checker.Pass, r.Verdict, "%s n=%d", c.protocol, n)
-				total := messages(t, r, "total")
+				total := checktest.Messages(t, r, "total")
 				require.Equal(t, c.want(n, node), total.Min, "%s n=%d node %d: %s", c.protocol, n, node, c.why)
 				require.Equal(t, c.want(n, node), total.Max, "%s n=%d node %d: %s", c.protocol, n, node, c.why)
 			}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -52,7 +53,7 @@ func TestRandomLargeRings(t *testing.T) {
 		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: 200, Seed: 1})
 		require.Equal(t, checker.Pass, r.Verdict, "%s %s", c.protocol, c.ranks)
 		require.Equal(t, 200, r.Stats.Walks)
-		m := messages(t, r, c.kind)
+		m := checktest.Messages(t, r, c.kind)
 		require.Equal(t, c.want, m.Min, "%s %s", c.protocol, c.ranks)
 		require.Equal(t, c.want, m.Max, "%s %s", c.protocol, c.ranks)
 	}
@@ -95,7 +96,7 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
 		require.Equal(t, checker.Pass, r.Verdict, c.protocol)
 		require.Len(t, r.Properties, len(p.Claims), c.protocol)
-		m := messages(t, r, c.kind)
+		m := checktest.Messages(t, r, c.kind)
 		require.Equal(t, [2]int{c.want, c.want}, [2]int{m.Min, m.Max}, c.protocol)
 
 		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 1000, Seed: 1})

@@ -7,6 +7,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
@@ -49,7 +50,7 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 					require.Equal(t, checker.Pass, r.Verdict, what)
 					for kind, w := range map[string]int{"election": want.election, "coordinator": want.coordinator,
 						"ack": want.ack, "total": want.election + want.coordinator + want.ack} {
-						m := messages(t, r, kind)
+						m := checktest.Messages(t, r, kind)
 						require.Equal(t, w, m.Min, "%s: %s min", what, kind)
 						require.Equal(t, w, m.Max, "%s: %s max", what, kind)
 					}

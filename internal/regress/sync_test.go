@@ -52,13 +52,13 @@ func TestSynchronizerMessages(t *testing.T) {
 			require.NoError(t, err)
 			require.Equal(t, checker.Pass, r.Verdict, "%s %s", c.protocol, top)
 			for _, f := range c.figures {
-				m := messages(t, r, f.kind)
+				m := checktest.Messages(t, r, f.kind)
 				want := f.want(n, len(g.Edges()))
 				require.Equal(t, want, m.Min, "%s %s %s min: %s", c.protocol, top, f.kind, c.why)
 				require.Equal(t, want, m.Max, "%s %s %s max: %s", c.protocol, top, f.kind, c.why)
 			}
 			if c.protocol != "bfs-simple" {
-				m, a := messages(t, r, "message"), messages(t, r, "ack")
+				m, a := checktest.Messages(t, r, "message"), checktest.Messages(t, r, "ack")
 				require.Equal(t, [2]int{m.Min, m.Max}, [2]int{a.Min, a.Max}, "%s %s: an ack per algorithm message", c.protocol, top)
 			}
 		}

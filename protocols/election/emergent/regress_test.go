@@ -12,18 +12,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/election/emergent"
 )
 
-// figure is the range of messages of kind in r's complete runs.
-func figure(t *testing.T, r *checker.Result, kind string) checker.MessageRange {
-	t.Helper()
-	for _, m := range r.Messages {
-		if m.Kind == kind {
-			return m
-		}
-	}
-	t.Fatalf("no %q messages in %v", kind, r.Messages)
-	return checker.MessageRange{}
-}
-
 // The description's claims and its default scenario: emergent at N = 5
 // with one master crash passes every claim exhaustively; the async
 // scenario finds two masters, and a restarted master breaks agreement
@@ -78,7 +66,7 @@ func TestEmergentExhaustiveVariants(t *testing.T) {
 	// with a pool of two, a master crash makes the two slaves elect: each
 	// tells the other, k(k-1) = 2 candidate messages, and a candidate tells
 	// a slave that joins meanwhile: 3 at most
-	cand := figure(t, pool, "candidate")
+	cand := checktest.Messages(t, pool, "candidate")
 	require.Equal(t, 0, cand.Min)
 	require.Equal(t, 3, cand.Max)
 }
@@ -107,11 +95,11 @@ func TestEmergentMessages(t *testing.T) {
 		r := checktest.Check(t, emergent.Description, suite.Scenario{N: n}, figures)
 		require.Equal(t, checker.Pass, r.Verdict)
 		for _, k := range []string{"slave-hello", "slave-ack"} {
-			m := figure(t, r, k)
+			m := checktest.Messages(t, r, k)
 			require.Equal(t, n-1, m.Min, "n=%d %s", n, k)
 			require.Equal(t, n-1, m.Max, "n=%d %s", n, k)
 		}
-		total := figure(t, r, "total")
+		total := checktest.Messages(t, r, "total")
 		require.Equal(t, 2*(n-1), total.Min, "n=%d", n)
 		require.Equal(t, 2*(n-1), total.Max, "n=%d", n)
 		for _, m := range r.Messages {
@@ -120,7 +108,7 @@ func TestEmergentMessages(t *testing.T) {
 
 		r = checktest.Check(t, emergent.Description, suite.Scenario{N: n, Params: map[string]int{"pool-min": 2, "pool-max": 3}}, figures)
 		require.Equal(t, checker.Pass, r.Verdict)
-		total = figure(t, r, "total")
+		total = checktest.Messages(t, r, "total")
 		require.Equal(t, 4*(n-1), total.Min, "n=%d pool-min 2", n)
 		require.Equal(t, 4*(n-1), total.Max, "n=%d pool-min 2", n)
 	}
