@@ -75,6 +75,7 @@ func partNames(r *checker.Result) []string {
 // violation the probe found too (the bully algorithm with timers that
 // fire any time), the search's run is kept, one of the shortest.
 func TestAutoWalksDecideWhereTheExhaustiveSearchIsCut(t *testing.T) {
+	t.Parallel()
 	maekawa := func(t *testing.T) *checker.Machine {
 		return compileScenario(t, "maekawa", "deadlock", func(sc *suite.Scenario) { sc.Params["requests"] = 1 })
 	}
@@ -136,6 +137,7 @@ func TestAutoWalksDecideWhereTheExhaustiveSearchIsCut(t *testing.T) {
 // counterexample replaces the one the probe found and told of, and the
 // probe is in the parts alone.
 func TestAutoCompleteExhaustiveSearchReplacesTheProbe(t *testing.T) {
+	t.Parallel()
 	m := compileScenario(t, "bully", "async-crash", nil)
 	var tl told
 	res := checker.Auto(context.Background(), m, checker.AutoOptions{Probe: time.Minute,
@@ -163,6 +165,7 @@ func TestAutoCompleteExhaustiveSearchReplacesTheProbe(t *testing.T) {
 // check auto is the exhaustive search alone, and from AutoWalksN nodes
 // random walks (a fault in any part: checker's TestAutoEndsAtAFault).
 func TestAutoEnds(t *testing.T) {
+	t.Parallel()
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 	cases := []struct {

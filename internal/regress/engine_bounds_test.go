@@ -17,6 +17,7 @@ import (
 // out of time by CutTime; neither is complete, and a search no bound cut
 // is (exhaustive only: random walks never are).
 func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
+	t.Parallel()
 	newMachine := compileCase(t, firstCase{protocol: "bully", props: electionClaims,
 		cfg: model.Config{N: 4, Timing: model.Sync, Crashes: 1, Ranks: ranksOf(t, "sorted", 4)}})
 	canceled, cancel := context.WithCancel(context.Background())
@@ -59,6 +60,7 @@ func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 // for properties that fail: a lean search that starts again with the state
 // graph meets the same violations and does not tell of them again.
 func TestOnViolationTellsEachFailureOnce(t *testing.T) {
+	t.Parallel()
 	type onViolationCase struct{ protocol, scenario string }
 	cases := []onViolationCase{{"bully", "loss"}, {"tokenring", "duplicate"}, {"central", "loss"}, {"lelann", "unordered"}}
 	// async bully fails its properties across millions of states

@@ -215,6 +215,7 @@ func handCounts(t *testing.T) []handCount {
 }
 
 func TestHandCounts(t *testing.T) {
+	t.Parallel()
 	for _, tc := range handCounts(t) {
 		t.Run(tc.name, func(t *testing.T) {
 			p, err := protocols.Lookup(tc.protocol)

@@ -23,6 +23,7 @@ import (
 // by both checks. The quick tier checks the first 3 000 transitions of
 // each run; -long, 30 000.
 func TestEachEventKindAgreesThreeWays(t *testing.T) {
+	t.Parallel()
 	type run struct {
 		protocol string
 		cfg      model.Config

@@ -22,6 +22,7 @@ import (
 // quick tier checks the first 2 000 transitions of each configuration;
 // -long, 20 000.
 func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
+	t.Parallel()
 	limit := tier.Pick(2_000, 20_000)
 	faults := []model.Config{
 		{Crashes: 1, Recoveries: 1, Partitions: 1},

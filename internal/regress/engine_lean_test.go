@@ -18,6 +18,7 @@ import (
 // that keeps the graph: the same verdicts, counterexamples, counts, message
 // figures. The quick tier compares the scenarios of up to 20 000 states.
 func TestLeanIsTheGraphSearch(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	compared := 0
 	// (a lean search cut there, in the quick tier, tells a larger one)
@@ -62,6 +63,7 @@ func searchOutcome(t *testing.T, r *checker.Result) string {
 // every state's parent: a search without parents finds its counterexamples
 // by searching again, and must give the same ones.
 func TestTracesSearchedAgain(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	compared := 0
 	for _, p := range protocols.All() {

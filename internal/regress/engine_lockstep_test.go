@@ -26,6 +26,7 @@ import (
 // compares whole walks; this one names the first step where they part.
 // The quick tier walks two seeds of each; -long, eight.
 func TestWalkerInLockstep(t *testing.T) {
+	t.Parallel()
 	compared := 0
 	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
 		if sm := testhook.Model(m); sim.Supported(sm.Config()) {

@@ -16,6 +16,7 @@ import (
 // and a loss under FIFO by its place in the channel; a trace holding them
 // reads as such, survives JSON and replays.
 func TestMessageFaultTraces(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("basic")
 	require.NoError(t, err)
 	cfg := model.Config{N: 2, Losses: 1, Duplicates: 1, Initiators: []bool{true, false}, Params: map[string]int{"msgs": 2}}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/vigil-check/vigil/internal/sim"
@@ -517,24 +518,28 @@ func comparableResult(r *checker.Result) checker.Result {
 // depend on the number of workers. The quick tier compares the
 // configurations of at most 5 000 worlds; -long, of 300 000.
 func TestExhaustiveAgainstNaive(t *testing.T) {
+	t.Parallel()
 	limit := tier.Pick(5_000, 300_000)
 	require.NotEmpty(t, protocols.All())
-	lassos := 0  // lasso counterexamples compared: some must be
-	sweeps := 0  // sweeps that ran to the end
-	reduced := 0 // searches that partial order reduced
-	reducedSweeps := 0
-	defer func() {
+	// Counted over the configurations, which run in parallel: the
+	// cleanup reads them once every one has finished.
+	var lassos atomic.Int64  // lasso counterexamples compared: some must be
+	var sweeps atomic.Int64  // sweeps that ran to the end
+	var reduced atomic.Int64 // searches that partial order reduced
+	var reducedSweeps atomic.Int64
+	t.Cleanup(func() {
 		if !t.Failed() {
-			require.Positive(t, lassos, "no configuration had a fair cycle to compare")
-			require.Positive(t, sweeps, "no configuration was swept to the end")
-			require.Positive(t, reduced, "partial order reduced no configuration")
-			require.Positive(t, reducedSweeps, "partial order reduced no sweep")
-			t.Logf("partial order reduced %d configurations, and %d sweeps", reduced, reducedSweeps)
+			require.Positive(t, lassos.Load(), "no configuration had a fair cycle to compare")
+			require.Positive(t, sweeps.Load(), "no configuration was swept to the end")
+			require.Positive(t, reduced.Load(), "partial order reduced no configuration")
+			require.Positive(t, reducedSweeps.Load(), "partial order reduced no sweep")
+			t.Logf("partial order reduced %d configurations, and %d sweeps", reduced.Load(), reducedSweeps.Load())
 		}
-	}()
+	})
 	for _, p := range protocols.All() {
 		for _, tc := range naiveCases(t, p) {
 			t.Run(p.Name+"/"+tc.name, func(t *testing.T) {
+				t.Parallel()
 				props, err := p.Props(tc.cfg, tc.props)
 				require.NoError(t, err)
 				if tc.props == nil {
@@ -580,7 +585,7 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 						require.Equal(t, naive.depth, r.Stats.Depth, "%s: depth", what)
 					}
 					wantVerdict, cycles := compareVerdicts(t, what, props, r, naive, compile)
-					lassos += cycles
+					lassos.Add(int64(cycles))
 					require.Equal(t, wantVerdict, r.Verdict, what)
 					if opt.Messages && !allFail && naive.quiescent > 0 {
 						// Figures need a run that ends: a token that
@@ -608,11 +613,11 @@ func TestExhaustiveAgainstNaive(t *testing.T) {
 					}
 				}
 				ended, swept := compareSweep(t, compile, props, naive, byMessages[true])
-				sweeps += ended
-				reducedSweeps += swept
+				sweeps.Add(int64(ended))
+				reducedSweeps.Add(int64(swept))
 				compareWindow(t, compile, props, naive, byMessages[true])
 				compareSymmetry(t, compile, props, naive, byMessages[true])
-				reduced += comparePartialOrder(t, p, tc.cfg, tc.props, limit)
+				reduced.Add(int64(comparePartialOrder(t, p, tc.cfg, tc.props, limit)))
 			})
 		}
 	}

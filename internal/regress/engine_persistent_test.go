@@ -30,6 +30,7 @@ import (
 // set that is too small where the protocols never send what would tell;
 // this test sees it wherever one could be.
 func TestPersistentSetsArePersistent(t *testing.T) {
+	t.Parallel()
 	const (
 		worldsPerCase = 3_000 // the first worlds reached, breadth-first
 		persistDepth  = 3
@@ -174,6 +175,7 @@ func (pingBoth) Recover(_ *model.Ctx[pingMsg], s pingState) pingState           
 // orders apart, and each of two properties judged at quiescence fails in
 // one of them.
 func TestPartialOrderKeepsObservationOrder(t *testing.T) {
+	t.Parallel()
 	order := properties.NewMonitor("order",
 		func(*model.Config) string { return "" },
 		func(_ *model.Config, st string, node model.NodeID, _ model.Obs) string {

@@ -132,6 +132,7 @@ func naiveRounds(t *testing.T, m *sim.Machine) (lo, hi int) {
 // elections, the synchronizers and BFS; random walks stay within the
 // exhaustive range.
 func TestRoundsAgainstNaive(t *testing.T) {
+	t.Parallel()
 	cases := []struct {
 		protocol string
 		sc       suite.Scenario
@@ -172,6 +173,7 @@ func TestRoundsAgainstNaive(t *testing.T) {
 // walks on tables of its own, renewed as it goes, and a walk's figures
 // are named by content, not by the ids its tables gave.
 func TestRandomIndependentOfWorkers(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct {
 		protocol string
 		sc       suite.Scenario
@@ -204,6 +206,7 @@ func TestRandomIndependentOfWorkers(t *testing.T) {
 // are all the runs (the token ring asked forever) or some (a duplicated
 // LeLann token that circles after the election).
 func TestRoundsOfEndlessRuns(t *testing.T) {
+	t.Parallel()
 	for _, c := range []struct{ protocol, scenario string }{{"tokenring", "forever"}, {"lelann", "duplicate"}} {
 		p, err := protocols.Lookup(c.protocol)
 		require.NoError(t, err)

@@ -14,6 +14,7 @@ import (
 )
 
 func TestParseScheduler(t *testing.T) {
+	t.Parallel()
 	for in, want := range map[string]checker.Scheduler{
 		"": {}, "uniform": {}, "swarm": {Kind: "swarm"}, "pct:1": {Kind: "pct", Depth: 1}, "pct:3": {Kind: "pct", Depth: 3},
 	} {
@@ -32,6 +33,7 @@ func TestParseScheduler(t *testing.T) {
 // number of workers. PCT finds the basic multicast's lost message after a
 // sender crash at N = 10, which 100 uniform walks from the same seed miss.
 func TestSchedulers(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("basic")
 	require.NoError(t, err)
 	i := slices.IndexFunc(p.Scenarios, func(s suite.Scenario) bool { return s.Name == "sender-crash" })
@@ -86,6 +88,7 @@ func propertyNamed(t *testing.T, m *checker.Machine, name string) *properties.Pr
 // fail, and an eventually-property is left unknown, not judged on the
 // cycle.
 func TestRandomWalksEndOnForcedCycles(t *testing.T) {
+	t.Parallel()
 	p, err := protocols.Lookup("tokenring")
 	require.NoError(t, err)
 	sc := suite.Scenario{N: 5, Params: map[string]int{"requests": 1}}

@@ -17,6 +17,7 @@ import (
 // the same steps. Unordered channels list messages by interned id, so this
 // needs the canonical order.
 func TestWalkDependsOnItsSeedAlone(t *testing.T) {
+	t.Parallel()
 	cfg := model.Config{N: 5, Channels: model.Unordered, Partitions: 2}
 	props := properties.Family("election")
 	compile := func() *sim.Machine {
