@@ -17,7 +17,7 @@ import (
 // cut by it go on past it).
 func autoSearch(ctx context.Context, m *checker.Machine, f *checkFlags, eo checker.Options, ro checker.RandomOptions, stderr io.Writer) *checker.Result {
 	eo.Time, ro.Time = 0, 0
-	opt := checker.AutoOptions{Exhaustive: eo, Random: ro, Time: f.timeLimit}
+	opt := checker.AutoOptions{Exhaustive: eo, Random: ro, Time: f.timeLimit, Probe: f.probe}
 	// The walks after a cut run with the collector set for walks (see
 	// walkGC); the exhaustive part, whose heap is live data, without.
 	restore := func() {}

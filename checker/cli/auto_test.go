@@ -17,17 +17,19 @@ var exhaustiveProgress = regexp.MustCompile(`^vigil: depth \d+, \d+ states`)
 
 // In the default mode a violation that random walks meet at once is told
 // on stderr before the exhaustive search begins, with what the search
-// does next. The process is stopped once it has told it.
+// does next. The process is stopped once it has told it. The probe has an
+// hour, so that it stops after its walks whatever the machine's load: a
+// busy machine would otherwise end it before the walk that finds the bug.
 func TestAutoTellsOfViolationsBeforeTheExhaustiveSearch(t *testing.T) {
 	cases := []struct {
 		args []string
 		want *regexp.Regexp
 	}{
 		// Maekawa's deadlock lies 20 steps deep, past 1.5 million states
-		{[]string{"check", "maekawa", "-n", "4", "-requests", "1", "-workers", "1"},
+		{[]string{"check", "maekawa", "-n", "4", "-requests", "1", "-workers", "1", "-probe", "1h"},
 			regexp.MustCompile(`^vigil: no-deadlock fails on a walk shrunk to \d+ steps: deadlock: .*; the exhaustive search goes on for the other properties`)},
 		// the exhaustive search of the other properties runs for its whole budget
-		{[]string{"check", "bully", "-n", "4", "-crashes", "1", "-timing", "async", "-workers", "1"},
+		{[]string{"check", "bully", "-n", "4", "-crashes", "1", "-timing", "async", "-workers", "1", "-probe", "1h"},
 			regexp.MustCompile(`^vigil: unique-leader fails on a walk shrunk to \d+ steps?: .*; the exhaustive search goes on for the other properties`)},
 	}
 	for _, c := range cases {

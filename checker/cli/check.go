@@ -44,7 +44,7 @@ type checkFlags struct {
 	mode                               string
 	depth                              int
 	maxStates                          int64
-	timeLimit, shrinkTime              time.Duration
+	timeLimit, shrinkTime, probe       time.Duration
 	memoryMB                           uint64
 	walks, workers                     int
 	seed                               uint64
@@ -107,6 +107,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound); in auto mode, the whole search's bound")
 	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop a search when the heap exceeds this many MiB (0: half of the least limit on memory, at most 16 GiB)")
 	fs.IntVar(&f.walks, "walks", 1000, "random: number of walks")
+	fs.DurationVar(&f.probe, "probe", 0, fmt.Sprintf("auto: the time of the random probe before the exhaustive search; it also stops after %d walks (0: %v)", checker.ProbeWalks, checker.DefaultProbe))
 	fs.DurationVar(&f.shrinkTime, "shrink-time", 0, "random: time spent shortening each counterexample; one cut short says so (0: 2s)")
 	fs.Uint64Var(&f.seed, "seed", 1, "random: seed of the first walk (walk i uses seed+i)")
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
@@ -170,7 +171,7 @@ func (f *checkFlags) checkCounts() error {
 		{"depth", f.depth < 0, f.depth},
 		{"max-states", f.maxStates < 0, f.maxStates}, {"window", f.window < 0, f.window},
 		{"workers", f.workers < 0, f.workers}, {"time", f.timeLimit < 0, f.timeLimit},
-		{"shrink-time", f.shrinkTime < 0, f.shrinkTime},
+		{"shrink-time", f.shrinkTime < 0, f.shrinkTime}, {"probe", f.probe < 0, f.probe},
 	} {
 		if c.negative {
 			return badInput("-%s must not be negative, not %v", c.flag, c.v)

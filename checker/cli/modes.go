@@ -19,6 +19,9 @@ func (f *checkFlags) checkModeFlags(mode checker.Mode, sc suite.Scenario, cfg mo
 	if f.shrinkTime != 0 && mode == checker.ModeExhaustive {
 		return badInput("-shrink-time shortens the counterexamples of random walks; it does not apply to -mode %s", mode)
 	}
+	if f.probe != 0 && f.mode != string(checker.ModeAuto) { // (auto from AutoWalksN nodes on walks alone: no probe)
+		return badInput("-probe sets the time of the auto mode's random probe; it does not apply to -mode %s", mode)
+	}
 	if f.scheduler != "uniform" && mode == checker.ModeExhaustive {
 		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}

@@ -17,7 +17,7 @@ import (
 var reservedParamNames = []string{
 	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "format", "h", "help",
 	"html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
-	"n", "param", "partitions", "port", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
+	"n", "param", "partitions", "port", "probe", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
 	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace",
 	"walks", "window", "workers",
 }
