@@ -21,8 +21,14 @@ import (
 // Set is a set of tasks: bit t stands for task t.
 type Set uint64
 
-// Of is the set of task t alone.
-func Of(t int) Set { return 1 << t }
+// Of is the set of the tasks ts: Of(t) is task t alone.
+func Of(ts ...int) Set {
+	var s Set
+	for _, t := range ts {
+		s |= 1 << t
+	}
+	return s
+}
 
 // All is the set of the k tasks of a run.
 func All(k int) Set { return Set(uint64(1)<<k - 1) }

@@ -37,20 +37,15 @@ import (
 	"fmt"
 
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/election/ringid"
 )
 
 // Status is a node's colour in the notes: sleeping (not yet involved),
 // candidate (red), lost (black) or leader.
-type Status uint8
+type Status = ringid.Status
 
-const (
-	Sleep Status = iota
-	Cand
-	Lost
-	Leader
-)
-
-func (s Status) String() string { return [...]string{"sleep", "cand", "lost", "leader"}[s] }
+// The statuses, named as the notes name them.
+const Sleep, Cand, Lost, Leader = ringid.Sleep, ringid.Cand, ringid.Lost, ringid.Leader
 
 // State is one node's state.
 type State struct {

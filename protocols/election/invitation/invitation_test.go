@@ -50,13 +50,17 @@ func rowKit() (ids func(...model.NodeID) []model.NodeID, send func(model.NodeID,
 		func(seq int, coord model.NodeID) Group { return Group{seq, coord} }
 }
 
-// The rules of the package doc, one handler call each, on four nodes ranked
-// by id (n3 is the node of highest rank) unless a row says otherwise; an
-// empty list is nil (see normed).
+// handlers runs the handler tables on four nodes ranked by id (n3 is the
+// node of highest rank) unless a row says otherwise; an empty list is nil
+// (see normed).
+var handlers = checktest.Handlers[State, Msg]{Protocol: normed{}, Config: model.Config{N: 4}}
+
+// cancel and arm are the timer effects of the tables' rows.
+var cancel, arm = checktest.Cancelled, checktest.Armed
+
+// The rules of the package doc, one handler call each.
 func TestInvitationHandlers(t *testing.T) {
-	handlers := checktest.Handlers[State, Msg]{Protocol: normed{}, Config: model.Config{N: 4}}
 	ids, send, ayc, answer, invite, accept, g := rowKit()
-	cancel, arm := checktest.Cancelled, checktest.Armed
 
 	handlers.Init(t, []step{
 		// Init: Kesden's first picture, one group under the top node
@@ -155,9 +159,7 @@ func TestInvitationHandlers(t *testing.T) {
 
 // The timeouts and the recovery, as TestInvitationHandlers.
 func TestInvitationTimeoutsAndRecovery(t *testing.T) {
-	handlers := checktest.Handlers[State, Msg]{Protocol: normed{}, Config: model.Config{N: 4}}
 	ids, send, ayc, _, invite, _, g := rowKit()
-	cancel, arm := checktest.Cancelled, checktest.Armed
 
 	handlers.Timeout(t, []step{
 		// the coordinator is lost: a singleton group, and yell out

@@ -40,16 +40,10 @@ import (
 )
 
 // Status: sleep (not involved yet), cand, lost or leader.
-type Status uint8
+type Status = ringid.Status
 
-const (
-	Sleep Status = iota
-	Cand
-	Lost
-	Leader
-)
-
-func (s Status) String() string { return [...]string{"sleep", "cand", "lost", "leader"}[s] }
+// The statuses, named as the notes name them.
+const Sleep, Cand, Lost, Leader = ringid.Sleep, ringid.Cand, ringid.Lost, ringid.Leader
 
 // ID is an identity as ring messages carry it: the rank compared, and the
 // node.

@@ -1,6 +1,8 @@
-// Package ringid holds the identities that ring elections pass round (the
-// rank compared, and the node it belongs to) and the rank-sorted sets of
-// them that LeLann's and the active-list algorithms collect.
+// Package ringid holds what the ring elections share: the identities they
+// pass round (the rank compared, and the node it belongs to), the
+// rank-sorted sets of them that LeLann's and the active-list algorithms
+// collect, and the states of a node that the Leader Election notes give
+// both LeLann's and Chang and Roberts's algorithms.
 package ringid
 
 import (
@@ -8,6 +10,19 @@ import (
 
 	"github.com/vigil-check/vigil/model"
 )
+
+// Status is a node's state in the Leader Election notes' ring elections:
+// sleeping (not yet involved), candidate (red), lost (black) or leader.
+type Status uint8
+
+const (
+	Sleep Status = iota
+	Cand
+	Lost
+	Leader
+)
+
+func (s Status) String() string { return [...]string{"sleep", "cand", "lost", "leader"}[s] }
 
 // ID is an identity as ring messages carry it.
 type ID struct {

@@ -16,3 +16,12 @@ func TestAdd(t *testing.T) {
 	require.Equal(t, []ID{{7, 1}}, Add(nil, ID{7, 1}))
 	require.Equal(t, []int{1, 3, 5}, Ranks(got))
 }
+
+// A node's status prints as the notes name it: traces and the state
+// space's printed states show these words.
+func TestStatusString(t *testing.T) {
+	for s, want := range []string{"sleep", "cand", "lost", "leader"} {
+		require.Equal(t, want, Status(s).String())
+	}
+	require.Equal(t, []Status{0, 1, 2, 3}, []Status{Sleep, Cand, Lost, Leader})
+}

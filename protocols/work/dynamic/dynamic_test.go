@@ -18,14 +18,6 @@ const none = model.None
 
 func ids(xs ...model.NodeID) []model.NodeID { return xs }
 
-func set(ts ...int) work.Set {
-	var s work.Set
-	for _, t := range ts {
-		s |= work.Of(t)
-	}
-	return s
-}
-
 // The notes' dynamic sharing, one handler call each, on four nodes ranked by
 // id with three tasks: n3 the first coordinator, n0 the first analyser.
 func TestHandlers(t *testing.T) {
@@ -52,30 +44,30 @@ func TestHandlers(t *testing.T) {
 	handlers.Receive(t, []step{
 		{Name: "an empty machine is given a task", Self: 1, In: State{Election: follower(3)}, From: 3, Msg: task(1, 0),
 			Want: State{Election: follower(3), Jobs: []Job{{Task: 1, Analyser: 0, From: 3}}}},
-		{Name: "the analyser counts a result", Self: 0, In: State{Election: follower(3), Results: set(0)}, From: 1, Msg: Msg{K: Result, Task: 1},
-			Want: State{Election: follower(3), Results: set(0, 1)}, Observed: []model.Obs{properties.CountedResult(1)}},
-		{Name: "the analyser drops a result it counted already (dedup)", Self: 0, In: State{Election: follower(3), Results: set(0, 1)}, From: 2,
+		{Name: "the analyser counts a result", Self: 0, In: State{Election: follower(3), Results: work.Of(0)}, From: 1, Msg: Msg{K: Result, Task: 1},
+			Want: State{Election: follower(3), Results: work.Of(0, 1)}, Observed: []model.Obs{properties.CountedResult(1)}},
+		{Name: "the analyser drops a result it counted already (dedup)", Self: 0, In: State{Election: follower(3), Results: work.Of(0, 1)}, From: 2,
 			Msg:  Msg{K: Result, Task: 1},
-			Want: State{Election: follower(3), Results: set(0, 1)}},
+			Want: State{Election: follower(3), Results: work.Of(0, 1)}},
 		{Name: "done: the machine is empty, and gets the next task", Self: 3, In: coord(3, ids(0, none, none), 0, 1, 2), From: 0, Msg: done(0, 0),
-			Want: coord(3, ids(none, 0, none), set(0), 1, 2), Sent: []model.Sent[Msg]{send(0, task(1, 0))},
+			Want: coord(3, ids(none, 0, none), work.Of(0), 1, 2), Sent: []model.Sent[Msg]{send(0, task(1, 0))},
 			Timers: []checktest.TimerEffect{cancel(WorkerTimer(0)), arm(WorkerTimer(0), 0)}},
 		{Name: "done naming a former analyser: the result is lost, the task is handed out again", Self: 3, In: formerAnalyser, From: 1, Msg: done(1, 0),
 			Want: formerAnalyser, Sent: []model.Sent[Msg]{send(1, task(1, 1))},
 			Timers: []checktest.TimerEffect{cancel(WorkerTimer(1)), arm(WorkerTimer(1), 1)}},
-		{Name: "an appointed analyser says what it holds", Self: 1, In: State{Election: follower(3), Results: set(1)}, From: 3, Msg: Msg{K: Appoint},
-			Want: State{Election: follower(3), Results: set(1)}, Sent: []model.Sent[Msg]{send(3, Msg{K: Holding, Results: set(1)})}},
+		{Name: "an appointed analyser says what it holds", Self: 1, In: State{Election: follower(3), Results: work.Of(1)}, From: 3, Msg: Msg{K: Appoint},
+			Want: State{Election: follower(3), Results: work.Of(1)}, Sent: []model.Sent[Msg]{send(3, Msg{K: Holding, Results: work.Of(1)})}},
 		{Name: "what the analyser holds is done, the rest is handed out", Self: 3,
 			In: State{Election: follower(3), Coordinating: true, Out: ids(none, none, none), Analyser: 1, Appointing: true, Dead: ids(0)}, From: 1,
-			Msg:  Msg{K: Holding, Results: set(1)},
-			Want: State{Election: follower(3), Coordinating: true, Out: ids(1, none, 2), Done: set(1), Analyser: 1, Dead: ids(0)},
+			Msg:  Msg{K: Holding, Results: work.Of(1)},
+			Want: State{Election: follower(3), Coordinating: true, Out: ids(1, none, 2), Done: work.Of(1), Analyser: 1, Dead: ids(0)},
 			Sent: []model.Sent[Msg]{send(1, task(0, 1)), send(2, task(2, 1))}, Timers: []checktest.TimerEffect{arm(WorkerTimer(1), 1), arm(WorkerTimer(2), 2)}},
 	})
 	handlers.Timeout(t, []step{
-		{Name: "a worker has crashed: its task goes to an empty machine", Self: 3, In: coord(3, ids(0, 1, none), set(2)), Timer: WorkerTimer(1),
-			Want: coord(3, ids(0, 2, none), set(2), 1), Sent: []model.Sent[Msg]{send(2, task(1, 0))}, Timers: []checktest.TimerEffect{arm(WorkerTimer(2), 2)}},
+		{Name: "a worker has crashed: its task goes to an empty machine", Self: 3, In: coord(3, ids(0, 1, none), work.Of(2)), Timer: WorkerTimer(1),
+			Want: coord(3, ids(0, 2, none), work.Of(2), 1), Sent: []model.Sent[Msg]{send(2, task(1, 0))}, Timers: []checktest.TimerEffect{arm(WorkerTimer(2), 2)}},
 		{Name: "the analyser has crashed with all results: appoint the next lowest node and ask what it holds", Self: 3,
-			In: coord(3, ids(none, 1, none), set(0, 2)), Timer: AnalyserTimer,
+			In: coord(3, ids(none, 1, none), work.Of(0, 2)), Timer: AnalyserTimer,
 			Want: State{Election: follower(3), Coordinating: true, Out: ids(none, 1, none), Analyser: 1, Appointing: true, Dead: ids(0)},
 			Sent: []model.Sent[Msg]{send(1, Msg{K: Appoint})}, Timers: []checktest.TimerEffect{arm(AnalyserTimer, 1)}},
 		{Name: "bully elects a new coordinator, which asks the analyser what it holds", Self: 2,
@@ -97,7 +89,7 @@ func TestHandlers(t *testing.T) {
 	})
 	handlers.Recover(t, []step{
 		{Name: "a recovered node remembers nothing and starts an election", Self: 0,
-			In:       State{Election: follower(3), Results: set(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}},
+			In:       State{Election: follower(3), Results: work.Of(0, 1), Jobs: []Job{{Task: 2, Analyser: 0, From: 3}}},
 			Want:     State{Election: bully.State{Status: bully.WaitReply, Leader: none}},
 			Sent:     checktest.SentTo(election(bully.Election), 1, 2, 3),
 			Timers:   []checktest.TimerEffect{cancel(bully.CoordinatorTimer), cancel(bully.LeaderCheck), arm(bully.AnswerTimer, 1, 2, 3)},
@@ -109,7 +101,7 @@ func TestHandlers(t *testing.T) {
 func TestNoDedup(t *testing.T) {
 	cfg := model.Config{N: 3, Params: map[string]int{DedupParam: 0}}
 	ctx := model.NewCtx[Msg](cfg, 0)
-	s := State{Election: bully.State{Leader: 2}, Results: set(0)}
+	s := State{Election: bully.State{Leader: 2}, Results: work.Of(0)}
 	require.Equal(t, s, Protocol{}.Receive(ctx, s, 1, Msg{K: Result, Task: 0}))
 	require.Equal(t, []model.Obs{properties.CountedResult(0)}, checktest.Observed(ctx))
 }

@@ -17,15 +17,8 @@ type step = checktest.Step[State, Msg]
 // five tasks: node 0 divides and analyses, nodes 1..3 work.
 func TestHandlers(t *testing.T) {
 	handlers := checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 4, Params: map[string]int{properties.TasksParam: 5}}}
-	set := func(ts ...int) work.Set {
-		var s work.Set
-		for _, t := range ts {
-			s |= work.Of(t)
-		}
-		return s
-	}
 	share := func(to model.NodeID, ts ...int) model.Sent[Msg] {
-		return model.Sent[Msg]{To: to, Msg: Msg{K: Share, Tasks: set(ts...)}}
+		return model.Sent[Msg]{To: to, Msg: Msg{K: Share, Tasks: work.Of(ts...)}}
 	}
 	handlers.Init(t, []step{
 		{Name: "divide the tasks by the number of processors and submit each its share", Self: 0,
@@ -34,18 +27,18 @@ func TestHandlers(t *testing.T) {
 			Want: State{}},
 	})
 	handlers.Receive(t, []step{
-		{Name: "a worker is given its share", Self: 1, In: State{}, From: 0, Msg: Msg{K: Share, Tasks: set(0, 3)},
-			Want: State{Todo: set(0, 3)}},
-		{Name: "the analyser counts a result", Self: 0, In: State{Analysing: true, Results: set(1)}, From: 2, Msg: Msg{K: Result, Task: 4},
-			Want: State{Analysing: true, Results: set(1, 4)}, Observed: []model.Obs{properties.CountedResult(4)}},
+		{Name: "a worker is given its share", Self: 1, In: State{}, From: 0, Msg: Msg{K: Share, Tasks: work.Of(0, 3)},
+			Want: State{Todo: work.Of(0, 3)}},
+		{Name: "the analyser counts a result", Self: 0, In: State{Analysing: true, Results: work.Of(1)}, From: 2, Msg: Msg{K: Result, Task: 4},
+			Want: State{Analysing: true, Results: work.Of(1, 4)}, Observed: []model.Obs{properties.CountedResult(4)}},
 	})
 	handlers.Do(t, []step{
-		{Name: "a worker computes one task and returns the result to the single place to analyse", Self: 1, In: State{Todo: set(0, 3)},
+		{Name: "a worker computes one task and returns the result to the single place to analyse", Self: 1, In: State{Todo: work.Of(0, 3)},
 			Action: work.Compute,
-			Want:   State{Todo: set(3)}, Sent: checktest.SentTo(Msg{K: Result, Task: 0}, 0)},
+			Want:   State{Todo: work.Of(3)}, Sent: checktest.SentTo(Msg{K: Result, Task: 0}, 0)},
 	})
 	handlers.Actions(t, []step{
-		{Name: "a task to compute", Self: 1, In: State{Todo: set(3)}, Enabled: []model.Action{work.Compute}},
+		{Name: "a task to compute", Self: 1, In: State{Todo: work.Of(3)}, Enabled: []model.Action{work.Compute}},
 		{Name: "nothing to compute", Self: 1, In: State{}},
 	})
 }
