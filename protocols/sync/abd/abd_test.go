@@ -42,6 +42,9 @@ func TestABD(t *testing.T) {
 		{Name: "pulse 1 takes the invite and passes it on", Self: 1, In: kept, Timer: abd.Clock{},
 			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}}, Sent: checktest.SentTo(invite(1, 2), 2), Timers: clock,
 			Observed: []model.Obs{round.TakeObs(0), round.PulseObs(1), bfs.Parent(0, 1), round.SendObs(2)}},
+		{Name: "the last pulse (N = 3) sends nothing and leaves the clock stopped", Self: 2,
+			In: st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}}, Timer: abd.Clock{},
+			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Observed: []model.Obs{round.PulseObs(3)}},
 	})
 
 	require.ErrorContains(t, abd.Validate(model.Config{N: 2}), "needs bounded timing")
