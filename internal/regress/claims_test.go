@@ -14,6 +14,7 @@ import (
 	"github.com/vigil-check/vigil/protocols/multicast/fifo"
 	"github.com/vigil-check/vigil/protocols/multicast/isis"
 	"github.com/vigil-check/vigil/protocols/multicast/reliable"
+	"github.com/vigil-check/vigil/protocols/mutex"
 	"github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
 )
 
@@ -160,7 +161,7 @@ func (p raByIDs) Receive(ctx *model.Ctx[ricartagrawala.Msg], s ricartagrawala.St
 		return p.Protocol.Receive(ctx, s, from, m)
 	}
 	s.Clock = max(s.Clock, m.T)
-	if s.Phase == ricartagrawala.Held || s.Phase == ricartagrawala.Wanted && ctx.Self() < m.P {
+	if s.Phase == mutex.Held || s.Phase == mutex.Wanted && ctx.Self() < m.P {
 		s.Queue = append(slices.Clip(s.Queue), m.P)
 	} else {
 		ctx.Send(m.P, ricartagrawala.Msg{Reply: true, T: s.Clock})

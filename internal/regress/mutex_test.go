@@ -16,6 +16,7 @@ import (
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/mutex"
 	"github.com/vigil-check/vigil/protocols/mutex/central"
 	"github.com/vigil-check/vigil/protocols/mutex/maekawa"
 	"github.com/vigil-check/vigil/protocols/mutex/ricartagrawala"
@@ -211,7 +212,7 @@ func initiators(n int, ids ...int) []bool {
 type heldReplier struct{ ricartagrawala.Protocol }
 
 func (p heldReplier) Receive(ctx *model.Ctx[ricartagrawala.Msg], s ricartagrawala.State, from model.NodeID, m ricartagrawala.Msg) ricartagrawala.State {
-	if !m.Reply && s.Phase == ricartagrawala.Held {
+	if !m.Reply && s.Phase == mutex.Held {
 		s.Clock = max(s.Clock, m.T)
 		ctx.Send(m.P, ricartagrawala.Msg{Reply: true, T: s.Clock})
 		return s

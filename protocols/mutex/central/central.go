@@ -37,19 +37,9 @@ import (
 // The server is node 0.
 const Server model.NodeID = 0
 
-// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
-// mutex).
-type Phase = mutex.Phase
-
-const (
-	Released = mutex.Released
-	Wanted   = mutex.Wanted
-	Held     = mutex.Held
-)
-
 // State is one node's state: its client half and, at node 0, the server.
 type State struct {
-	Phase Phase
+	Phase mutex.Phase
 	Asked int // requests made so far; stays 0 when requests = 0 (forever)
 
 	Server bool         // this node is the server: the fields below are used
@@ -90,7 +80,7 @@ func (m Msg) String() string { return m.Kind() }
 type Protocol struct{}
 
 func fresh(env *model.Env) State {
-	return State{Phase: Released, Holder: model.None, Server: env.Self() == Server}
+	return State{Phase: mutex.Released, Holder: model.None, Server: env.Self() == Server}
 }
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State { return fresh(&ctx.Env) }
@@ -106,12 +96,12 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		// "request a token from the server", then "wait for a token that
 		// grants access"
 		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
-		s.Phase = Wanted
+		s.Phase = mutex.Wanted
 		ctx.Observe(model.RequestCS(0))
 		ctx.Send(Server, Msg{Request})
 	case mutex.Exit:
 		// "exit the critical section and return the token"
-		s.Phase = Released
+		s.Phase = mutex.Released
 		ctx.Observe(model.ExitCS())
 		ctx.Send(Server, Msg{Release})
 	}
@@ -122,7 +112,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	switch m.Type {
 	case Grant:
 		// client: the token arrived: "enter the critical section"
-		s.Phase = Held
+		s.Phase = mutex.Held
 		ctx.Observe(model.EnterCS())
 	case Request:
 		// server: grant if the token is free, else queue the client

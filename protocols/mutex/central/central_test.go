@@ -8,6 +8,7 @@ import (
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/mutex"
+	"github.com/vigil-check/vigil/protocols/mutex/mutextest"
 )
 
 type step = checktest.Step[State, Msg]
@@ -19,16 +20,16 @@ var (
 	grant   = Msg{Grant}
 	release = Msg{Release}
 
-	twice   = model.Config{N: 3, Params: map[string]int{"requests": 2}}
-	forever = model.Config{N: 3, Params: map[string]int{"requests": 0}}
+	twice   = mutextest.Requests(3, 2)
+	forever = mutextest.Requests(3, 0)
 )
 
 // server is node 0's state: its client half released, the token at holder.
 func server(holder model.NodeID, queue ...model.NodeID) State {
-	return State{Phase: Released, Server: true, Holder: holder, Queue: queue}
+	return State{Phase: mutex.Released, Server: true, Holder: holder, Queue: queue}
 }
 
-func client(p Phase, asked int) State { return State{Phase: p, Asked: asked, Holder: model.None} }
+func client(p mutex.Phase, asked int) State { return State{Phase: p, Asked: asked, Holder: model.None} }
 
 // Vlassov and Montelius's server and client, one handler call each.
 func TestReceive(t *testing.T) {
@@ -43,11 +44,11 @@ func TestReceive(t *testing.T) {
 			Want: server(model.None)},
 		{Name: "server, release of the last queued: the queue empties", Self: 0, In: server(2, 0), From: 2, Msg: release,
 			Want: server(0), Sent: checktest.SentTo(grant, 0)},
-		{Name: "client, grant: enter", Self: 1, In: client(Wanted, 1), From: 0, Msg: grant,
-			Want: client(Held, 1), Observed: []model.Obs{model.EnterCS()}},
+		{Name: "client, grant: enter", Self: 1, In: client(mutex.Wanted, 1), From: 0, Msg: grant,
+			Want: client(mutex.Held, 1), Observed: []model.Obs{model.EnterCS()}},
 		{Name: "the server is a client too: it grants itself", Self: 0,
-			In: State{Phase: Wanted, Asked: 1, Server: true, Holder: 0}, From: 0, Msg: grant,
-			Want: State{Phase: Held, Asked: 1, Server: true, Holder: 0}, Observed: []model.Obs{model.EnterCS()}},
+			In: State{Phase: mutex.Wanted, Asked: 1, Server: true, Holder: 0}, From: 0, Msg: grant,
+			Want: State{Phase: mutex.Held, Asked: 1, Server: true, Holder: 0}, Observed: []model.Obs{model.EnterCS()}},
 	})
 }
 
@@ -55,33 +56,27 @@ func TestReceive(t *testing.T) {
 // the critical section and return the token".
 func TestDo(t *testing.T) {
 	handlers.Do(t, []step{
-		{Name: "request: ask the server", Config: twice, Self: 2, In: client(Released, 1), Action: mutex.Request,
-			Want: client(Wanted, 2), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
-		{Name: "request forever: no counter", Config: forever, Self: 2, In: client(Released, 0), Action: mutex.Request,
-			Want: client(Wanted, 0), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "request: ask the server", Config: twice, Self: 2, In: client(mutex.Released, 1), Action: mutex.Request,
+			Want: client(mutex.Wanted, 2), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "request forever: no counter", Config: forever, Self: 2, In: client(mutex.Released, 0), Action: mutex.Request,
+			Want: client(mutex.Wanted, 0), Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
 		{Name: "the server asks itself by message", Config: twice, Self: 0, In: server(1), Action: mutex.Request,
-			Want: State{Phase: Wanted, Asked: 1, Server: true, Holder: 1}, Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
-		{Name: "exit: return the token", Config: twice, Self: 1, In: client(Held, 1), Action: mutex.Exit,
-			Want: client(Released, 1), Sent: checktest.SentTo(release, 0), Observed: []model.Obs{model.ExitCS()}},
+			Want: State{Phase: mutex.Wanted, Asked: 1, Server: true, Holder: 1}, Sent: checktest.SentTo(request, 0), Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "exit: return the token", Config: twice, Self: 1, In: client(mutex.Held, 1), Action: mutex.Exit,
+			Want: client(mutex.Released, 1), Sent: checktest.SentTo(release, 0), Observed: []model.Obs{model.ExitCS()}},
 	})
 }
 
+// The client's local actions, as every mutual-exclusion protocol lists
+// them.
 func TestActions(t *testing.T) {
-	notInitiator := model.Config{N: 3, Initiators: []bool{true, false, false}, Params: map[string]int{"requests": 2}}
-	handlers.Actions(t, []step{
-		{Name: "released with requests left", Config: twice, Self: 1, In: client(Released, 1), Enabled: []model.Action{mutex.Request}},
-		{Name: "released, all requests made", Config: twice, Self: 1, In: client(Released, 2)},
-		{Name: "released, forever", Config: forever, Self: 1, In: client(Released, 0), Enabled: []model.Action{mutex.Request}},
-		{Name: "released, not an initiator", Config: notInitiator, Self: 1, In: client(Released, 0)},
-		{Name: "waiting for the grant", Config: twice, Self: 1, In: client(Wanted, 1)},
-		{Name: "in the critical section", Config: twice, Self: 1, In: client(Held, 1), Enabled: []model.Action{mutex.Exit}},
-	})
+	mutextest.Client[State, Msg]{Handlers: handlers, Self: 1, State: client, Forever: true}.Actions(t)
 }
 
 func TestInit(t *testing.T) {
 	handlers.Init(t, []step{
 		{Name: "node 0 serves, the token free", Self: 0, Want: server(model.None)},
-		{Name: "the others are clients", Self: 2, Want: client(Released, 0)},
+		{Name: "the others are clients", Self: 2, Want: client(mutex.Released, 0)},
 	})
 	require.Equal(t, "released asked=0 | token at n2 queue=[n0 n1]", server(2, 0, 1).String())
 }

@@ -68,19 +68,9 @@ func VotingSet(n, i int) []model.NodeID {
 	return v
 }
 
-// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
-// mutex).
-type Phase = mutex.Phase
-
-const (
-	Released = mutex.Released
-	Wanted   = mutex.Wanted
-	Held     = mutex.Held
-)
-
 // State is one node's state.
 type State struct {
-	Phase   Phase
+	Phase   mutex.Phase
 	Voted   bool           // this node's vote is out
 	Queue   []model.NodeID // requests waiting for its vote, in arrival order
 	Replies int            // votes received for its current request
@@ -89,7 +79,7 @@ type State struct {
 
 func (s State) String() string {
 	out := s.Phase.String()
-	if s.Phase != Released {
+	if s.Phase != mutex.Released {
 		out += fmt.Sprintf(" replies=%d", s.Replies)
 	}
 	return out + fmt.Sprintf(" voted=%t queue=%v asked=%d", s.Voted, s.Queue, s.Asked)
@@ -114,7 +104,7 @@ func (m Msg) String() string { return m.Kind() }
 type Protocol struct{}
 
 // Init — "On initialization: state := RELEASED; voted := FALSE;".
-func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
+func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: mutex.Released} }
 
 // Actions: Request when released with requests left, Exit when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
@@ -130,7 +120,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		//   multicast request to all processes in Vi;
 		//   wait until (number of replies received = K);
 		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
-		s.Phase = Wanted
+		s.Phase = mutex.Wanted
 		s.Replies = 0
 		ctx.Observe(model.RequestCS(0))
 		ctx.SendAll(v, Msg{Request})
@@ -138,7 +128,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		// For pi to exit the critical section:
 		//   state := RELEASED;
 		//   multicast release to all processes in Vi;
-		s.Phase = Released
+		s.Phase = mutex.Released
 		s.Replies = 0
 		ctx.Observe(model.ExitCS())
 		ctx.SendAll(v, Msg{Release})
@@ -154,7 +144,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		//   then queue request from pi without replying;
 		//   else send reply to pi;
 		//        voted := TRUE;
-		if s.Phase == Held || s.Voted {
+		if s.Phase == mutex.Held || s.Voted {
 			s.Queue = append(slices.Clone(s.Queue), from)
 		} else {
 			ctx.Send(from, Msg{Reply})
@@ -163,8 +153,8 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 	case Reply:
 		// ... wait until (number of replies received = K); state := HELD;
 		s.Replies++
-		if s.Phase == Wanted && s.Replies == len(VotingSet(ctx.N(), int(ctx.Self()))) {
-			s.Phase = Held
+		if s.Phase == mutex.Wanted && s.Replies == len(VotingSet(ctx.N(), int(ctx.Self()))) {
+			s.Phase = mutex.Held
 			ctx.Observe(model.EnterCS())
 		}
 	case Release:

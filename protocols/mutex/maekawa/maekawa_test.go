@@ -9,6 +9,7 @@ import (
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/mutex"
+	"github.com/vigil-check/vigil/protocols/mutex/mutextest"
 )
 
 type step = checktest.Step[State, Msg]
@@ -64,44 +65,45 @@ func TestVotingSetsIntersect(t *testing.T) {
 // Vlassov and Montelius's pseudo-code, one handler call each (N = 4, K = 3).
 func TestReceive(t *testing.T) {
 	handlers.Receive(t, []step{
-		{Name: "request, not voted: reply, voted := TRUE", Self: 1, In: State{Phase: Released}, From: 3, Msg: request,
-			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
-		{Name: "request while wanted, not voted: vote all the same", Self: 1, In: State{Phase: Wanted, Replies: 1}, From: 0, Msg: request,
-			Want: State{Phase: Wanted, Replies: 1, Voted: true}, Sent: checktest.SentTo(reply, 0)},
-		{Name: "request, voted: queue without replying", Self: 1, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: request,
-			Want: State{Phase: Released, Voted: true, Queue: ids(3, 0)}},
-		{Name: "request while held: queue", Self: 1, In: State{Phase: Held, Voted: true, Replies: 3}, From: 3, Msg: request,
-			Want: State{Phase: Held, Voted: true, Replies: 3, Queue: ids(3)}},
-		{Name: "a reply, more to come: count it", Self: 0, In: State{Phase: Wanted, Voted: true, Replies: 1}, From: 1, Msg: reply,
-			Want: State{Phase: Wanted, Voted: true, Replies: 2}},
-		{Name: "the Kth reply: state := HELD", Self: 0, In: State{Phase: Wanted, Voted: true, Replies: 2}, From: 2, Msg: reply,
-			Want: State{Phase: Held, Voted: true, Replies: 3}, Observed: []model.Obs{model.EnterCS()}},
+		{Name: "request, not voted: reply, voted := TRUE", Self: 1, In: State{Phase: mutex.Released}, From: 3, Msg: request,
+			Want: State{Phase: mutex.Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "request while wanted, not voted: vote all the same", Self: 1, In: State{Phase: mutex.Wanted, Replies: 1}, From: 0, Msg: request,
+			Want: State{Phase: mutex.Wanted, Replies: 1, Voted: true}, Sent: checktest.SentTo(reply, 0)},
+		{Name: "request, voted: queue without replying", Self: 1, In: State{Phase: mutex.Released, Voted: true, Queue: ids(3)}, From: 0, Msg: request,
+			Want: State{Phase: mutex.Released, Voted: true, Queue: ids(3, 0)}},
+		{Name: "request while held: queue", Self: 1, In: State{Phase: mutex.Held, Voted: true, Replies: 3}, From: 3, Msg: request,
+			Want: State{Phase: mutex.Held, Voted: true, Replies: 3, Queue: ids(3)}},
+		{Name: "a reply, more to come: count it", Self: 0, In: State{Phase: mutex.Wanted, Voted: true, Replies: 1}, From: 1, Msg: reply,
+			Want: State{Phase: mutex.Wanted, Voted: true, Replies: 2}},
+		{Name: "the Kth reply: state := HELD", Self: 0, In: State{Phase: mutex.Wanted, Voted: true, Replies: 2}, From: 2, Msg: reply,
+			Want: State{Phase: mutex.Held, Voted: true, Replies: 3}, Observed: []model.Obs{model.EnterCS()}},
 		{Name: "release, queue non-empty: reply to its head, voted := TRUE", Self: 2,
-			In: State{Phase: Released, Voted: true, Queue: ids(3, 0)}, From: 0, Msg: release,
-			Want: State{Phase: Released, Voted: true, Queue: ids(0)}, Sent: checktest.SentTo(reply, 3)},
-		{Name: "release, last queued", Self: 2, In: State{Phase: Released, Voted: true, Queue: ids(3)}, From: 0, Msg: release,
-			Want: State{Phase: Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
-		{Name: "release, queue empty: voted := FALSE", Self: 2, In: State{Phase: Released, Voted: true}, From: 0, Msg: release,
-			Want: State{Phase: Released}},
+			In: State{Phase: mutex.Released, Voted: true, Queue: ids(3, 0)}, From: 0, Msg: release,
+			Want: State{Phase: mutex.Released, Voted: true, Queue: ids(0)}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "release, last queued", Self: 2, In: State{Phase: mutex.Released, Voted: true, Queue: ids(3)}, From: 0, Msg: release,
+			Want: State{Phase: mutex.Released, Voted: true}, Sent: checktest.SentTo(reply, 3)},
+		{Name: "release, queue empty: voted := FALSE", Self: 2, In: State{Phase: mutex.Released, Voted: true}, From: 0, Msg: release,
+			Want: State{Phase: mutex.Released}},
 	})
 }
 
 // "For pi to enter the critical section" and "For pi to exit": multicast
 // to V_i, the node itself included.
 func TestDo(t *testing.T) {
-	twice := model.Config{N: 4, Params: map[string]int{"requests": 2}}
+	twice := mutextest.Requests(4, 2)
 	handlers.Do(t, []step{
-		{Name: "request", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Action: mutex.Request,
-			Want: State{Phase: Wanted, Asked: 2}, Sent: checktest.SentTo(request, 1, 2, 3), Observed: []model.Obs{model.RequestCS(0)}},
-		{Name: "exit", Config: twice, Self: 3, In: State{Phase: Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, Action: mutex.Exit,
-			Want: State{Phase: Released, Voted: true, Queue: ids(1), Asked: 2}, Sent: checktest.SentTo(release, 1, 2, 3), Observed: []model.Obs{model.ExitCS()}},
+		{Name: "request", Config: twice, Self: 3, In: State{Phase: mutex.Released, Asked: 1}, Action: mutex.Request,
+			Want: State{Phase: mutex.Wanted, Asked: 2}, Sent: checktest.SentTo(request, 1, 2, 3), Observed: []model.Obs{model.RequestCS(0)}},
+		{Name: "exit", Config: twice, Self: 3, In: State{Phase: mutex.Held, Voted: true, Replies: 3, Queue: ids(1), Asked: 2}, Action: mutex.Exit,
+			Want: State{Phase: mutex.Released, Voted: true, Queue: ids(1), Asked: 2}, Sent: checktest.SentTo(release, 1, 2, 3), Observed: []model.Obs{model.ExitCS()}},
 	})
-	handlers.Actions(t, []step{
-		{Name: "released, a request left", Config: twice, Self: 3, In: State{Phase: Released, Asked: 1}, Enabled: []model.Action{mutex.Request}},
-		{Name: "released, all requests made", Config: twice, Self: 3, In: State{Phase: Released, Asked: 2}},
-		{Name: "waiting for the votes", Config: twice, Self: 3, In: State{Phase: Wanted, Asked: 1}},
-		{Name: "in the critical section", Config: twice, Self: 3, In: State{Phase: Held, Asked: 1}, Enabled: []model.Action{mutex.Exit}},
-	})
+}
+
+// The client's local actions, as every mutual-exclusion protocol lists
+// them; a node asks a bounded number of times.
+func TestActions(t *testing.T) {
+	client := func(p mutex.Phase, asked int) State { return State{Phase: p, Asked: asked} }
+	mutextest.Client[State, Msg]{Handlers: handlers, Self: 3, State: client}.Actions(t)
 }
 
 // net is a hand-driven network of n nodes for the tests below.
@@ -164,7 +166,7 @@ func TestOneEntryCosts3K(t *testing.T) {
 		w := newNet(n)
 		w.do(0, mutex.Request)
 		w.drain()
-		require.Equal(t, Held, w.states[0].Phase, "n=%d", n)
+		require.Equal(t, mutex.Held, w.states[0].Phase, "n=%d", n)
 		w.do(0, mutex.Exit)
 		w.drain()
 		require.Equal(t, map[string]int{"request": k, "reply": k, "release": k}, w.sent, "n=%d", n)
@@ -186,6 +188,6 @@ func TestDeadlock(t *testing.T) {
 	require.True(t, w.deliver(func(f flight) bool { return f.from == 1 && f.to == 1 }))
 	w.drain()
 	require.Empty(t, w.inflight)
-	require.Equal(t, State{Phase: Wanted, Voted: true, Replies: 2, Queue: ids(1), Asked: 1}, w.states[0])
-	require.Equal(t, State{Phase: Wanted, Voted: true, Replies: 2, Queue: ids(0), Asked: 1}, w.states[1])
+	require.Equal(t, State{Phase: mutex.Wanted, Voted: true, Replies: 2, Queue: ids(1), Asked: 1}, w.states[0])
+	require.Equal(t, State{Phase: mutex.Wanted, Voted: true, Replies: 2, Queue: ids(0), Asked: 1}, w.states[1])
 }

@@ -48,19 +48,9 @@ import (
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
-// mutex).
-type Phase = mutex.Phase
-
-const (
-	Released = mutex.Released
-	Wanted   = mutex.Wanted
-	Held     = mutex.Held
-)
-
 // State is one node's state.
 type State struct {
-	Phase   Phase
+	Phase   mutex.Phase
 	Clock   int            // the Lamport clock
 	T       int            // the timestamp of the node's current request
 	Replies int            // replies received for it
@@ -70,7 +60,7 @@ type State struct {
 
 func (s State) String() string {
 	out := fmt.Sprintf("%v clock=%d", s.Phase, s.Clock)
-	if s.Phase != Released {
+	if s.Phase != mutex.Released {
 		out += fmt.Sprintf(" T=%d replies=%d", s.T, s.Replies)
 	}
 	return out + fmt.Sprintf(" queue=%v asked=%d", s.Queue, s.Asked)
@@ -106,7 +96,7 @@ func less(t1 int, p1 model.NodeID, t2 int, p2 model.NodeID) bool {
 type Protocol struct{}
 
 // Init — "On initialization: state := RELEASED".
-func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: Released} }
+func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: mutex.Released} }
 
 // Actions: Request when released with requests left, Exit when held.
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
@@ -123,7 +113,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		//   multicast request to all processes;
 		//   T := request's timestamp;
 		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
-		s.Phase = Wanted
+		s.Phase = mutex.Wanted
 		s.Clock++
 		s.T = s.Clock
 		s.Replies = 0
@@ -135,7 +125,7 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		// To exit the critical section:
 		//   state := RELEASED;
 		//   reply to any queued requests;
-		s.Phase = Released
+		s.Phase = mutex.Released
 		ctx.Observe(model.ExitCS())
 		ctx.SendAll(s.Queue, Msg{Reply: true, T: s.Clock})
 		s.Queue = nil
@@ -146,8 +136,8 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 
 // enterIfDone ends the wait: once N-1 replies are in, state := HELD.
 func enterIfDone(ctx *model.Ctx[Msg], s State) State {
-	if s.Phase == Wanted && s.Replies == ctx.N()-1 {
-		s.Phase = Held
+	if s.Phase == mutex.Wanted && s.Replies == ctx.N()-1 {
+		s.Phase = mutex.Held
 		ctx.Observe(model.EnterCS())
 	}
 	return s
@@ -163,7 +153,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	//   if (state = HELD or (state = WANTED and (T, pj) < (Ti, pi)))
 	//   then queue request from pi without replying;
 	//   else reply immediately to pi;
-	if s.Phase == Held || s.Phase == Wanted && less(s.T, ctx.Self(), m.T, m.P) {
+	if s.Phase == mutex.Held || s.Phase == mutex.Wanted && less(s.T, ctx.Self(), m.T, m.P) {
 		s.Queue = append(append([]model.NodeID(nil), s.Queue...), m.P)
 	} else {
 		ctx.Send(m.P, Msg{Reply: true, T: s.Clock})

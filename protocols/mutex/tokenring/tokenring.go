@@ -37,20 +37,10 @@ import (
 	"github.com/vigil-check/vigil/protocols/mutex"
 )
 
-// Phase is Vlassov and Montelius's RELEASED, WANTED or HELD (see package
-// mutex).
-type Phase = mutex.Phase
-
-const (
-	Released = mutex.Released
-	Wanted   = mutex.Wanted
-	Held     = mutex.Held
-)
-
-// State is one node's state. A node holds the token exactly while Held (or
+// State is one node's state. A node holds the token exactly while HELD (or
 // in passing, inside a handler), so the token needs no field of its own.
 type State struct {
-	Phase Phase
+	Phase mutex.Phase
 	Asked int // requests made so far; stays 0 when requests = 0 (forever)
 }
 
@@ -85,11 +75,11 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 		// wait for the token; an idle node never holds it, so there is no
 		// token to take at once
 		s.Asked = mutex.Asked(&ctx.Env, s.Asked)
-		s.Phase = Wanted
+		s.Phase = mutex.Wanted
 		ctx.Observe(model.RequestCS(0))
 	case mutex.Exit:
 		// "when leaving the critical section - release the token"
-		s.Phase = Released
+		s.Phase = mutex.Released
 		ctx.Observe(model.ExitCS())
 		ctx.Send(ctx.Next(), Msg{})
 	}
@@ -97,9 +87,9 @@ func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 }
 
 func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, _ Msg) State {
-	if s.Phase == Wanted {
+	if s.Phase == mutex.Wanted {
 		// "before entering the critical section - remove the token"
-		s.Phase = Held
+		s.Phase = mutex.Held
 		ctx.Observe(model.EnterCS())
 		return s
 	}

@@ -89,14 +89,7 @@ func wait(env *model.Env) int { return 2 * env.Param(DelayParam, 1) }
 // Init simulates pulse 0 (the algorithm's start), sends its messages and
 // starts the clock.
 func (p Protocol[S, M]) Init(ctx *model.Ctx[Msg[M]]) State[S, M] {
-	s := State[S, M]{}
-	alg, out := round.Simulate(ctx, p.Alg, s.Alg, 0, nil)
-	s.Alg = alg
-	if p.Alg.Pulses(&ctx.Env) > 0 {
-		send(ctx, 0, out)
-		ctx.SetTimerAfter(Clock{}, wait(&ctx.Env))
-	}
-	return s
+	return p.simulate(ctx, State[S, M]{}, nil)
 }
 
 // Receive keeps a message for the pulse that takes it.
@@ -112,6 +105,12 @@ func (p Protocol[S, M]) Timeout(ctx *model.Ctx[Msg[M]], s State[S, M], _ model.T
 	var in []round.In[M]
 	in, s.Buf = round.Take(s.Buf, s.Pulse) // a late message of an earlier pulse stays, unread
 	s.Pulse++
+	return p.simulate(ctx, s, in)
+}
+
+// simulate runs pulse s.Pulse on in and, unless it is the last, sends its
+// messages and starts the clock for the next.
+func (p Protocol[S, M]) simulate(ctx *model.Ctx[Msg[M]], s State[S, M], in []round.In[M]) State[S, M] {
 	var out []model.Sent[M]
 	s.Alg, out = round.Simulate(ctx, p.Alg, s.Alg, s.Pulse, in)
 	if s.Pulse < p.Alg.Pulses(&ctx.Env) {

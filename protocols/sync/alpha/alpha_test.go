@@ -22,9 +22,6 @@ type (
 var (
 	handlers = checktest.Handlers[st, msg]{Protocol: Over[bfs.State, bfs.Msg](bfs.Round{}), Config: model.Config{N: 3, Topology: "line"}}
 	orphan   = bfs.State{Parent: model.None}
-	pulseObs = func(i int) model.Obs { return model.Obs{Kind: round.ObsPulse, Arg: i} }
-	sendObs  = func(to int) model.Obs { return model.Obs{Kind: round.ObsSend, Arg: to} }
-	takeObs  = func(from int) model.Obs { return model.Obs{Kind: round.ObsTake, Arg: from} }
 	invite   = func(pulse, level int) msg { return msg{Type: Message, Pulse: pulse, Payload: bfs.Msg{Level: level}} }
 	safeMsg  = func(pulse int) msg { return msg{Type: Safe, Pulse: pulse} }
 	ack      = msg{Type: Ack}
@@ -37,7 +34,7 @@ func TestInit(t *testing.T) {
 		{Name: "nothing to send in pulse 0: safe at once, tell every neighbour", Self: 1,
 			Want: st{Alg: orphan}, Sent: []sent{{To: 0, Msg: safeMsg(0)}, {To: 2, Msg: safeMsg(0)}}},
 		{Name: "the root sends its invite and waits for its ack", Self: 0,
-			Want: st{Alg: bfs.State{Parent: 0}, Unacked: 1}, Sent: []sent{{To: 1, Msg: invite(0, 1)}}, Observed: []model.Obs{bfs.Parent(0, 0), sendObs(1)}},
+			Want: st{Alg: bfs.State{Parent: 0}, Unacked: 1}, Sent: []sent{{To: 1, Msg: invite(0, 1)}}, Observed: []model.Obs{bfs.Parent(0, 0), round.SendObs(1)}},
 	})
 }
 
@@ -50,7 +47,7 @@ func TestReceive(t *testing.T) {
 		{Name: "safe, and the last neighbour safe: simulate the next pulse on the messages kept", Self: 1,
 			In: st{Alg: orphan, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}, Safe: []safe{{Pulse: 0, From: 2}}}, From: 0, Msg: safeMsg(0),
 			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}, Unacked: 1}, Sent: []sent{{To: 2, Msg: invite(1, 2)}},
-			Observed: []model.Obs{takeObs(0), pulseObs(1), bfs.Parent(0, 1), sendObs(2)}},
+			Observed: []model.Obs{round.TakeObs(0), round.PulseObs(1), bfs.Parent(0, 1), round.SendObs(2)}},
 		{Name: "every neighbour safe, but not this node: wait for the ack", Self: 1, In: st{Alg: orphan, Unacked: 1, Safe: []safe{{Pulse: 0, From: 2}}},
 			From: 0, Msg: safeMsg(0),
 			Want: st{Alg: orphan, Unacked: 1, Safe: []safe{{Pulse: 0, From: 0}, {Pulse: 0, From: 2}}}},
@@ -59,6 +56,6 @@ func TestReceive(t *testing.T) {
 			Want: st{Alg: orphan, Unacked: 1, Safe: []safe{{Pulse: 0, From: 2}, {Pulse: 1, From: 2}}}},
 		{Name: "the last pulse (N = 3) sends nothing, not even safe", Self: 2, In: st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}}, From: 1,
 			Msg:  safeMsg(2),
-			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Observed: []model.Obs{pulseObs(3)}},
+			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Observed: []model.Obs{round.PulseObs(3)}},
 	})
 }

@@ -33,9 +33,6 @@ func TestReceive(t *testing.T) {
 	require.NoError(t, err)
 	p := Over[bfs.State, bfs.Msg](bfs.Round{}, SpanningTree(g, 0))
 	orphan := bfs.State{Parent: model.None}
-	pulseObs := func(i int) model.Obs { return model.Obs{Kind: round.ObsPulse, Arg: i} }
-	sendObs := func(to int) model.Obs { return model.Obs{Kind: round.ObsSend, Arg: to} }
-	takeObs := func(from int) model.Obs { return model.Obs{Kind: round.ObsTake, Arg: from} }
 	invite := func(pulse, level int) msg { return msg{Type: Message, Pulse: pulse, Payload: bfs.Msg{Level: level}} }
 	handlers := checktest.Handlers[st, msg]{Protocol: p, Config: cfg}
 	handlers.Receive(t, []step{
@@ -51,15 +48,15 @@ func TestReceive(t *testing.T) {
 			Want: st{Pulse: 1, Alg: orphan, Safe: 1, Acks: 1, SentUp: true}, Sent: []sent{{To: 0, Msg: msg{Type: SafeUp, Pulse: 1}}}},
 		{Name: "the root, every child safe: m(j+1) down the tree, simulate pulse j+1", Self: 0, In: st{Alg: bfs.State{Parent: 0}}, From: 1,
 			Msg:  msg{Type: SafeUp, Pulse: 0},
-			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0}}, Sent: []sent{{To: 1, Msg: msg{Type: Pulse, Pulse: 1}}}, Observed: []model.Obs{pulseObs(1)}},
+			Want: st{Pulse: 1, Alg: bfs.State{Parent: 0}}, Sent: []sent{{To: 1, Msg: msg{Type: Pulse, Pulse: 1}}}, Observed: []model.Obs{round.PulseObs(1)}},
 		{Name: "m(j) from the parent: ack(j), pass it down, simulate pulse j on the messages kept", Self: 1,
 			In: st{Alg: orphan, SentUp: true, Safe: 1, In: []recv{{Pulse: 0, From: 0, Msg: bfs.Msg{Level: 1}}}}, From: 0, Msg: msg{Type: Pulse, Pulse: 1},
 			Want:     st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}, Unacked: 1},
 			Sent:     []sent{{To: 0, Msg: msg{Type: PulseAck, Pulse: 1}}, {To: 2, Msg: msg{Type: Pulse, Pulse: 1}}, {To: 2, Msg: invite(1, 2)}},
-			Observed: []model.Obs{takeObs(0), pulseObs(1), bfs.Parent(0, 1), sendObs(2)}},
+			Observed: []model.Obs{round.TakeObs(0), round.PulseObs(1), bfs.Parent(0, 1), round.SendObs(2)}},
 		{Name: "the last pulse (N = 3): m and ack, nothing else", Self: 2, In: st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}, SentUp: true}, From: 1,
 			Msg:  msg{Type: Pulse, Pulse: 3},
 			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Sent: []sent{{To: 1, Msg: msg{Type: PulseAck, Pulse: 3}}},
-			Observed: []model.Obs{pulseObs(3)}},
+			Observed: []model.Obs{round.PulseObs(3)}},
 	})
 }

@@ -18,9 +18,9 @@ type step struct {
 	o    model.Obs
 }
 
-func send(n, to int) step   { return step{model.NodeID(n), model.Obs{Kind: ObsSend, Arg: to}} }
-func take(n, from int) step { return step{model.NodeID(n), model.Obs{Kind: ObsTake, Arg: from}} }
-func pulse(n, i int) step   { return step{model.NodeID(n), model.Obs{Kind: ObsPulse, Arg: i}} }
+func send(n, to int) step   { return step{model.NodeID(n), SendObs(model.NodeID(to))} }
+func take(n, from int) step { return step{model.NodeID(n), TakeObs(model.NodeID(from))} }
+func pulse(n, i int) step   { return step{model.NodeID(n), PulseObs(i)} }
 
 // observeAll feeds steps to Pulses from its start twice, as the engines
 // do: through Observe, which must leave its input as it was, and through
@@ -227,12 +227,12 @@ func TestPulsesInPlace(t *testing.T) {
 			var o model.Obs
 			switch k := rapid.IntRange(0, 3).Draw(t, "kind"); {
 			case k == 0 || k == 1 && len(st.Owed) == 0:
-				o = model.Obs{Kind: ObsSend, Arg: rapid.IntRange(0, 2).Draw(t, "to")}
+				o = SendObs(model.NodeID(rapid.IntRange(0, 2).Draw(t, "to")))
 			case k == 1: // take something owed, to its receiver
 				w := st.Owed[rapid.IntRange(0, len(st.Owed)-1).Draw(t, "owed")]
-				node, o = w.To, model.Obs{Kind: ObsTake, Arg: int(w.From)}
+				node, o = w.To, TakeObs(w.From)
 			default:
-				o = model.Obs{Kind: ObsPulse, Arg: st.Pulse[node] + rapid.IntRange(0, 2).Draw(t, "ahead")}
+				o = PulseObs(st.Pulse[node] + rapid.IntRange(0, 2).Draw(t, "ahead"))
 			}
 			before := cloneOrder(st)
 			next := Pulses.Observe(cfg, st, node, o).(Order)

@@ -133,6 +133,17 @@ var (
 	ObsTake = model.NewObsKind("pulse-take", func(arg int) string { return model.NodeID(arg).String() })
 )
 
+// PulseObs is the observation ObsPulse: the node begins pulse i.
+func PulseObs(i int) model.Obs { return model.Obs{Kind: ObsPulse, Arg: i} }
+
+// SendObs is the observation ObsSend: the algorithm sends node to a
+// message in its current pulse.
+func SendObs(to model.NodeID) model.Obs { return model.Obs{Kind: ObsSend, Arg: int(to)} }
+
+// TakeObs is the observation ObsTake: the synchronizer hands the algorithm
+// a message node from sent it.
+func TakeObs(from model.NodeID) model.Obs { return model.Obs{Kind: ObsTake, Arg: int(from)} }
+
 // Simulate runs pulse i of alg at the node of ctx, a synchronizer's
 // context whatever its message type X: Start for pulse 0, else Pulse with
 // in. It reports ObsTake for each message of in, ObsPulse (i ≥ 1), then
@@ -146,9 +157,9 @@ func Simulate[S, M, X any](ctx *model.Ctx[X], alg Algorithm[S, M], s S, i int, i
 		s = alg.Start(rc)
 	} else {
 		for _, m := range in {
-			ctx.Observe(model.Obs{Kind: ObsTake, Arg: int(m.From)})
+			ctx.Observe(TakeObs(m.From))
 		}
-		ctx.Observe(model.Obs{Kind: ObsPulse, Arg: i})
+		ctx.Observe(PulseObs(i))
 		s = alg.Pulse(rc, s, i, in)
 	}
 	last := i >= alg.Pulses(&ctx.Env)
@@ -158,7 +169,7 @@ func Simulate[S, M, X any](ctx *model.Ctx[X], alg Algorithm[S, M], s S, i int, i
 		case !e.send:
 			ctx.Observe(e.obs)
 		case !last:
-			ctx.Observe(model.Obs{Kind: ObsSend, Arg: int(e.to)})
+			ctx.Observe(SendObs(e.to))
 			out = append(out, model.Sent[M]{To: e.to, Msg: e.msg})
 		}
 	}

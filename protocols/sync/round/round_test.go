@@ -28,9 +28,6 @@ func (echo) Pulses(*model.Env) int { return 2 }
 
 func TestSimulate(t *testing.T) {
 	cfg := model.Config{N: 3, Topology: "line"}
-	send := func(to int) model.Obs { return model.Obs{Kind: ObsSend, Arg: to} }
-	take := func(from int) model.Obs { return model.Obs{Kind: ObsTake, Arg: from} }
-	pulse := func(i int) model.Obs { return model.Obs{Kind: ObsPulse, Arg: i} }
 	in := []In[int]{{From: 0, Msg: 0}, {From: 2, Msg: 0}}
 	cases := []struct {
 		name     string
@@ -41,11 +38,11 @@ func TestSimulate(t *testing.T) {
 		observed []model.Obs
 	}{
 		{"pulse 0 is the start: its sends, no pulse observation", 0, nil, 0,
-			[]model.Sent[int]{{To: 0, Msg: 0}, {To: 2, Msg: 0}}, []model.Obs{send(0), send(2)}},
+			[]model.Sent[int]{{To: 0, Msg: 0}, {To: 2, Msg: 0}}, []model.Obs{SendObs(0), SendObs(2)}},
 		{"pulse 1: takes, the pulse, the algorithm's effects in order", 1, in, 2,
-			[]model.Sent[int]{{To: 0, Msg: 1}, {To: 2, Msg: 1}}, []model.Obs{take(0), take(2), pulse(1), model.Leader(2), send(0), send(2)}},
+			[]model.Sent[int]{{To: 0, Msg: 1}, {To: 2, Msg: 1}}, []model.Obs{TakeObs(0), TakeObs(2), PulseObs(1), model.Leader(2), SendObs(0), SendObs(2)}},
 		{"the last pulse sends nothing", 2, in, 2,
-			nil, []model.Obs{take(0), take(2), pulse(2), model.Leader(2)}},
+			nil, []model.Obs{TakeObs(0), TakeObs(2), PulseObs(2), model.Leader(2)}},
 	}
 	for _, c := range cases {
 		ctx := model.NewCtx[string](cfg, 1)
@@ -83,4 +80,21 @@ func TestInbox(t *testing.T) {
 	in, rest = Take(rest[2:], 2)
 	require.Len(t, in, 1)
 	require.Nil(t, rest)
+}
+
+// The observations the synchronizers report, each of its kind and with its
+// argument, as a trace shows them.
+func TestObservations(t *testing.T) {
+	for _, c := range []struct {
+		obs  model.Obs
+		kind model.ObsKind
+		want string
+	}{
+		{PulseObs(3), ObsPulse, "pulse=3"},
+		{SendObs(2), ObsSend, "pulse-send=n2"},
+		{TakeObs(1), ObsTake, "pulse-take=n1"},
+	} {
+		require.Equal(t, c.kind, c.obs.Kind, c.want)
+		require.Equal(t, c.want, c.obs.String())
+	}
 }

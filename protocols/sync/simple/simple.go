@@ -93,13 +93,7 @@ func Over[S, M any](alg round.Algorithm[S, M]) Protocol[S, M] { return Protocol[
 // then any pulse whose packets are all in (none: on a node without
 // neighbours every pulse runs at once).
 func (p Protocol[S, M]) Init(ctx *model.Ctx[Msg[M]]) State[S, M] {
-	s := State[S, M]{}
-	alg, out := round.Simulate(ctx, p.Alg, s.Alg, 0, nil)
-	s.Alg = alg
-	if p.Alg.Pulses(&ctx.Env) > 0 {
-		send(ctx, 0, out)
-	}
-	return p.advance(ctx, s)
+	return p.advance(ctx, p.simulate(ctx, State[S, M]{}, nil))
 }
 
 // Receive buffers a neighbour's packet, then simulates every pulse for
@@ -141,11 +135,18 @@ func (p Protocol[S, M]) advance(ctx *model.Ctx[Msg[M]], s State[S, M]) State[S, 
 			s.Buf = nil
 		}
 		s.Pulse++
-		var out []model.Sent[M]
-		s.Alg, out = round.Simulate(ctx, p.Alg, s.Alg, s.Pulse, in)
-		if s.Pulse < p.Alg.Pulses(&ctx.Env) {
-			send(ctx, s.Pulse, out)
-		}
+		s = p.simulate(ctx, s, in)
+	}
+	return s
+}
+
+// simulate runs pulse s.Pulse on in and, unless it is the last, sends its
+// packets: "send messages to all neighbors with pulse".
+func (p Protocol[S, M]) simulate(ctx *model.Ctx[Msg[M]], s State[S, M], in []round.In[M]) State[S, M] {
+	var out []model.Sent[M]
+	s.Alg, out = round.Simulate(ctx, p.Alg, s.Alg, s.Pulse, in)
+	if s.Pulse < p.Alg.Pulses(&ctx.Env) {
+		send(ctx, s.Pulse, out)
 	}
 	return s
 }

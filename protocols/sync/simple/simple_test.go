@@ -22,9 +22,6 @@ var (
 	handlers = checktest.Handlers[st, msg]{Protocol: Over[bfs.State, bfs.Msg](bfs.Round{}), Config: model.Config{N: 3, Topology: "line"}}
 	orphan   = bfs.State{Parent: model.None}
 	invite   = func(l int) []bfs.Msg { return []bfs.Msg{{Level: l}} }
-	pulseObs = func(i int) model.Obs { return model.Obs{Kind: round.ObsPulse, Arg: i} }
-	sendObs  = func(to int) model.Obs { return model.Obs{Kind: round.ObsSend, Arg: to} }
-	takeObs  = func(from int) model.Obs { return model.Obs{Kind: round.ObsTake, Arg: from} }
 )
 
 // The notes' round i, on the line 0 - 1 - 2 with SynchBfsTree (3 pulses).
@@ -34,7 +31,7 @@ func TestInit(t *testing.T) {
 			Want: st{Alg: orphan}, Sent: []sent{{To: 0, Msg: msg{Pulse: 0}}, {To: 2, Msg: msg{Pulse: 0}}}},
 		{Name: "the root packs its invite for its one neighbour", Self: 0,
 			Want: st{Alg: bfs.State{Parent: 0}}, Sent: []sent{{To: 1, Msg: msg{Pulse: 0, Payload: invite(1)}}},
-			Observed: []model.Obs{bfs.Parent(0, 0), sendObs(1)}},
+			Observed: []model.Obs{bfs.Parent(0, 0), round.SendObs(1)}},
 	})
 }
 
@@ -46,7 +43,7 @@ func TestReceive(t *testing.T) {
 			In: st{Alg: orphan, Buf: []pkt{{From: 2, Msg: msg{Pulse: 0}}}}, From: 0, Msg: msg{Pulse: 0, Payload: invite(1)},
 			Want:     st{Pulse: 1, Alg: bfs.State{Parent: 0, Level: 1}},
 			Sent:     []sent{{To: 0, Msg: msg{Pulse: 1}}, {To: 2, Msg: msg{Pulse: 1, Payload: invite(2)}}},
-			Observed: []model.Obs{takeObs(0), pulseObs(1), bfs.Parent(0, 1), sendObs(2)}},
+			Observed: []model.Obs{round.TakeObs(0), round.PulseObs(1), bfs.Parent(0, 1), round.SendObs(2)}},
 		{Name: "a packet of the next pulse, from a neighbour ahead, waits its turn", Self: 1,
 			In: st{Alg: orphan, Buf: []pkt{{From: 2, Msg: msg{Pulse: 0}}}}, From: 0, Msg: msg{Pulse: 1},
 			Want: st{Alg: orphan, Buf: []pkt{{From: 2, Msg: msg{Pulse: 0}}, {From: 0, Msg: msg{Pulse: 1}}}}},
@@ -55,8 +52,8 @@ func TestReceive(t *testing.T) {
 			Msg:      msg{Pulse: 0},
 			Want:     st{Pulse: 2, Alg: orphan},
 			Sent:     []sent{{To: 0, Msg: msg{Pulse: 1}}, {To: 2, Msg: msg{Pulse: 1}}, {To: 0, Msg: msg{Pulse: 2}}, {To: 2, Msg: msg{Pulse: 2}}},
-			Observed: []model.Obs{pulseObs(1), pulseObs(2)}},
+			Observed: []model.Obs{round.PulseObs(1), round.PulseObs(2)}},
 		{Name: "the last pulse (N = 3) sends nothing", Self: 2, In: st{Pulse: 2, Alg: bfs.State{Parent: 1, Level: 2}}, From: 1, Msg: msg{Pulse: 2},
-			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Observed: []model.Obs{pulseObs(3)}},
+			Want: st{Pulse: 3, Alg: bfs.State{Parent: 1, Level: 2}}, Observed: []model.Obs{round.PulseObs(3)}},
 	})
 }
