@@ -61,27 +61,21 @@ const ReadsParam = "reads"
 // ReadsOf returns the run's Reads.
 func ReadsOf(env *model.Env) Reads { return Reads(env.Param(ReadsParam, int(NoReads))) }
 
+// readsNames are the names of the Reads, by value: what ParseReads reads
+// and String shows.
+var readsNames = [...]string{NoReads: "none", LocalReads: "local", OrderedReads: "ordered"}
+
 // ParseReads reads "none", "local" or "ordered".
 func ParseReads(s string) (Reads, error) {
-	switch s {
-	case "none":
-		return NoReads, nil
-	case "local":
-		return LocalReads, nil
-	case "ordered":
-		return OrderedReads, nil
+	if i := slices.Index(readsNames[:], s); i >= 0 {
+		return Reads(i), nil
 	}
 	return 0, fmt.Errorf("reads must be none, local or ordered, not %q", s)
 }
 
 func (r Reads) String() string {
-	switch r {
-	case NoReads:
-		return "none"
-	case LocalReads:
-		return "local"
-	case OrderedReads:
-		return "ordered"
+	if r >= 0 && int(r) < len(readsNames) {
+		return readsNames[r]
 	}
 	return fmt.Sprintf("reads(%d)", int(r))
 }

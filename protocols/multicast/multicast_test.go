@@ -354,6 +354,7 @@ func TestParseReads(t *testing.T) {
 	_, err := ParseReads("Local")
 	require.EqualError(t, err, `reads must be none, local or ordered, not "Local"`)
 	require.Equal(t, "reads(7)", Reads(7).String())
+	require.Equal(t, "reads(-1)", Reads(-1).String())
 }
 
 func TestGroup(t *testing.T) {
