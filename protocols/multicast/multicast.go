@@ -157,6 +157,12 @@ func (p Process[M]) Send(ctx *model.Ctx[M], to []model.NodeID, m M) Process[M] {
 	return p
 }
 
+// BMulticast is B-multicast(g, m) to the group, the sender included: "a
+// for loop of send" (see Send).
+func (p Process[M]) BMulticast(ctx *model.Ctx[M], m M) Process[M] {
+	return p.Send(ctx, Group(&ctx.Env), m)
+}
+
 // Deliver delivers v to the application once the sends queued before it
 // are done: now, if there are none. Delivering a write sets the register;
 // delivering its own read answers the reader's client with the register's
@@ -229,6 +235,21 @@ func Actions[M any](env *model.Env, p Process[M]) []model.Action {
 	}
 	return []model.Action{WriteOp, ReadOp}
 }
+
+// Sequential, embedded in a protocol of the family, gives it the Actions
+// of a sequential process (see Actions): every protocol of the family
+// lists them alike, and differs only in what it does (Do). S is the
+// node's state, which embeds Process[M].
+type Sequential[M any, S interface{ process() Process[M] }] struct{}
+
+// Actions lists what the node in state s may do next (see Actions).
+func (Sequential[M, S]) Actions(env *model.Env, s S) []model.Action {
+	return Actions(env, s.process())
+}
+
+// process is p itself: a state that embeds p has it, and so can be read
+// by Sequential.
+func (p Process[M]) process() Process[M] { return p }
 
 // Busy reports whether p's next step is from its work rather than a new
 // operation.
