@@ -122,6 +122,9 @@ type Data struct{ Value Value }
 func (Data) Kind() string     { return "msg" }
 func (d Data) String() string { return "msg " + d.Value.String() }
 
+// DataOf is the message that carries v alone.
+func DataOf(v Value) Data { return Data{Value: v} }
+
 // Item is an entry of a process's work: a send of Msg to To, or, when To
 // is model.None, the delivery of Value.
 type Item[M any] struct {
@@ -269,6 +272,13 @@ func Do[M any](ctx *model.Ctx[M], p Process[M], a model.Action, mcast func(Proce
 	return p
 }
 
+// DoBMulticast is Do for a protocol whose multicast(g, m) is B-multicast(g,
+// m) and nothing more: it sends msg(v), the message that carries the
+// value, to the group.
+func DoBMulticast[M any](ctx *model.Ctx[M], p Process[M], a model.Action, msg func(Value) M) Process[M] {
+	return Do(ctx, p, a, func(p Process[M], v Value) Process[M] { return p.BMulticast(ctx, msg(v)) })
+}
+
 // Step sends the head of p's work, then delivers what waited only for it.
 func Step[M any](ctx *model.Ctx[M], p Process[M]) Process[M] {
 	ctx.Send(p.Work[0].To, p.Work[0].Msg)
@@ -324,6 +334,15 @@ func CheckParams(name string, cfg model.Config, withReads bool) error {
 		return fmt.Errorf("%s: a replicated register needs a total order: use multicast/sequencer or multicast/isis", name)
 	}
 	return nil
+}
+
+// Held shows a protocol's hold-back queue, for its state's String: nothing
+// when the queue is empty.
+func Held[T any](queue []T) string {
+	if len(queue) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" held=%v", queue)
 }
 
 // String shows the operations issued, the work queued and, once written,

@@ -273,6 +273,44 @@ func TestDo(t *testing.T) {
 	}
 }
 
+// DoBMulticast: Do whose multicast(g, m) sends msg(v) to the group, the
+// sender included.
+func TestDoBMulticast(t *testing.T) {
+	msg := func(v Value) note { return note("carries " + v.String()) }
+	m := msg(write(1, 1))
+	cases := []struct {
+		name    string
+		crashes int
+		in      Process[note]
+		a       model.Action
+		want    Process[note]
+		sent    []model.Sent[note]
+	}{
+		{"no crash: to the group at once", 0, Process[note]{}, MulticastOp,
+			Process[note]{Issued: 1}, []model.Sent[note]{{To: 0, Msg: m}, {To: 1, Msg: m}, {To: 2, Msg: m}}},
+		{"crashes: the loop queued", 1, Process[note]{}, MulticastOp,
+			Process[note]{Issued: 1, Work: work(sendTo(0, m), sendTo(1, m), sendTo(2, m))}, nil},
+		{"busy: the head of the work, no multicast", 1, Process[note]{Issued: 1, Work: work(sendTo(2, "a"))}, SendNext(2),
+			Process[note]{Issued: 1}, []model.Sent[note]{{To: 2, Msg: "a"}}},
+	}
+	for _, c := range cases {
+		do := func(ctx *model.Ctx[note], p Process[note]) Process[note] { return DoBMulticast(ctx, p, c.a, msg) }
+		var observed []model.Obs
+		if c.a == MulticastOp {
+			observed = []model.Obs{model.Multicast(id(1, 1))}
+		}
+		checkCall(t, c.name, withParams(3, c.crashes, nil), c.in, do, c.want, c.sent, observed)
+	}
+}
+
+// Held shows a hold-back queue only when it holds something.
+func TestHeld(t *testing.T) {
+	require.Empty(t, Held[int](nil))
+	require.Empty(t, Held([]int{}))
+	require.Equal(t, " held=[2 1]", Held([]int{2, 1}))
+	require.Equal(t, " held=[msg n0#1]", Held([]Data{DataOf(write(0, 1))}))
+}
+
 func TestCheckParams(t *testing.T) {
 	cases := []struct {
 		name      string

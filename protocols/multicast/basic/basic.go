@@ -34,10 +34,9 @@ type Protocol struct {
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
+// Do: B-multicast(g, m), that is, for each q in g, send(q, m).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		return p.BMulticast(ctx, Msg{Value: v}) // B-multicast(g, m): for each q in g, send(q, m)
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, multicast.DataOf)
 	return s
 }
 

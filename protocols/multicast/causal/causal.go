@@ -49,11 +49,7 @@ type State struct {
 }
 
 func (s State) String() string {
-	out := fmt.Sprintf("%v V=%v", s.Process, s.V)
-	if len(s.HoldBack) > 0 {
-		out += fmt.Sprintf(" held=%v", s.HoldBack)
-	}
-	return out
+	return fmt.Sprintf("%v V=%v", s.Process, s.V) + multicast.Held(s.HoldBack)
 }
 
 // Protocol implements model.Protocol and model.Actor, with the family's

@@ -57,6 +57,6 @@ func QueuedToAll[M any](m M) []multicast.Item[M] {
 	return []multicast.Item[M]{SendTo(0, m), SendTo(1, m), SendTo(2, m)}
 }
 
-// DataOf is the message of operation k of node p in the protocols that
+// MsgOf is the message of operation k of node p in the protocols that
 // send the value alone (multicast.Data).
-func DataOf(p model.NodeID, k int) multicast.Data { return multicast.Data{Value: ValueOf(p, k)} }
+func MsgOf(p model.NodeID, k int) multicast.Data { return multicast.Data{Value: ValueOf(p, k)} }

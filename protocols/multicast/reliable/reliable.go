@@ -73,10 +73,9 @@ type Protocol struct {
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
+// Do: R-multicast(g, m) is B-multicast(g, m).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		return p.BMulticast(ctx, Msg{Value: v}) // R-multicast(g, m) is B-multicast(g, m)
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, multicast.DataOf)
 	return s
 }
 

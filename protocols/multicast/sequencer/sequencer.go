@@ -81,10 +81,7 @@ type State struct {
 }
 
 func (s State) String() string {
-	out := fmt.Sprintf("%v r=%d", s.Process, s.Next)
-	if len(s.HoldBack) > 0 {
-		out += fmt.Sprintf(" held=%v", s.HoldBack)
-	}
+	out := fmt.Sprintf("%v r=%d", s.Process, s.Next) + multicast.Held(s.HoldBack)
 	if len(s.Orders) > 0 {
 		out += fmt.Sprintf(" orders=%v", s.Orders)
 	}
@@ -102,11 +99,10 @@ type Protocol struct {
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
+// Do: TO-multicast(g, m) at p_i is B-multicast(g ∪ {sequencer(g)}, <m, i>),
+// and the sequencer is in g.
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		// B-multicast(g ∪ {sequencer(g)}, <m, i>): the sequencer is in g
-		return p.BMulticast(ctx, Msg{Value: v})
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, func(v multicast.Value) Msg { return Msg{Value: v} })
 	return s
 }
 
