@@ -61,27 +61,21 @@ const ReadsParam = "reads"
 // ReadsOf returns the run's Reads.
 func ReadsOf(env *model.Env) Reads { return Reads(env.Param(ReadsParam, int(NoReads))) }
 
+// readsNames are the names of the Reads, by value: what ParseReads reads
+// and String shows.
+var readsNames = [...]string{NoReads: "none", LocalReads: "local", OrderedReads: "ordered"}
+
 // ParseReads reads "none", "local" or "ordered".
 func ParseReads(s string) (Reads, error) {
-	switch s {
-	case "none":
-		return NoReads, nil
-	case "local":
-		return LocalReads, nil
-	case "ordered":
-		return OrderedReads, nil
+	if i := slices.Index(readsNames[:], s); i >= 0 {
+		return Reads(i), nil
 	}
 	return 0, fmt.Errorf("reads must be none, local or ordered, not %q", s)
 }
 
 func (r Reads) String() string {
-	switch r {
-	case NoReads:
-		return "none"
-	case LocalReads:
-		return "local"
-	case OrderedReads:
-		return "ordered"
+	if r >= 0 && int(r) < len(readsNames) {
+		return readsNames[r]
 	}
 	return fmt.Sprintf("reads(%d)", int(r))
 }
@@ -128,6 +122,9 @@ type Data struct{ Value Value }
 func (Data) Kind() string     { return "msg" }
 func (d Data) String() string { return "msg " + d.Value.String() }
 
+// DataOf is the message that carries v alone.
+func DataOf(v Value) Data { return Data{Value: v} }
+
 // Item is an entry of a process's work: a send of Msg to To, or, when To
 // is model.None, the delivery of Value.
 type Item[M any] struct {
@@ -161,6 +158,12 @@ func (p Process[M]) Send(ctx *model.Ctx[M], to []model.NodeID, m M) Process[M] {
 		p.Work = append(p.Work, Item[M]{To: j, Msg: m})
 	}
 	return p
+}
+
+// BMulticast is B-multicast(g, m) to the group, the sender included: "a
+// for loop of send" (see Send).
+func (p Process[M]) BMulticast(ctx *model.Ctx[M], m M) Process[M] {
+	return p.Send(ctx, Group(&ctx.Env), m)
 }
 
 // Deliver delivers v to the application once the sends queued before it
@@ -236,6 +239,21 @@ func Actions[M any](env *model.Env, p Process[M]) []model.Action {
 	return []model.Action{WriteOp, ReadOp}
 }
 
+// Sequential, embedded in a protocol of the family, gives it the Actions
+// of a sequential process (see Actions): every protocol of the family
+// lists them alike, and differs only in what it does (Do). S is the
+// node's state, which embeds Process[M].
+type Sequential[M any, S interface{ process() Process[M] }] struct{}
+
+// Actions lists what the node in state s may do next (see Actions).
+func (Sequential[M, S]) Actions(env *model.Env, s S) []model.Action {
+	return Actions(env, s.process())
+}
+
+// process is p itself: a state that embeds p has it, and so can be read
+// by Sequential.
+func (p Process[M]) process() Process[M] { return p }
+
 // Busy reports whether p's next step is from its work rather than a new
 // operation.
 func (p Process[M]) Busy() bool { return len(p.Work) > 0 }
@@ -252,6 +270,13 @@ func Do[M any](ctx *model.Ctx[M], p Process[M], a model.Action, mcast func(Proce
 		p = mcast(p, v)
 	}
 	return p
+}
+
+// DoBMulticast is Do for a protocol whose multicast(g, m) is B-multicast(g,
+// m) and nothing more: it sends msg(v), the message that carries the
+// value, to the group.
+func DoBMulticast[M any](ctx *model.Ctx[M], p Process[M], a model.Action, msg func(Value) M) Process[M] {
+	return Do(ctx, p, a, func(p Process[M], v Value) Process[M] { return p.BMulticast(ctx, msg(v)) })
 }
 
 // Step sends the head of p's work, then delivers what waited only for it.
@@ -309,6 +334,15 @@ func CheckParams(name string, cfg model.Config, withReads bool) error {
 		return fmt.Errorf("%s: a replicated register needs a total order: use multicast/sequencer or multicast/isis", name)
 	}
 	return nil
+}
+
+// Held shows a protocol's hold-back queue, for its state's String: nothing
+// when the queue is empty.
+func Held[T any](queue []T) string {
+	if len(queue) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" held=%v", queue)
 }
 
 // String shows the operations issued, the work queued and, once written,

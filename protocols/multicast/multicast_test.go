@@ -44,6 +44,21 @@ func whole(p Process[note]) Process[note] {
 	return p
 }
 
+// checkCall calls f, a helper of the package, as node 1 of a run of cfg,
+// on a copy of in whose Work has spare capacity; it checks what f returns,
+// sends and observes, and that it left its input as it was.
+func checkCall(t *testing.T, name string, cfg model.Config, in Process[note], f func(*model.Ctx[note], Process[note]) Process[note],
+	want Process[note], sent []model.Sent[note], observed []model.Obs) {
+	t.Helper()
+	in = roomy(in)
+	before := whole(in)
+	ctx := model.NewCtx[note](cfg, 1)
+	require.Equal(t, want, f(ctx, in), name)
+	require.Equal(t, sent, checktest.Sent(ctx), name)
+	require.Equal(t, observed, checktest.Observed(ctx), name)
+	require.Equal(t, before, whole(in), "%s: the input changed", name)
+}
+
 func withParams(n int, crashes int, params map[string]int) model.Config {
 	return model.Config{N: n, Crashes: crashes, Params: params}
 }
@@ -105,14 +120,8 @@ func TestSend(t *testing.T) {
 		{"crashes, nobody to send to: nothing", 1, Process[note]{}, nil, Process[note]{}, nil},
 	}
 	for _, c := range cases {
-		in := roomy(c.in)
-		before := whole(in)
-		ctx := model.NewCtx[note](withParams(3, c.crashes, nil), 1)
-		got := in.Send(ctx, c.to, "m")
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
-		require.Nil(t, checktest.Observed(ctx), c.name)
-		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
+		send := func(ctx *model.Ctx[note], p Process[note]) Process[note] { return p.Send(ctx, c.to, "m") }
+		checkCall(t, c.name, withParams(3, c.crashes, nil), c.in, send, c.want, c.sent, nil)
 	}
 }
 
@@ -150,14 +159,8 @@ func TestDeliver(t *testing.T) {
 			Process[note]{Issued: 1, Waiting: true, Register: w01}, nil},
 	}
 	for _, c := range cases {
-		in := roomy(c.in)
-		before := whole(in)
-		ctx := model.NewCtx[note](withParams(3, 1, reads(c.reads)), 1)
-		got := in.Deliver(ctx, c.v)
-		require.Equal(t, c.want, got, c.name)
-		require.Nil(t, checktest.Sent(ctx), c.name)
-		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
-		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
+		deliver := func(ctx *model.Ctx[note], p Process[note]) Process[note] { return p.Deliver(ctx, c.v) }
+		checkCall(t, c.name, withParams(3, 1, reads(c.reads)), c.in, deliver, c.want, nil, c.observed)
 	}
 }
 
@@ -190,14 +193,7 @@ func TestStep(t *testing.T) {
 			[]model.Obs{model.Delivered(id(0, 1)), model.ReadReturn(id(0, 1))}},
 	}
 	for _, c := range cases {
-		in := roomy(c.in)
-		before := whole(in)
-		ctx := model.NewCtx[note](withParams(3, 1, reads(c.reads)), 1)
-		got := Step(ctx, in)
-		require.Equal(t, c.want, got, c.name)
-		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
-		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
-		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
+		checkCall(t, c.name, withParams(3, 1, reads(c.reads)), c.in, Step[note], c.want, c.sent, c.observed)
 	}
 }
 
@@ -264,21 +260,55 @@ func TestDo(t *testing.T) {
 			Process[note]{Issued: 1, Waiting: true, Work: work(sendTo(2, "mcast"))}, []Value{read(1, 1)}, nil, []model.Obs{model.ReadCall()}},
 	}
 	for _, c := range cases {
-		in := roomy(c.in)
-		before := whole(in)
-		ctx := model.NewCtx[note](withParams(3, 1, reads(c.reads)), 1)
 		var mcast []Value
-		got := Do(ctx, in, c.a, func(p Process[note], v Value) Process[note] {
-			mcast = append(mcast, v)
-			p.Work = append(slices.Clip(p.Work), sendTo(2, "mcast"))
-			return p
-		})
-		require.Equal(t, c.want, got, c.name)
+		do := func(ctx *model.Ctx[note], p Process[note]) Process[note] {
+			return Do(ctx, p, c.a, func(p Process[note], v Value) Process[note] {
+				mcast = append(mcast, v)
+				p.Work = append(slices.Clip(p.Work), sendTo(2, "mcast"))
+				return p
+			})
+		}
+		checkCall(t, c.name, withParams(3, 1, reads(c.reads)), c.in, do, c.want, c.sent, c.observed)
 		require.Equal(t, c.mcast, mcast, c.name)
-		require.Equal(t, c.sent, checktest.Sent(ctx), c.name)
-		require.Equal(t, c.observed, checktest.Observed(ctx), c.name)
-		require.Equal(t, before, whole(in), "%s: the input changed", c.name)
 	}
+}
+
+// DoBMulticast: Do whose multicast(g, m) sends msg(v) to the group, the
+// sender included.
+func TestDoBMulticast(t *testing.T) {
+	msg := func(v Value) note { return note("carries " + v.String()) }
+	m := msg(write(1, 1))
+	cases := []struct {
+		name    string
+		crashes int
+		in      Process[note]
+		a       model.Action
+		want    Process[note]
+		sent    []model.Sent[note]
+	}{
+		{"no crash: to the group at once", 0, Process[note]{}, MulticastOp,
+			Process[note]{Issued: 1}, []model.Sent[note]{{To: 0, Msg: m}, {To: 1, Msg: m}, {To: 2, Msg: m}}},
+		{"crashes: the loop queued", 1, Process[note]{}, MulticastOp,
+			Process[note]{Issued: 1, Work: work(sendTo(0, m), sendTo(1, m), sendTo(2, m))}, nil},
+		{"busy: the head of the work, no multicast", 1, Process[note]{Issued: 1, Work: work(sendTo(2, "a"))}, SendNext(2),
+			Process[note]{Issued: 1}, []model.Sent[note]{{To: 2, Msg: "a"}}},
+	}
+	for _, c := range cases {
+		do := func(ctx *model.Ctx[note], p Process[note]) Process[note] { return DoBMulticast(ctx, p, c.a, msg) }
+		var observed []model.Obs
+		if c.a == MulticastOp {
+			observed = []model.Obs{model.Multicast(id(1, 1))}
+		}
+		checkCall(t, c.name, withParams(3, c.crashes, nil), c.in, do, c.want, c.sent, observed)
+	}
+}
+
+// Held shows a hold-back queue only when it holds something.
+func TestHeld(t *testing.T) {
+	require.Empty(t, Held[int](nil))
+	require.Empty(t, Held([]int{}))
+	require.Equal(t, " held=[2 1]", Held([]int{2, 1}))
+	require.Equal(t, " held=[msg n0#1]", Held([]Data{DataOf(write(0, 1))}))
 }
 
 func TestCheckParams(t *testing.T) {
@@ -354,6 +384,7 @@ func TestParseReads(t *testing.T) {
 	_, err := ParseReads("Local")
 	require.EqualError(t, err, `reads must be none, local or ordered, not "Local"`)
 	require.Equal(t, "reads(7)", Reads(7).String())
+	require.Equal(t, "reads(-1)", Reads(-1).String())
 }
 
 func TestGroup(t *testing.T) {

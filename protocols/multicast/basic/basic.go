@@ -26,19 +26,17 @@ type Msg = multicast.Data
 // State is a node's state: nothing beyond the process's own.
 type State struct{ multicast.Process[Msg] }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
-
+// Do: B-multicast(g, m), that is, for each q in g, send(q, m).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v}) // B-multicast(g, m): for each q in g, send(q, m)
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, multicast.DataOf)
 	return s
 }
 

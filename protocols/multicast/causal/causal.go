@@ -49,21 +49,16 @@ type State struct {
 }
 
 func (s State) String() string {
-	out := fmt.Sprintf("%v V=%v", s.Process, s.V)
-	if len(s.HoldBack) > 0 {
-		out += fmt.Sprintf(" held=%v", s.HoldBack)
-	}
-	return out
+	return fmt.Sprintf("%v V=%v", s.Process, s.V) + multicast.Held(s.HoldBack)
 }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State { return State{V: make([]int32, ctx.N())} }
-
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {

@@ -7,13 +7,13 @@ import (
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/multicast"
+	. "github.com/vigil-check/vigil/protocols/multicast/multicasttest"
 )
 
 type step = checktest.Step[State, Msg]
 
 var (
-	// with spare capacity in the inputs' lists: no handler appends to them in place
-	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
+	handlers = Handlers(Protocol{})
 	twoMsgs  = model.Config{N: 3, Params: map[string]int{"msgs": 2}}
 )
 
@@ -23,22 +23,10 @@ func crashes(cfg model.Config) model.Config {
 	return cfg
 }
 
-func value(p model.NodeID, k int) multicast.Value {
-	return multicast.Value{ID: model.MsgID{Sender: p, Seq: k}}
-}
-
 // msgOf is <V, m> for message k of p.
-func msgOf(p model.NodeID, k int, v ...int32) Msg { return Msg{Value: value(p, k), V: v} }
+func msgOf(p model.NodeID, k int, v ...int32) Msg { return Msg{Value: ValueOf(p, k), V: v} }
 
-func delivered(p model.NodeID, k int) model.Obs {
-	return model.Delivered(model.MsgID{Sender: p, Seq: k})
-}
-
-func sendTo(j model.NodeID, m Msg) multicast.Item[Msg] { return multicast.Item[Msg]{To: j, Msg: m} }
-
-func deliverOf(p model.NodeID, k int) multicast.Item[Msg] {
-	return multicast.Item[Msg]{To: model.None, Value: value(p, k)}
-}
+func deliverOf(p model.NodeID, k int) multicast.Item[Msg] { return DeliverOf[Msg](ValueOf(p, k)) }
 
 func held(ms ...Msg) []Msg { return ms }
 
@@ -52,15 +40,15 @@ var multicasts = []step{
 	{Name: "the first: V_i[i] + 1, delivered, sent to the others", Config: twoMsgs, Self: 1, In: State{V: []int32{2, 0, 0}},
 		Action: multicast.MulticastOp, Want: State{Process: work(1), V: []int32{2, 1, 0}},
 		Sent:     checktest.SentTo(msgOf(1, 1, 2, 1, 0), 0, 2),
-		Observed: []model.Obs{model.Multicast(value(1, 1).ID), delivered(1, 1)}},
+		Observed: []model.Obs{model.Multicast(ValueOf(1, 1).ID), Delivered(1, 1)}},
 	{Name: "the second", Config: twoMsgs, Self: 1, In: State{Process: work(1), V: []int32{0, 1, 3}},
 		Action: multicast.MulticastOp, Want: State{Process: work(2), V: []int32{0, 2, 3}},
 		Sent:     checktest.SentTo(msgOf(1, 2, 0, 2, 3), 0, 2),
-		Observed: []model.Obs{model.Multicast(value(1, 2).ID), delivered(1, 2)}},
+		Observed: []model.Obs{model.Multicast(ValueOf(1, 2).ID), Delivered(1, 2)}},
 	{Name: "crashes: delivered at once, the sends queued", Config: crashes(twoMsgs), Self: 1, In: State{V: []int32{0, 0, 1}},
 		Action:   multicast.MulticastOp,
-		Want:     State{Process: work(1, sendTo(0, msgOf(1, 1, 0, 1, 1)), sendTo(2, msgOf(1, 1, 0, 1, 1))), V: []int32{0, 1, 1}},
-		Observed: []model.Obs{model.Multicast(value(1, 1).ID), delivered(1, 1)}},
+		Want:     State{Process: work(1, SendTo(0, msgOf(1, 1, 0, 1, 1)), SendTo(2, msgOf(1, 1, 0, 1, 1))), V: []int32{0, 1, 1}},
+		Observed: []model.Obs{model.Multicast(ValueOf(1, 1).ID), Delivered(1, 1)}},
 }
 
 func TestDo(t *testing.T) { handlers.Do(t, multicasts) }
@@ -93,11 +81,11 @@ func receive(name string, crashes int, in State, m Msg, want State, observed ...
 func TestReceive(t *testing.T) {
 	handlers.Receive(t, []step{
 		receive("nothing to wait for: delivered", 0, State{V: []int32{0, 0, 0}}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int32{1, 0, 0}}, delivered(0, 1)),
+			State{V: []int32{1, 0, 0}}, Delivered(0, 1)),
 		receive("its sender's next, after what was delivered here", 0, State{V: []int32{1, 2, 1}}, msgOf(1, 3, 1, 3, 1),
-			State{V: []int32{1, 3, 1}}, delivered(1, 3)),
+			State{V: []int32{1, 3, 1}}, Delivered(1, 3)),
 		receive("after the receiver's own message, which it delivered at once", 0, State{V: []int32{0, 0, 1}}, msgOf(0, 1, 1, 0, 1),
-			State{V: []int32{1, 0, 1}}, delivered(0, 1)),
+			State{V: []int32{1, 0, 1}}, Delivered(0, 1)),
 		receive("a causal predecessor missing: held back", 0, State{V: []int32{0, 0, 0}}, msgOf(1, 1, 1, 1, 0),
 			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}),
 		receive("the receiver's own message not counted yet: held back", 0, State{V: []int32{0, 0, 0}}, msgOf(0, 1, 1, 0, 1),
@@ -108,17 +96,17 @@ func TestReceive(t *testing.T) {
 			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 2, 2, 0, 0))}),
 		receive("the predecessor arrives: it, then the message that waited for it", 0,
 			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int32{1, 1, 0}}, delivered(0, 1), delivered(1, 1)),
+			State{V: []int32{1, 1, 0}}, Delivered(0, 1), Delivered(1, 1)),
 		receive("a chain released in causal order, not arrival order", 0,
 			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(0, 2, 2, 1, 0), msgOf(1, 1, 1, 1, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int32{2, 1, 0}}, delivered(0, 1), delivered(1, 1), delivered(0, 2)),
+			State{V: []int32{2, 1, 0}}, Delivered(0, 1), Delivered(1, 1), Delivered(0, 2)),
 		receive("what still waits stays held", 0,
 			State{V: []int32{0, 0, 0}, HoldBack: held(msgOf(1, 1, 1, 1, 0), msgOf(0, 3, 3, 0, 0))}, msgOf(0, 1, 1, 0, 0),
-			State{V: []int32{1, 1, 0}, HoldBack: held(msgOf(0, 3, 3, 0, 0))}, delivered(0, 1), delivered(1, 1)),
+			State{V: []int32{1, 1, 0}, HoldBack: held(msgOf(0, 3, 3, 0, 0))}, Delivered(0, 1), Delivered(1, 1)),
 		receive("crashes, its loop under way: V counts, the deliveries wait", 1,
-			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1))), V: []int32{0, 0, 1}, HoldBack: held(msgOf(1, 1, 1, 1, 1))},
+			State{Process: work(1, SendTo(1, msgOf(2, 1, 0, 0, 1))), V: []int32{0, 0, 1}, HoldBack: held(msgOf(1, 1, 1, 1, 1))},
 			msgOf(0, 1, 1, 0, 0),
-			State{Process: work(1, sendTo(1, msgOf(2, 1, 0, 0, 1)), deliverOf(0, 1), deliverOf(1, 1)), V: []int32{1, 1, 1}}),
+			State{Process: work(1, SendTo(1, msgOf(2, 1, 0, 0, 1)), deliverOf(0, 1), deliverOf(1, 1)), V: []int32{1, 1, 1}}),
 	})
 }
 

@@ -44,27 +44,20 @@ type State struct {
 }
 
 func (s State) String() string {
-	out := fmt.Sprintf("%v R=%v", s.Process, s.R)
-	if len(s.HoldBack) > 0 {
-		out += fmt.Sprintf(" held=%v", s.HoldBack)
-	}
-	return out
+	return fmt.Sprintf("%v R=%v", s.Process, s.R) + multicast.Held(s.HoldBack)
 }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State { return State{R: make([]int, ctx.N())} }
 
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
-
 // Do: Issue counts S_p := S_p + 1, then B-multicast(g, <m, S_p>).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, multicast.DataOf)
 	return s
 }
 

@@ -7,33 +7,14 @@ import (
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/multicast"
+	. "github.com/vigil-check/vigil/protocols/multicast/multicasttest"
 )
 
 type step = checktest.Step[State, Msg]
 
-// with spare capacity in the inputs' lists: no handler appends to them in place
-var handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
+var handlers = Handlers(Protocol{})
 
-func value(p model.NodeID, k int) multicast.Value {
-	return multicast.Value{ID: model.MsgID{Sender: p, Seq: k}}
-}
-
-func msgOf(p model.NodeID, k int) Msg { return Msg{Value: value(p, k)} }
-
-func delivered(p model.NodeID, k int) model.Obs {
-	return model.Delivered(model.MsgID{Sender: p, Seq: k})
-}
-
-func sendTo(j model.NodeID, m Msg) multicast.Item[Msg] { return multicast.Item[Msg]{To: j, Msg: m} }
-
-// queuedToAll is the loop of sends of a multicast of m, queued.
-func queuedToAll(m Msg) []multicast.Item[Msg] {
-	return []multicast.Item[Msg]{sendTo(0, m), sendTo(1, m), sendTo(2, m)}
-}
-
-func deliverOf(p model.NodeID, k int) multicast.Item[Msg] {
-	return multicast.Item[Msg]{To: model.None, Value: value(p, k)}
-}
+func deliverOf(p model.NodeID, k int) multicast.Item[Msg] { return DeliverOf[Msg](ValueOf(p, k)) }
 
 func held(vs ...multicast.Value) []multicast.Value { return vs }
 
@@ -48,34 +29,34 @@ func receive(name string, crashes int, in State, m Msg, want State, observed ...
 // held back; S ≤ R_q was delivered already.
 func TestReceive(t *testing.T) {
 	handlers.Receive(t, []step{
-		receive("in turn: delivered", 0, State{R: []int{0, 0, 0}}, msgOf(1, 1),
-			State{R: []int{0, 1, 0}}, delivered(1, 1)),
-		receive("in turn, the next one", 0, State{R: []int{2, 1, 0}}, msgOf(1, 2),
-			State{R: []int{2, 2, 0}}, delivered(1, 2)),
-		receive("its own message, in turn", 0, State{R: []int{0, 0, 0}}, msgOf(0, 1),
-			State{R: []int{1, 0, 0}}, delivered(0, 1)),
-		receive("early: held back", 0, State{R: []int{0, 0, 0}}, msgOf(1, 2),
-			State{R: []int{0, 0, 0}, HoldBack: held(value(1, 2))}),
-		receive("early: held back, the queue sorted", 0, State{R: []int{0, 0, 0}, HoldBack: held(value(0, 3), value(1, 4), value(2, 2))}, msgOf(1, 3),
-			State{R: []int{0, 0, 0}, HoldBack: held(value(0, 3), value(1, 3), value(1, 4), value(2, 2))}),
-		receive("in turn, nothing of its sender held: the others stay", 0, State{R: []int{0, 0, 0}, HoldBack: held(value(2, 2))}, msgOf(1, 1),
-			State{R: []int{0, 1, 0}, HoldBack: held(value(2, 2))}, delivered(1, 1)),
+		receive("in turn: delivered", 0, State{R: []int{0, 0, 0}}, MsgOf(1, 1),
+			State{R: []int{0, 1, 0}}, Delivered(1, 1)),
+		receive("in turn, the next one", 0, State{R: []int{2, 1, 0}}, MsgOf(1, 2),
+			State{R: []int{2, 2, 0}}, Delivered(1, 2)),
+		receive("its own message, in turn", 0, State{R: []int{0, 0, 0}}, MsgOf(0, 1),
+			State{R: []int{1, 0, 0}}, Delivered(0, 1)),
+		receive("early: held back", 0, State{R: []int{0, 0, 0}}, MsgOf(1, 2),
+			State{R: []int{0, 0, 0}, HoldBack: held(ValueOf(1, 2))}),
+		receive("early: held back, the queue sorted", 0, State{R: []int{0, 0, 0}, HoldBack: held(ValueOf(0, 3), ValueOf(1, 4), ValueOf(2, 2))}, MsgOf(1, 3),
+			State{R: []int{0, 0, 0}, HoldBack: held(ValueOf(0, 3), ValueOf(1, 3), ValueOf(1, 4), ValueOf(2, 2))}),
+		receive("in turn, nothing of its sender held: the others stay", 0, State{R: []int{0, 0, 0}, HoldBack: held(ValueOf(2, 2))}, MsgOf(1, 1),
+			State{R: []int{0, 1, 0}, HoldBack: held(ValueOf(2, 2))}, Delivered(1, 1)),
 		receive("the gap fills: the held-back messages next in turn, in order", 0,
-			State{R: []int{1, 0, 0}, HoldBack: held(value(0, 3), value(1, 2), value(1, 3), value(2, 2))}, msgOf(1, 1),
-			State{R: []int{1, 3, 0}, HoldBack: held(value(0, 3), value(2, 2))},
-			delivered(1, 1), delivered(1, 2), delivered(1, 3)),
+			State{R: []int{1, 0, 0}, HoldBack: held(ValueOf(0, 3), ValueOf(1, 2), ValueOf(1, 3), ValueOf(2, 2))}, MsgOf(1, 1),
+			State{R: []int{1, 3, 0}, HoldBack: held(ValueOf(0, 3), ValueOf(2, 2))},
+			Delivered(1, 1), Delivered(1, 2), Delivered(1, 3)),
 		receive("the gap fills: release stops at the next gap", 0,
-			State{R: []int{0, 1, 0}, HoldBack: held(value(1, 3), value(1, 5), value(1, 6))}, msgOf(1, 2),
-			State{R: []int{0, 3, 0}, HoldBack: held(value(1, 5), value(1, 6))},
-			delivered(1, 2), delivered(1, 3)),
-		receive("delivered already (S = R_q): dropped", 0, State{R: []int{0, 2, 0}, HoldBack: held(value(1, 4))}, msgOf(1, 2),
-			State{R: []int{0, 2, 0}, HoldBack: held(value(1, 4))}),
-		receive("delivered already (S < R_q): dropped", 0, State{R: []int{0, 2, 0}}, msgOf(1, 1),
+			State{R: []int{0, 1, 0}, HoldBack: held(ValueOf(1, 3), ValueOf(1, 5), ValueOf(1, 6))}, MsgOf(1, 2),
+			State{R: []int{0, 3, 0}, HoldBack: held(ValueOf(1, 5), ValueOf(1, 6))},
+			Delivered(1, 2), Delivered(1, 3)),
+		receive("delivered already (S = R_q): dropped", 0, State{R: []int{0, 2, 0}, HoldBack: held(ValueOf(1, 4))}, MsgOf(1, 2),
+			State{R: []int{0, 2, 0}, HoldBack: held(ValueOf(1, 4))}),
+		receive("delivered already (S < R_q): dropped", 0, State{R: []int{0, 2, 0}}, MsgOf(1, 1),
 			State{R: []int{0, 2, 0}}),
 		receive("crashes, its loop under way: the deliveries wait behind it", 1,
-			State{Process: multicast.Process[Msg]{Issued: 1, Work: []multicast.Item[Msg]{sendTo(2, msgOf(0, 1))}},
-				R: []int{0, 0, 0}, HoldBack: held(value(1, 2))}, msgOf(1, 1),
-			State{Process: multicast.Process[Msg]{Issued: 1, Work: []multicast.Item[Msg]{sendTo(2, msgOf(0, 1)), deliverOf(1, 1), deliverOf(1, 2)}},
+			State{Process: multicast.Process[Msg]{Issued: 1, Work: []multicast.Item[Msg]{SendTo(2, MsgOf(0, 1))}},
+				R: []int{0, 0, 0}, HoldBack: held(ValueOf(1, 2))}, MsgOf(1, 1),
+			State{Process: multicast.Process[Msg]{Issued: 1, Work: []multicast.Item[Msg]{SendTo(2, MsgOf(0, 1)), deliverOf(1, 1), deliverOf(1, 2)}},
 				R: []int{0, 2, 0}}),
 	})
 }
@@ -88,14 +69,14 @@ func TestDo(t *testing.T) {
 	handlers.Do(t, []step{
 		{Name: "the first", Config: three, Self: 2, In: State{R: []int{0, 0, 0}}, Action: multicast.MulticastOp,
 			Want: State{Process: multicast.Process[Msg]{Issued: 1}, R: []int{0, 0, 0}},
-			Sent: checktest.SentTo(msgOf(2, 1), 0, 1, 2), Observed: []model.Obs{model.Multicast(value(2, 1).ID)}},
+			Sent: ToAll(MsgOf(2, 1)), Observed: []model.Obs{model.Multicast(ValueOf(2, 1).ID)}},
 		{Name: "the third: S = 3", Config: three, Self: 2, In: State{Process: multicast.Process[Msg]{Issued: 2}, R: []int{0, 0, 1}},
 			Action: multicast.MulticastOp, Want: State{Process: multicast.Process[Msg]{Issued: 3}, R: []int{0, 0, 1}},
-			Sent: checktest.SentTo(msgOf(2, 3), 0, 1, 2), Observed: []model.Obs{model.Multicast(value(2, 3).ID)}},
+			Sent: ToAll(MsgOf(2, 3)), Observed: []model.Obs{model.Multicast(ValueOf(2, 3).ID)}},
 		{Name: "crashes: queued", Config: crashes, Self: 2, In: State{R: []int{0, 0, 0}}, Action: multicast.MulticastOp,
-			Want: State{Process: multicast.Process[Msg]{Issued: 1, Work: queuedToAll(msgOf(2, 1))},
+			Want: State{Process: multicast.Process[Msg]{Issued: 1, Work: QueuedToAll(MsgOf(2, 1))},
 				R: []int{0, 0, 0}},
-			Observed: []model.Obs{model.Multicast(value(2, 1).ID)}},
+			Observed: []model.Obs{model.Multicast(ValueOf(2, 1).ID)}},
 	})
 }
 

@@ -129,20 +129,19 @@ func (s State) String() string {
 	return out
 }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
-
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
 	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
 		// 1. multicast <m, i> to the group
 		s.Collects = append(slices.Clip(s.Collects), Collect{Value: v})
-		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Type: Data, Value: v})
+		return p.BMulticast(ctx, Msg{Type: Data, Value: v})
 	})
 	return s
 }
@@ -175,7 +174,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, from model.NodeID, m Msg) 
 		if len(s.Collects) == 0 {
 			s.Collects = nil
 		}
-		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), Msg{Type: Agreed, Value: m.Value, Number: c.Max})
+		s.Process = s.BMulticast(ctx, Msg{Type: Agreed, Value: m.Value, Number: c.Max})
 	case Agreed:
 		// 4. A_q := max(A_q, a); the message takes number a and becomes
 		// deliverable; deliver from the head while it is deliverable

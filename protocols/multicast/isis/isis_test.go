@@ -7,19 +7,12 @@ import (
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols/multicast"
+	. "github.com/vigil-check/vigil/protocols/multicast/multicasttest"
 )
 
 type step = checktest.Step[State, Msg]
 
-var (
-	// with spare capacity in the inputs' lists: no handler appends to them in place
-	handlers = checktest.Handlers[State, Msg]{Protocol: Protocol{}, Config: model.Config{N: 3}, SpareCapacity: true}
-	crashes  = model.Config{N: 3, Crashes: 1}
-)
-
-func value(p model.NodeID, k int) multicast.Value {
-	return multicast.Value{ID: model.MsgID{Sender: p, Seq: k}}
-}
+var handlers = Handlers(Protocol{})
 
 func n(seq int, p model.NodeID) Number { return Number{Seq: seq, Proposer: p} }
 
@@ -43,20 +36,7 @@ func collects(cs ...Collect) []Collect { return cs }
 
 func delivered(x multicast.Value) model.Obs { return model.Delivered(x.ID) }
 
-func toAll(m Msg) []model.Sent[Msg] {
-	return checktest.SentTo(m, 0, 1, 2)
-}
-
-func sendTo(j model.NodeID, m Msg) multicast.Item[Msg] { return multicast.Item[Msg]{To: j, Msg: m} }
-
-// queuedToAll is the loop of sends of a multicast of m, queued.
-func queuedToAll(m Msg) []multicast.Item[Msg] {
-	return []multicast.Item[Msg]{sendTo(0, m), sendTo(1, m), sendTo(2, m)}
-}
-
-func deliverOf(x multicast.Value) multicast.Item[Msg] {
-	return multicast.Item[Msg]{To: model.None, Value: x}
-}
+func deliverOf(x multicast.Value) multicast.Item[Msg] { return DeliverOf[Msg](x) }
 
 func work(items ...multicast.Item[Msg]) multicast.Process[Msg] {
 	return multicast.Process[Msg]{Issued: 1, Work: items}
@@ -65,7 +45,7 @@ func work(items ...multicast.Item[Msg]) multicast.Process[Msg] {
 // Step 2: q proposes P_q := max(A_q, P_q) + 1, replies <i, P_q> to the
 // sender, and holds m back under it, not deliverable.
 func TestReceiveData(t *testing.T) {
-	a, b := value(0, 1), value(2, 1)
+	a, b := ValueOf(0, 1), ValueOf(2, 1)
 	handlers.Receive(t, []step{
 		{Name: "A above P: A + 1", Self: 1, In: State{P: 1, A: 3}, From: 0, Msg: data(a),
 			Want: State{P: 4, A: 3, Queue: queue(pending(a, n(4, 1)))}, Sent: checktest.SentTo(proposal(a, n(4, 1)), 0)},
@@ -75,12 +55,12 @@ func TestReceiveData(t *testing.T) {
 			Want: State{P: 1, Queue: queue(pending(a, n(1, 2)))}, Sent: checktest.SentTo(proposal(a, n(1, 2)), 0)},
 		{Name: "its own message: the proposal to itself", Self: 2, In: State{P: 2, A: 2}, From: 2, Msg: data(b),
 			Want: State{P: 3, A: 2, Queue: queue(pending(b, n(3, 2)))}, Sent: checktest.SentTo(proposal(b, n(3, 2)), 2)},
-		{Name: "held back behind smaller numbers", Self: 1, In: State{P: 2, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)))}, From: 0,
+		{Name: "held back behind smaller numbers", Self: 1, In: State{P: 2, A: 3, Queue: queue(pending(b, n(2, 1)), ready(ValueOf(1, 1), n(3, 0)))}, From: 0,
 			Msg:  data(a),
-			Want: State{P: 4, A: 3, Queue: queue(pending(b, n(2, 1)), ready(value(1, 1), n(3, 0)), pending(a, n(4, 1)))},
+			Want: State{P: 4, A: 3, Queue: queue(pending(b, n(2, 1)), ready(ValueOf(1, 1), n(3, 0)), pending(a, n(4, 1)))},
 			Sent: checktest.SentTo(proposal(a, n(4, 1)), 0)},
-		{Name: "crashes: the proposal queued", Config: crashes, Self: 1, In: State{P: 1}, From: 0, Msg: data(a),
-			Want: State{Process: multicast.Process[Msg]{Work: []multicast.Item[Msg]{sendTo(0, proposal(a, n(2, 1)))}}, P: 2,
+		{Name: "crashes: the proposal queued", Config: Crashes, Self: 1, In: State{P: 1}, From: 0, Msg: data(a),
+			Want: State{Process: multicast.Process[Msg]{Work: []multicast.Item[Msg]{SendTo(0, proposal(a, n(2, 1)))}}, P: 2,
 				Queue: queue(pending(a, n(2, 1)))}},
 	})
 }
@@ -88,7 +68,7 @@ func TestReceiveData(t *testing.T) {
 // Step 3: the sender collects the N proposals and multicasts the highest
 // (Seq, Proposer) as agreed.
 func TestReceiveProposal(t *testing.T) {
-	a, b := value(0, 1), value(0, 2)
+	a, b := ValueOf(0, 1), ValueOf(0, 2)
 	handlers.Receive(t, []step{
 		{Name: "the first of N: counted", Self: 0, In: State{Collects: collects(Collect{Value: a})}, From: 1, Msg: proposal(a, n(2, 1)),
 			Want: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(2, 1)})}},
@@ -103,22 +83,22 @@ func TestReceiveProposal(t *testing.T) {
 			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}},
 		{Name: "the Nth: Agreed with the max to everyone", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 0,
 			Msg:  proposal(a, n(3, 0)),
-			Want: State{}, Sent: toAll(agreed(a, n(3, 2)))},
+			Want: State{}, Sent: ToAll(agreed(a, n(3, 2)))},
 		{Name: "the Nth, the highest: Agreed with it", Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 1,
 			Msg:  proposal(a, n(4, 1)),
-			Want: State{}, Sent: toAll(agreed(a, n(4, 1)))},
+			Want: State{}, Sent: ToAll(agreed(a, n(4, 1)))},
 		{Name: "the Nth for one of two: the other still collects", Self: 0,
 			In: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)}, Collect{Value: b, Got: 2, Max: n(2, 1)})}, From: 2,
 			Msg:  proposal(b, n(1, 2)),
-			Want: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)})}, Sent: toAll(agreed(b, n(2, 1)))},
+			Want: State{Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 0)})}, Sent: ToAll(agreed(b, n(2, 1)))},
 		{Name: "the proposals of another message are counted apart", Self: 0,
 			In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b})}, From: 2, Msg: proposal(b, n(5, 2)),
 			Want: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(1, 0)}, Collect{Value: b, Got: 1, Max: n(5, 2)})}},
 		{Name: "not collecting it: nothing", Self: 0, In: State{}, From: 1, Msg: proposal(a, n(2, 1)),
 			Want: State{}},
-		{Name: "crashes: the Agreed queued", Config: crashes, Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 0,
+		{Name: "crashes: the Agreed queued", Config: Crashes, Self: 0, In: State{Collects: collects(Collect{Value: a, Got: 2, Max: n(3, 2)})}, From: 0,
 			Msg:  proposal(a, n(1, 0)),
-			Want: State{Process: multicast.Process[Msg]{Work: queuedToAll(agreed(a, n(3, 2)))}}},
+			Want: State{Process: multicast.Process[Msg]{Work: QueuedToAll(agreed(a, n(3, 2)))}}},
 	})
 }
 
@@ -126,7 +106,7 @@ func TestReceiveProposal(t *testing.T) {
 // deliverable, moves to its place; delivery from the head while the head
 // is deliverable.
 func TestReceiveAgreed(t *testing.T) {
-	a, b, c := value(0, 1), value(1, 1), value(2, 1)
+	a, b, c := ValueOf(0, 1), ValueOf(1, 1), ValueOf(2, 1)
 	handlers.Receive(t, []step{
 		{Name: "alone: delivered, A raised", Self: 2, In: State{P: 2, A: 1, Queue: queue(pending(a, n(2, 2)))}, From: 0, Msg: agreed(a, n(3, 1)),
 			Want: State{P: 2, A: 3}, Observed: []model.Obs{delivered(a)}},
@@ -149,25 +129,25 @@ func TestReceiveAgreed(t *testing.T) {
 			Want: State{P: 3, A: 3, Queue: queue(pending(c, n(3, 1)), ready(a, n(3, 2)))}},
 		{Name: "not held back here: A raised only", Self: 2, In: State{P: 1, A: 1, Queue: queue(pending(b, n(1, 2)))}, From: 0, Msg: agreed(a, n(4, 0)),
 			Want: State{P: 1, A: 4, Queue: queue(pending(b, n(1, 2)))}},
-		{Name: "crashes, a loop under way: the deliveries wait behind it", Config: crashes, Self: 2,
-			In: State{Process: work(sendTo(1, data(c))), P: 2, Queue: queue(pending(b, n(1, 2)), ready(a, n(2, 0)))}, From: 1, Msg: agreed(b, n(1, 1)),
-			Want: State{Process: work(sendTo(1, data(c)), deliverOf(b), deliverOf(a)), P: 2, A: 1}},
+		{Name: "crashes, a loop under way: the deliveries wait behind it", Config: Crashes, Self: 2,
+			In: State{Process: work(SendTo(1, data(c))), P: 2, Queue: queue(pending(b, n(1, 2)), ready(a, n(2, 0)))}, From: 1, Msg: agreed(b, n(1, 1)),
+			Want: State{Process: work(SendTo(1, data(c)), deliverOf(b), deliverOf(a)), P: 2, A: 1}},
 	})
 }
 
 // Step 1: multicast <m, i> to the group, itself included, and collect the
 // proposals.
 func TestDo(t *testing.T) {
-	a, b := value(1, 1), value(1, 2)
+	a, b := ValueOf(1, 1), ValueOf(1, 2)
 	two := model.Config{N: 3, Params: map[string]int{"msgs": 2}}
 	handlers.Do(t, []step{
 		{Name: "the first", Config: two, Self: 1, In: State{}, Action: multicast.MulticastOp,
 			Want: State{Process: multicast.Process[Msg]{Issued: 1}, Collects: collects(Collect{Value: a})},
-			Sent: toAll(data(a)), Observed: []model.Obs{model.Multicast(a.ID)}},
+			Sent: ToAll(data(a)), Observed: []model.Obs{model.Multicast(a.ID)}},
 		{Name: "the second, crashes: queued", Config: model.Config{N: 3, Crashes: 1, Params: two.Params}, Self: 1,
 			In:     State{Process: multicast.Process[Msg]{Issued: 1}, P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)})},
 			Action: multicast.MulticastOp,
-			Want: State{Process: multicast.Process[Msg]{Issued: 2, Work: queuedToAll(data(b))},
+			Want: State{Process: multicast.Process[Msg]{Issued: 2, Work: QueuedToAll(data(b))},
 				P: 1, Collects: collects(Collect{Value: a, Got: 1, Max: n(1, 1)}, Collect{Value: b})},
 			Observed: []model.Obs{model.Multicast(b.ID)}},
 	})

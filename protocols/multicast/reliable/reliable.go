@@ -65,19 +65,17 @@ func (s State) WithReceived(v multicast.Value) State {
 	return s
 }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
-
+// Do: R-multicast(g, m) is B-multicast(g, m).
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v}) // R-multicast(g, m) is B-multicast(g, m)
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, multicast.DataOf)
 	return s
 }
 
@@ -88,7 +86,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	}
 	s = s.WithReceived(m.Value)
 	if m.Value.ID.Sender != ctx.Self() {
-		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), m)
+		s.Process = s.BMulticast(ctx, m)
 	}
 	s.Process = s.Deliver(ctx, m.Value)
 	return s

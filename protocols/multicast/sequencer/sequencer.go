@@ -81,10 +81,7 @@ type State struct {
 }
 
 func (s State) String() string {
-	out := fmt.Sprintf("%v r=%d", s.Process, s.Next)
-	if len(s.HoldBack) > 0 {
-		out += fmt.Sprintf(" held=%v", s.HoldBack)
-	}
+	out := fmt.Sprintf("%v r=%d", s.Process, s.Next) + multicast.Held(s.HoldBack)
 	if len(s.Orders) > 0 {
 		out += fmt.Sprintf(" orders=%v", s.Orders)
 	}
@@ -94,20 +91,18 @@ func (s State) String() string {
 	return out
 }
 
-// Protocol implements model.Protocol and model.Actor.
-type Protocol struct{}
+// Protocol implements model.Protocol and model.Actor, with the family's
+// Actions.
+type Protocol struct {
+	multicast.Sequential[Msg, State]
+}
 
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
-func (Protocol) Actions(env *model.Env, s State) []model.Action {
-	return multicast.Actions(env, s.Process)
-}
-
+// Do: TO-multicast(g, m) at p_i is B-multicast(g ∪ {sequencer(g)}, <m, i>),
+// and the sequencer is in g.
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {
-	s.Process = multicast.Do(ctx, s.Process, a, func(p multicast.Process[Msg], v multicast.Value) multicast.Process[Msg] {
-		// B-multicast(g ∪ {sequencer(g)}, <m, i>): the sequencer is in g
-		return p.Send(ctx, multicast.Group(&ctx.Env), Msg{Value: v})
-	})
+	s.Process = multicast.DoBMulticast(ctx, s.Process, a, func(v multicast.Value) Msg { return Msg{Value: v} })
 	return s
 }
 
@@ -119,7 +114,7 @@ func (Protocol) Receive(ctx *model.Ctx[Msg], s State, _ model.NodeID, m Msg) Sta
 	}
 	if ctx.Self() == Sequencer {
 		// the sequencer: B-multicast(g, <"order", i, s_g>); s_g := s_g + 1
-		s.Process = s.Send(ctx, multicast.Group(&ctx.Env), Msg{Order: true, Value: m.Value, S: s.Seq})
+		s.Process = s.BMulticast(ctx, Msg{Order: true, Value: m.Value, S: s.Seq})
 		s.Seq++
 	}
 	i, _ := slices.BinarySearchFunc(s.HoldBack, m.Value, multicast.Compare)
