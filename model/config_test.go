@@ -87,36 +87,6 @@ func identity(n int) []int {
 	return r
 }
 
-func TestParseRanksErrors(t *testing.T) {
-	cases := []struct {
-		spec string
-		n    int
-		want string
-	}{
-		{"1,1,2", 3, `ranks "1,1,2": ranks must be distinct`},
-		{"0, 2,2", 3, "ranks must be distinct"},
-		{"1,2", 3, `ranks "1,2": want sorted, reverse, random:SEED or 3 comma-separated integers`},
-		{"1,2,3,4", 3, "3 comma-separated integers"},
-		{"a,b,c", 3, `ranks "a,b,c": "a" is not an integer`},
-		{"1,,2", 3, `"" is not an integer`},
-		{"1.5,2,3", 3, `"1.5" is not an integer`},
-		{"bogus", 1, `"bogus" is not an integer`},
-		{"bogus", 3, "want sorted, reverse, random:SEED or 3 comma-separated integers"},
-		{"Sorted", 2, "want sorted, reverse"},
-		{"random:", 3, `ranks "random:": the seed must be a non-negative integer`},
-		{"random:x", 3, "the seed must be a non-negative integer"},
-		{"random:-1", 3, "the seed must be a non-negative integer"},
-		{"random:18446744073709551616", 3, "the seed must be a non-negative integer"},
-	}
-	for _, c := range cases {
-		t.Run(c.spec, func(t *testing.T) {
-			r, err := ParseRanks(c.spec, c.n)
-			require.ErrorContains(t, err, c.want)
-			require.Nil(t, r)
-		})
-	}
-}
-
 func TestParseInitiators(t *testing.T) {
 	cases := []struct {
 		spec string
@@ -146,22 +116,41 @@ func TestParseInitiators(t *testing.T) {
 	}
 }
 
-func TestParseInitiatorsErrors(t *testing.T) {
+// Bad ranks and initiators are refused with an error that names the
+// spec and what is wrong with it, and no value.
+func TestParseRanksAndInitiatorsErrors(t *testing.T) {
+	ranks := func(spec string, n int) (any, error) { return ParseRanks(spec, n) }
+	initiators := func(spec string, n int) (any, error) { return ParseInitiators(spec, n) }
 	cases := []struct {
-		spec string
-		n    int
-		want string
+		parse func(spec string, n int) (any, error)
+		spec  string
+		n     int
+		want  string
 	}{
-		{"3", 3, `initiators "3": "3" is not a node id in 0..2`},
-		{"-1", 3, `"-1" is not a node id in 0..2`},
-		{"x", 3, `"x" is not a node id`},
-		{"0,,1", 3, `"" is not a node id`},
-		{"none", 3, `"none" is not a node id`},
-		{"n", 3, `"n" is not a node id`},
+		{ranks, "1,1,2", 3, `ranks "1,1,2": ranks must be distinct`},
+		{ranks, "0, 2,2", 3, "ranks must be distinct"},
+		{ranks, "1,2", 3, `ranks "1,2": want sorted, reverse, random:SEED or 3 comma-separated integers`},
+		{ranks, "1,2,3,4", 3, "3 comma-separated integers"},
+		{ranks, "a,b,c", 3, `ranks "a,b,c": "a" is not an integer`},
+		{ranks, "1,,2", 3, `"" is not an integer`},
+		{ranks, "1.5,2,3", 3, `"1.5" is not an integer`},
+		{ranks, "bogus", 1, `"bogus" is not an integer`},
+		{ranks, "bogus", 3, "want sorted, reverse, random:SEED or 3 comma-separated integers"},
+		{ranks, "Sorted", 2, "want sorted, reverse"},
+		{ranks, "random:", 3, `ranks "random:": the seed must be a non-negative integer`},
+		{ranks, "random:x", 3, "the seed must be a non-negative integer"},
+		{ranks, "random:-1", 3, "the seed must be a non-negative integer"},
+		{ranks, "random:18446744073709551616", 3, "the seed must be a non-negative integer"},
+		{initiators, "3", 3, `initiators "3": "3" is not a node id in 0..2`},
+		{initiators, "-1", 3, `"-1" is not a node id in 0..2`},
+		{initiators, "x", 3, `"x" is not a node id`},
+		{initiators, "0,,1", 3, `"" is not a node id`},
+		{initiators, "none", 3, `"none" is not a node id`},
+		{initiators, "n", 3, `"n" is not a node id`},
 	}
 	for _, c := range cases {
 		t.Run(c.spec, func(t *testing.T) {
-			r, err := ParseInitiators(c.spec, c.n)
+			r, err := c.parse(c.spec, c.n)
 			require.ErrorContains(t, err, c.want)
 			require.Nil(t, r)
 		})

@@ -178,6 +178,14 @@ type brokenVariant struct {
 	variant         func(t *testing.T, cfg model.Config) *checker.Machine
 }
 
+// variantOf is a brokenVariant's compiler of p, the variant named variant
+// of the shipped protocol (see compileVariant).
+func variantOf[S, M any](shipped, variant string, p model.Protocol[S, M]) func(*testing.T, model.Config) *checker.Machine {
+	return func(t *testing.T, cfg model.Config) *checker.Machine {
+		return compileVariant(t, shipped, variant, p, cfg)
+	}
+}
+
 // brokenVariants are the claims' failures that no scenario can show, the
 // algorithm being right under every fault vigil models. The mutation
 // check counts them among the runs that show each claim failing.
@@ -187,49 +195,25 @@ var brokenVariants = func() []brokenVariant {
 	one := model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
 	copied := model.Config{N: 3, Channels: model.Unordered, Duplicates: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 1}}
 	return []brokenVariant{
-		{protocol: "ringbased", claim: "unique-leader", cfg: ring, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "ringbased", "election/ringbased-forwards-lower", forwardsLower{}, cfg)
-		}},
+		{protocol: "ringbased", claim: "unique-leader", cfg: ring, variant: variantOf("ringbased", "election/ringbased-forwards-lower", forwardsLower{})},
 		{protocol: "ringbased", claim: "highest-leader", cfg: model.Config{N: 3, Topology: "uniring", Initiators: initiators(3, 0)},
-			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-				return compileVariant(t, "ringbased", "election/ringbased-passes-lower", passesLower{}, cfg)
-			}},
-		{protocol: "causal", claim: "causal-order", cfg: senders, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
-		}},
-		{protocol: "causal", claim: "fifo-order", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "causal", "multicast/causal-no-hold-back", causalNoHoldBack{}, cfg)
-		}},
-		{protocol: "causal", claim: "validity", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "causal", "multicast/causal-forgets-own", causalForgetsOwn{}, cfg)
-		}},
-		{protocol: "causal", claim: "integrity", cfg: copied, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "causal", "multicast/causal-no-turn-check", causalNoTurnCheck{}, cfg)
-		}},
-		{protocol: "isis", claim: "integrity", cfg: copied, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "isis", "multicast/isis-applies-again", isisAppliesAgain{}, cfg)
-		}},
-		{protocol: "fifo", claim: "fifo-order", cfg: one, variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-			return compileVariant(t, "fifo", "multicast/fifo-no-hold-back", fifoNoHoldBack{}, cfg)
-		}},
+			variant: variantOf("ringbased", "election/ringbased-passes-lower", passesLower{})},
+		{protocol: "causal", claim: "causal-order", cfg: senders, variant: variantOf("causal", "multicast/causal-no-hold-back", causalNoHoldBack{})},
+		{protocol: "causal", claim: "fifo-order", cfg: one, variant: variantOf("causal", "multicast/causal-no-hold-back", causalNoHoldBack{})},
+		{protocol: "causal", claim: "validity", cfg: one, variant: variantOf("causal", "multicast/causal-forgets-own", causalForgetsOwn{})},
+		{protocol: "causal", claim: "integrity", cfg: copied, variant: variantOf("causal", "multicast/causal-no-turn-check", causalNoTurnCheck{})},
+		{protocol: "isis", claim: "integrity", cfg: copied, variant: variantOf("isis", "multicast/isis-applies-again", isisAppliesAgain{})},
+		{protocol: "fifo", claim: "fifo-order", cfg: one, variant: variantOf("fifo", "multicast/fifo-no-hold-back", fifoNoHoldBack{})},
 		{protocol: "reliable", claim: "integrity", cfg: model.Config{N: 3, Channels: model.Unordered, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 1}},
-			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-				return compileVariant(t, "reliable", "multicast/reliable-delivers-copies", deliversCopies{}, cfg)
-			}},
+			variant: variantOf("reliable", "multicast/reliable-delivers-copies", deliversCopies{})},
 		// TestDeliverBeforeRelayBreaksUniformAgreement reads its run
 		{protocol: "reliable", claim: "uniform-agreement", cfg: model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}},
-			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-				return compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
-			}},
+			variant: variantOf("reliable", "multicast/reliable-deliver-first", deliverFirst{})},
 		{protocol: "ricartagrawala", claim: "request-order", cfg: model.Config{N: 3, Params: map[string]int{"requests": 1}},
-			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-				return compileVariant(t, "ricartagrawala", "mutex/ricartagrawala-by-ids", raByIDs{}, cfg)
-			}},
+			variant: variantOf("ricartagrawala", "mutex/ricartagrawala-by-ids", raByIDs{})},
 		// TestStarvationLasso reads its lasso
 		{protocol: "central", claim: "no-starvation", cfg: model.Config{N: 3, Params: map[string]int{"requests": 0}}, opt: checker.Options{Fairness: checker.WeakFairness},
-			variant: func(t *testing.T, cfg model.Config) *checker.Machine {
-				return compileVariant(t, "central", "mutex/central-lowest-first", lowestFirst{}, cfg)
-			}},
+			variant: variantOf("central", "mutex/central-lowest-first", lowestFirst{})},
 	}
 }()
 

@@ -478,19 +478,20 @@ func handlerTally(outcomes []outcome) []byte {
 	for _, s := range survivors {
 		fmt.Fprintf(&tally, "  %s\n", s)
 	}
-	fmt.Fprintln(&tally, "\nchange only the observations (the protocol's own state graph is the original's in every scenario; no verdict moves):")
-	for _, o := range outcomes {
-		if o.kind == "observation" {
-			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
-		}
-	}
-	fmt.Fprintln(&tally, "\nequivalent under the scenarios (no scenario's state graph changes):")
-	for _, o := range outcomes {
-		if o.kind == "equivalent" {
-			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
-		}
-	}
+	listKind(&tally, "\nchange only the observations (the protocol's own state graph is the original's in every scenario; no verdict moves):", outcomes, "observation")
+	listKind(&tally, "\nequivalent under the scenarios (no scenario's state graph changes):", outcomes, "equivalent")
 	return tally.Bytes()
+}
+
+// listKind writes heading to tally, then a line naming each mutant of
+// outcomes that is of kind.
+func listKind(tally *bytes.Buffer, heading string, outcomes []outcome, kind string) {
+	fmt.Fprintln(tally, heading)
+	for _, o := range outcomes {
+		if o.kind == kind {
+			fmt.Fprintf(tally, "  %s\n", mutantKey(o.mutant))
+		}
+	}
 }
 
 // propertyTally is the golden's account of the property mutants, with a
@@ -513,12 +514,7 @@ func propertyTally(outcomes []outcome, explained map[string]string) []byte {
 		k := perFile[f]
 		fmt.Fprintf(&tally, "  %-48s %4d %4d; %3d; %3d\n", f, k["unit"], k["verdict"], k["equivalent"], k["survived"])
 	}
-	fmt.Fprintln(&tally, "\nsurvivors (no unit test fails, no scenario's verdict moves):")
-	for _, o := range outcomes {
-		if o.kind == "survived" {
-			fmt.Fprintf(&tally, "  %s\n", mutantKey(o.mutant))
-		}
-	}
+	listKind(&tally, "\nsurvivors (no unit test fails, no scenario's verdict moves):", outcomes, "survived")
 	fmt.Fprintln(&tally, "\nequivalent (testdata/mutation.equivalent says why no run can tell them from the original):")
 	for _, o := range outcomes {
 		if o.kind == "equivalent" {
