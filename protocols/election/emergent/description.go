@@ -9,9 +9,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes the emergent election, whose slave pool's bounds are
 // its parameters.
 var Description = family.Election(&suite.Protocol{
@@ -26,3 +23,6 @@ var Description = family.Election(&suite.Protocol{
 	},
 	Compile: suite.Compiler[State, Msg]("election/emergent", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

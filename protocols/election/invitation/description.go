@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes the invitation algorithm, which elects a coordinator
 // per partition and merges the groups when the network heals.
 var Description = family.Election(&suite.Protocol{
@@ -22,3 +19,6 @@ var Description = family.Election(&suite.Protocol{
 		Doc: "whether a node's sequence number is on stable storage and survives a crash"}},
 	Compile: suite.Compiler[State, Msg]("election/invitation", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

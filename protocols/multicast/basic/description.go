@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes B-multicast, which delivers to all only while its
 // sender lives and the network keeps every message once.
 var Description = family.Group(false, &suite.Protocol{
@@ -20,3 +17,6 @@ var Description = family.Group(false, &suite.Protocol{
 	Claims:  []string{"validity", "integrity", "agreement"},
 	Compile: suite.Compiler[State, Msg]("multicast/basic", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes FIFO-ordered multicast over B-multicast.
 var Description = family.Group(false, &suite.Protocol{
 	Name:    "fifo",
@@ -19,3 +16,6 @@ var Description = family.Group(false, &suite.Protocol{
 	Claims:  []string{"validity", "integrity", "fifo-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/fifo", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

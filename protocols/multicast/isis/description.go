@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes ISIS total order, and a replicated register over it.
 var Description = family.Group(true, &suite.Protocol{
 	Name:    "isis",
@@ -19,3 +16,6 @@ var Description = family.Group(true, &suite.Protocol{
 	Claims:  []string{"validity", "integrity", "total-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/isis", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

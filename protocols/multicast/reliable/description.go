@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes R-multicast, which relays a message before it
 // delivers it.
 var Description = family.Group(false, &suite.Protocol{
@@ -20,3 +17,6 @@ var Description = family.Group(false, &suite.Protocol{
 	Claims:  []string{"validity", "integrity", "agreement", "uniform-agreement"},
 	Compile: suite.Compiler[State, Msg]("multicast/reliable", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes total order through a sequencer, and a replicated
 // register over it.
 var Description = family.Group(true, &suite.Protocol{
@@ -20,3 +17,6 @@ var Description = family.Group(true, &suite.Protocol{
 	Claims:  []string{"validity", "integrity", "total-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/sequencer", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes mutual exclusion through a central server.
 var Description = family.Exclusion(&suite.Protocol{
 	Name:    "central",
@@ -18,3 +15,6 @@ var Description = family.Exclusion(&suite.Protocol{
 	Source:  works.Vlassov,
 	Compile: suite.Compiler[State, Msg]("mutex/central", Protocol{}, family.Requests("mutex/central", "")),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

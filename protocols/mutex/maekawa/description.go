@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes Maekawa's voting algorithm, which can deadlock.
 var Description = family.Exclusion(&suite.Protocol{
 	Name:    "maekawa",
@@ -18,3 +15,6 @@ var Description = family.Exclusion(&suite.Protocol{
 	Source:  works.Vlassov,
 	Compile: suite.Compiler[State, Msg]("mutex/maekawa", Protocol{}, family.Requests("mutex/maekawa", "only central and tokenring ask forever")),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

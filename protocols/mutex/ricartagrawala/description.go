@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes Ricart and Agrawala's algorithm, which enters in
 // (timestamp, id) order.
 var Description = family.Exclusion(&suite.Protocol{
@@ -20,3 +17,6 @@ var Description = family.Exclusion(&suite.Protocol{
 	Claims:  []string{"mutual-exclusion", "no-deadlock", "no-starvation", "request-order"},
 	Compile: suite.Compiler[State, Msg]("mutex/ricartagrawala", Protocol{}, family.Requests("mutex/ricartagrawala", "the Lamport clocks grow with every request")),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -8,9 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/internal/works"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes mutual exclusion by a token passed round a ring.
 var Description = family.Exclusion(&suite.Protocol{
 	Name:    "tokenring",
@@ -18,3 +15,6 @@ var Description = family.Exclusion(&suite.Protocol{
 	Source:  works.Vlassov,
 	Compile: suite.Compiler[State, Msg]("mutex/tokenring", Protocol{}, family.Requests("mutex/tokenring", "")),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

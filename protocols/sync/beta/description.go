@@ -13,23 +13,21 @@ import (
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes SynchBfsTree over synchronizer β, on the
 // breadth-first spanning tree from node 0.
-var Description = (&suite.Protocol{
-	Name: "bfs-beta", Family: "sync",
-	Summary:    "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
-	Source:     works.Awerbuch + "; " + works.LeaderElection + ", Application: BFS tree construction",
-	Properties: bfs.Properties(),
-	Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
-	Compile:    overTree("sync/bfs-beta"),
+var Description = family.Synchronized(&suite.Protocol{
+	Name:    "bfs-beta",
+	Summary: "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
+	Source:  works.Awerbuch + "; " + works.LeaderElection + ", Application: BFS tree construction",
+	Compile: overTree("sync/bfs-beta"),
 	// m(j), ack(j) and safe(j) on each of the tree's N-1 links, N pulses
 	Scenarios: family.OverSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
 		return fmt.Sprintf("safe %d, pulse %[1]d, pulse-ack %[1]d", (n-1)*n)
 	}),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string
 
 // overTree compiles SynchBfsTree over synchronizer β on the run's
 // breadth-first spanning tree from node 0, which β assumes given.

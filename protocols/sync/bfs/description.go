@@ -9,9 +9,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/sync/round"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes the simple BFS tree algorithm, which builds a
 // breadth-first tree only on a tree or over a synchronizer.
 var Description = (&suite.Protocol{
@@ -22,6 +19,9 @@ var Description = (&suite.Protocol{
 	Claims:     []string{"bfs-tree"},
 	Compile:    suite.Compiler[State, Msg]("sync/bfs", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string
 
 // Properties are the sync family's properties: the BFS tree, and the
 // pulses of a synchronizer that runs SynchBfsTree, all N of them; every

@@ -11,19 +11,17 @@ import (
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes SynchBfsTree over the simple synchronizer.
-var Description = (&suite.Protocol{
-	Name: "bfs-simple", Family: "sync",
-	Summary:    "SynchBfsTree over the simple synchronizer: one packet per link and pulse each way, 2E messages a pulse",
-	Source:     works.LeaderElection + ", Synchronizers: A simple synchronizer; Application: BFS tree construction",
-	Properties: bfs.Properties(),
-	Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
-	Compile:    suite.Compiler("sync/bfs-simple", Over(bfs.Round{}), nil),
+var Description = family.Synchronized(&suite.Protocol{
+	Name:    "bfs-simple",
+	Summary: "SynchBfsTree over the simple synchronizer: one packet per link and pulse each way, 2E messages a pulse",
+	Source:  works.LeaderElection + ", Synchronizers: A simple synchronizer; Application: BFS tree construction",
+	Compile: suite.Compiler("sync/bfs-simple", Over(bfs.Round{}), nil),
 	// a packet per link and pulse each way, N pulses
 	Scenarios: family.OverSynchronizer(model.Unordered, "the simple synchronizer", func(n, e int) string {
 		return fmt.Sprintf("total %d", 2*e*n)
 	}),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -10,9 +10,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/work"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes dynamic work sharing, whose coordinator the bully
 // algorithm replaces.
 var Description = family.Sharing(&suite.Protocol{
@@ -24,3 +21,6 @@ var Description = family.Sharing(&suite.Protocol{
 		Doc: "whether the analyser drops a result it counted already"}},
 	Compile: suite.Compiler[State, Msg]("work/dynamic", Protocol{}, work.Validate("work/dynamic")),
 }, properties.UniqueLeader, properties.Agreement, properties.Termination).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string

@@ -9,9 +9,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/work"
 )
 
-//go:embed scenarios.txt
-var scenarios string
-
 // Description describes static work sharing, which recovers nothing from a
 // crash.
 var Description = family.Sharing(&suite.Protocol{
@@ -21,3 +18,6 @@ var Description = family.Sharing(&suite.Protocol{
 	Claims:  []string{"all-results", "results-once"},
 	Compile: suite.Compiler[State, Msg]("work/static", Protocol{}, work.Validate("work/static")),
 }).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string
