@@ -2,9 +2,11 @@
 // line, the examples and the regression tests. Each protocol's package
 // describes it, as a checker/suite description: its Description holds the
 // properties it claims, its parameters and the scenarios that show it
-// succeed or fail (bully.Description, in protocols/election/bully), beside
-// the handlers and the tests. A vigil binary of one's own may hold them
-// beside its own protocols (see Register).
+// succeed or fail, each with the verdict it must give (bully.Description,
+// in protocols/election/bully), beside the handlers and the tests. The
+// scenarios are written in the package's scenarios.txt, in the form
+// suite.ParseScenarios reads, and embedded. A vigil binary of one's own
+// may hold them beside its own protocols (see Register).
 //
 // Each protocol's Source names the work its handlers follow; the scenarios'
 // Why cite them by the short forms in parentheses:

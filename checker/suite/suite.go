@@ -4,6 +4,30 @@
 // protocols for a vigil binary (see checker/cli); the test kit
 // (checker/checktest) runs their scenarios in go test. vigil's own
 // protocols are described the same way (see the protocols package).
+//
+// Scenarios may be written in Go (Protocol.Scenarios) or as text, read by
+// ParseScenarios, usually from a file embedded beside the description
+// (Protocol.MustAddScenarios). The text is a paragraph a scenario, with
+// blank lines between them; a line that starts with # is a comment, and an
+// indented line continues the line above it, folded in with one space.
+// A scenario's first line is its name, a colon and the flags of vigil
+// check that give its run, so that it can be pasted on a command line:
+// -n (required), -channels, -timing, -crashes, -recoveries, -partitions,
+// -losses, -duplicates, -topology, -ranks, -initiators, -depth, -props
+// (none: an empty list), -sweep, -window, and the protocol's parameters as
+// -NAME VALUE or -param NAME=VALUE. The lines after it are fields, each
+// at most once: expect: (required) pass, or fail and the property that
+// must fail (Shows); also fails: the properties that may fail with it
+// (Violates), comma-separated; messages: the message figures (Messages);
+// why: what the run shows (Why).
+//
+//	# the scenarios of vigil check bully -scenario NAME
+//
+//	async-crash: -n 4 -crashes 1 -timing async -depth 10 -props unique-leader,agreement
+//	expect: fail unique-leader
+//	also fails: agreement
+//	why: with inaccurate timeouts two nodes lead at once
+//	  (Vlassov and Montelius)
 package suite
 
 import (

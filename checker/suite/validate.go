@@ -167,9 +167,12 @@ func (p *Protocol) scenarioError(s *Scenario) error {
 
 // ParamNames lists p's parameters by name, or says it has none ("none"),
 // for messages.
-func (p *Protocol) ParamNames() string {
+func (p *Protocol) ParamNames() string { return paramNames(p.Params) }
+
+// paramNames lists parameters by name, or says there are none ("none").
+func paramNames(params []Param) string {
 	var names []string
-	for _, prm := range p.Params {
+	for _, prm := range params {
 		names = append(names, prm.Name)
 	}
 	if names == nil {

@@ -8,22 +8,6 @@ import (
 	"github.com/vigil-check/vigil/protocols/multicast"
 )
 
-// Msgs returns scenario parameters for k operations per node.
-func Msgs(k int) map[string]int { return map[string]int{properties.MsgsParam: k} }
-
-// OrderedReads are the scenario parameters of a replicated register whose
-// initiators each write or read it once, reads going through the total
-// order too.
-func OrderedReads() map[string]int {
-	return map[string]int{properties.MsgsParam: 1, multicast.ReadsParam: int(multicast.OrderedReads)}
-}
-
-// RegisterProps is what the register's scenarios check: the claims of a
-// total order and the register's linearizability.
-func RegisterProps() []string {
-	return []string{"validity", "integrity", "total-order", "linearizable"}
-}
-
 // Group describes what the multicast protocols share: their properties,
 // the msgs parameter, and for those that order every message (withReads)
 // the reads parameter, a replicated register over the total order.

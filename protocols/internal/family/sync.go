@@ -4,6 +4,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/protocols/sync/bfs"
 )
 
 // OverSynchronizer gives the scenarios of SynchBfsTree over a synchronizer:
@@ -27,4 +28,14 @@ func OverSynchronizer(ch model.Channels, what string, figures func(n, e int) str
 			Messages: figures(n, e/2)})
 	}
 	return sc
+}
+
+// Synchronized describes what SynchBfsTree over a synchronizer shares with
+// the sync family: its properties, and the claims of a breadth-first tree
+// built pulse by pulse, every pulse in order.
+func Synchronized(p *suite.Protocol) *suite.Protocol {
+	p.Family = "sync"
+	p.Properties = bfs.Properties()
+	p.Claims = []string{"bfs-tree", "pulse-order", "all-pulses"}
+	return p
 }

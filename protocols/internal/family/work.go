@@ -14,6 +14,3 @@ func Sharing(p *suite.Protocol, more ...*properties.Property) *suite.Protocol {
 		Doc: "tasks the job is divided into (0 or unset: N-1)"}}, p.Params...)
 	return p
 }
-
-// Tasks is the parameter value of k tasks.
-func Tasks(k int) map[string]int { return map[string]int{properties.TasksParam: k} }

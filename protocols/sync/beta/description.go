@@ -1,6 +1,7 @@
 package beta
 
 import (
+	_ "embed"
 	"fmt"
 
 	"github.com/vigil-check/vigil/checker"
@@ -12,25 +13,21 @@ import (
 	"github.com/vigil-check/vigil/protocols/sync/bfs"
 )
 
-// Description tells vigil's tools about SynchBfsTree over synchronizer β:
-// the properties it claims, its parameters and the scenarios, each with the
-// verdict it must give, that show where its assumptions hold and where they
-// break. Package protocols lists it among the protocols vigil ships.
-var Description = &suite.Protocol{
-	Name: "bfs-beta", Family: "sync",
-	Summary:    "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
-	Source:     works.Awerbuch + "; " + works.LeaderElection + ", Application: BFS tree construction",
-	Properties: bfs.Properties(),
-	Claims:     []string{"bfs-tree", "pulse-order", "all-pulses"},
-	Compile:    overTree("sync/bfs-beta"),
+// Description describes SynchBfsTree over synchronizer β, on the
+// breadth-first spanning tree from node 0.
+var Description = family.Synchronized(&suite.Protocol{
+	Name:    "bfs-beta",
+	Summary: "SynchBfsTree over Awerbuch's synchronizer β on the breadth-first spanning tree from node 0: m(j) down, ack(j) and safe(j) up, 3(N-1) control messages a pulse",
+	Source:  works.Awerbuch + "; " + works.LeaderElection + ", Application: BFS tree construction",
+	Compile: overTree("sync/bfs-beta"),
 	// m(j), ack(j) and safe(j) on each of the tree's N-1 links, N pulses
-	Scenarios: append(family.OverSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
+	Scenarios: family.OverSynchronizer(model.Unordered, "synchronizer β", func(n, _ int) string {
 		return fmt.Sprintf("safe %d, pulse %[1]d, pulse-ack %[1]d", (n-1)*n)
 	}),
-		suite.Scenario{Name: "loss", N: 4, Topology: "line", Channels: model.Unordered, Losses: 1,
-			Expect: checker.Fail, Shows: "all-pulses", Violates: []string{"bfs-tree"},
-			Why: "one lost message, m(j), ack(j) or safe(j), and the root never learns that its subtree is safe, so no next pulse starts: a synchronizer is \"possible in the absence of failures\" (the Leader Election notes)"}),
-}
+}).MustAddScenarios(scenarios)
+
+//go:embed scenarios.txt
+var scenarios string
 
 // overTree compiles SynchBfsTree over synchronizer β on the run's
 // breadth-first spanning tree from node 0, which β assumes given.
