@@ -11,7 +11,9 @@
 // blank lines between them; a line that starts with # is a comment, and an
 // indented line continues the line above it, folded in with one space.
 // A scenario's first line is its name, a colon and the flags of vigil
-// check that give its run, so that it can be pasted on a command line:
+// check that give its run, from a run that sets none (vigil check -scenario
+// NAME runs it; the same flags given alone start from the protocol's first
+// scenario, and keep what they do not set):
 // -n (required), -channels, -timing, -crashes, -recoveries, -partitions,
 // -losses, -duplicates, -topology, -ranks, -initiators, -depth, -props
 // (none: an empty list), -sweep, -window, and the protocol's parameters as
