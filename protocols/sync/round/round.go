@@ -136,12 +136,12 @@ var (
 // PulseObs is the observation ObsPulse: the node begins pulse i.
 func PulseObs(i int) model.Obs { return model.Obs{Kind: ObsPulse, Arg: i} }
 
-// SendObs is the observation ObsSend: the algorithm sends node to a
-// message in its current pulse.
+// SendObs is the observation ObsSend: the algorithm sends a message to
+// node to in its current pulse.
 func SendObs(to model.NodeID) model.Obs { return model.Obs{Kind: ObsSend, Arg: int(to)} }
 
 // TakeObs is the observation ObsTake: the synchronizer hands the algorithm
-// a message node from sent it.
+// a message that node from sent it.
 func TakeObs(from model.NodeID) model.Obs { return model.Obs{Kind: ObsTake, Arg: int(from)} }
 
 // Simulate runs pulse i of alg at the node of ctx, a synchronizer's
