@@ -428,11 +428,10 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 	if changed {
 		sc.Name += " with flags"
 	}
-	switch {
-	case f.set["props"] && f.props == "none":
-		sc.Props = []string{} // the protocol's own state space, no monitor in its worlds
-	case f.set["props"]:
-		sc.Props = strings.Split(f.props, ",")
+	if f.set["props"] {
+		if sc.Props, err = suite.ParseProps(f.props); err != nil {
+			return sc, usageError{err}
+		}
 	}
 	if sc.N < 1 || sc.N > model.MaxNodes {
 		return sc, badInput("n must be between 1 and %d, not %d", model.MaxNodes, sc.N)

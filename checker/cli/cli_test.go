@@ -70,6 +70,7 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "bully", "-props", "mutual-exclusion"}, `election/bully has no property "mutual-exclusion" (it has: agreement,`},
 		{[]string{"check", "bully", "-props", "no-such-property"}, `has no property "no-such-property"`},
 		{[]string{"check", "bully", "-props", "agreement,agreement"}, "two properties are named agreement"},
+		{[]string{"check", "bully", "-props", "agreement,,termination"}, "want comma-separated property names, or none"},
 		{[]string{"check", "bully", "-mode", "fast"}, "mode must be"},
 		{[]string{"check", "invitation", "-partitions", "8"}, "partitions must be between 0 and 7"},
 		{[]string{"check", "invitation", "-n", "1", "-partitions", "1"}, "partitions need at least 2 nodes"},

@@ -235,7 +235,8 @@ func (s *Scenario) setFlag(flag, name, value string, params []Param) error {
 		s.Timing, s.Delay, err = model.ParseTimingSpec(value)
 		return err
 	case flag == "props":
-		return s.setProps(value)
+		s.Props, err = ParseProps(value)
+		return err
 	}
 	i := slices.IndexFunc(params, func(p Param) bool { return p.Name == name })
 	if i < 0 {
@@ -252,15 +253,16 @@ func (s *Scenario) setFlag(flag, name, value string, params []Param) error {
 	return nil
 }
 
-// setProps reads -props: comma-separated property names, or none.
-func (s *Scenario) setProps(value string) error {
+// ParseProps reads the value of vigil check's -props, as a scenario's
+// Props: comma-separated property names, or none, an empty list (no
+// property: the protocol's own states, with no monitor in them).
+func ParseProps(value string) ([]string, error) {
 	if value == "none" {
-		s.Props = []string{}
-		return nil
+		return []string{}, nil
 	}
-	s.Props = strings.Split(value, ",")
-	if slices.Contains(s.Props, "") || slices.Contains(s.Props, "none") {
-		return fmt.Errorf("-props %q: want comma-separated property names, or none", value)
+	props := strings.Split(value, ",")
+	if slices.Contains(props, "") || slices.Contains(props, "none") {
+		return nil, fmt.Errorf("-props %q: want comma-separated property names, or none", value)
 	}
-	return nil
+	return props, nil
 }
