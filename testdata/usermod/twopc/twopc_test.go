@@ -30,6 +30,32 @@ func TestDescription(t *testing.T) {
 // Every scenario gives the verdict it expects.
 func TestScenarios(t *testing.T) { checktest.Scenarios(t, twopc.Description) }
 
+// Scenarios may be written as text, each run in vigil check's flags, as
+// vigil's own protocols keep theirs; a mistake is named by its line.
+func TestScenariosAsText(t *testing.T) {
+	const text = `# twopc's scenarios, the first vigil check's default
+
+no-crash: -n 4
+expect: pass
+messages: total 7..9, canCommit? 3
+
+coordinator-crash: -n 3 -crashes 1 -channels unordered -no-votes 0
+expect: fail termination
+why: the coordinator crashes while a participant is prepared: it may
+  not decide alone and blocks (ch. 17.3.1)
+`
+	d := *twopc.Description
+	d.Scenarios = nil
+	checktest.Scenarios(t, d.MustAddScenarios(text))
+	if len(d.Scenarios) != 2 || d.Scenarios[1].Crashes != 1 || d.Scenarios[1].Params["no-votes"] != 0 {
+		t.Fatalf("scenarios read as %+v", d.Scenarios)
+	}
+	_, err := suite.ParseScenarios("no-crash: -n 4 -votes 2\nexpect: pass\n", d.Params)
+	if err == nil || !strings.HasPrefix(err.Error(), "line 1: ") || !strings.Contains(err.Error(), "-votes") {
+		t.Fatalf("an unknown flag: %v", err)
+	}
+}
+
 // The textbook's weakness: a coordinator crash blocks prepared
 // participants. Atomicity and validity still hold.
 func TestBlocksWhenTheCoordinatorCrashes(t *testing.T) {
