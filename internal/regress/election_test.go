@@ -21,7 +21,6 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/election/invitation"
 	"github.com/vigil-check/vigil/protocols/election/ring"
 	"github.com/vigil-check/vigil/protocols/sync/alpha"
@@ -50,8 +49,7 @@ func TestMessageComplexity(t *testing.T) {
 		{"activelist", "random:7", "elect", 0, func(n int) int { return n * n }, "Silberschatz et al.: every process sends elect(i) and forwards the others: N²"},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		for n := 2; n <= 7; n++ {
 			s := suite.Scenario{N: n, Ranks: c.ranks}
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
@@ -71,8 +69,7 @@ func TestMessageComplexity(t *testing.T) {
 // Election notes, command 2) it elects again.
 func TestBullyMessageBounds(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("bully")
-	require.NoError(t, err)
+	p := lookup(t, "bully")
 	for n := 2; n <= 4; n++ {
 		s := suite.Scenario{N: n, Initiators: "0"}
 		r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
@@ -101,8 +98,7 @@ func TestBullyMessageBounds(t *testing.T) {
 // and at least 2N, when the initiator itself has it; over every rank order.
 func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("ringbased")
-	require.NoError(t, err)
+	p := lookup(t, "ringbased")
 	for n := 2; n <= 6; n++ {
 		lo, hi := 1<<30, 0
 		for _, perm := range permutations(n) {
@@ -130,8 +126,7 @@ func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 // 25 of them elected (five rounds of elected).
 func TestRingBasedUnorderedExceedsTheBound(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("ringbased")
-	require.NoError(t, err)
+	p := lookup(t, "ringbased")
 	s, err := p.Scenario("all-unordered")
 	require.NoError(t, err)
 	r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
@@ -177,8 +172,7 @@ func ranksSpec(perm []int) string {
 // election and every number goes round once: N² elect messages.
 func TestActiveListOneInitiator(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("activelist")
-	require.NoError(t, err)
+	p := lookup(t, "activelist")
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"0", strconv.Itoa(n - 1)} {
 			s := suite.Scenario{N: n, Initiators: init, Ranks: "random:3"}
@@ -209,8 +203,7 @@ func TestRingCountsStatedInDocs(t *testing.T) {
 		{"activelist", "reverse", "all", "elect", func(n int) int { return n * n }},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		for n := 3; n <= 6; n++ {
 			s := suite.Scenario{N: n, Ranks: c.ranks, Initiators: c.initiators}
 			r, err := suite.Exhaustive(context.Background(), p, &s, checker.Options{Messages: true})
@@ -221,13 +214,6 @@ func TestRingCountsStatedInDocs(t *testing.T) {
 	}
 }
 
-func ringProtocol(t *testing.T) *suite.Protocol {
-	t.Helper()
-	p, err := protocols.Lookup("ring")
-	require.NoError(t, err)
-	return p
-}
-
 // Without crashes every election goes once round the ring and every
 // ELECTION and COORDINATOR is acknowledged: with one initiator 4N messages
 // (N election, N coordinator, 2N ack); with all N initiating 2N² + 2N (N²
@@ -236,7 +222,7 @@ func ringProtocol(t *testing.T) *suite.Protocol {
 // hold in all of these, N = 2..6.
 func TestRingMessagesWithoutCrashes(t *testing.T) {
 	t.Parallel()
-	p := ringProtocol(t)
+	p := lookup(t, "ring")
 	type counts struct{ election, coordinator, ack int }
 	for n := 2; n <= 6; n++ {
 		for _, init := range []string{"all", "0"} {
@@ -274,7 +260,7 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 // N = 5 with one initiator 10 million.
 func TestRingExhaustiveWithCrashes(t *testing.T) {
 	t.Parallel()
-	p := ringProtocol(t)
+	p := lookup(t, "ring")
 	cases := []suite.Scenario{
 		{N: 2, Crashes: 1}, {N: 3, Crashes: 1}, {N: 3, Crashes: 1, Channels: model.Unordered},
 		{N: 2, Crashes: 1, Initiators: "0"}, {N: 3, Crashes: 1, Initiators: "0"},
@@ -351,8 +337,7 @@ func TestRingSeededBugForgetsToSkip(t *testing.T) {
 
 func invitationProtocol(t *testing.T) *suite.Protocol {
 	t.Helper()
-	p, err := protocols.Lookup("invitation")
-	require.NoError(t, err)
+	p := lookup(t, "invitation")
 	require.Equal(t, []string{"group-leader", "healed-leader", "group-numbers-unique"}, p.Claims)
 	return p
 }
@@ -493,8 +478,7 @@ func requireReuse(t *testing.T, r *checker.Result, what string) *checker.Propert
 // a start no message causes, so no chain of messages counts it.)
 func TestChangRobertsRounds(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("changroberts")
-	require.NoError(t, err)
+	p := lookup(t, "changroberts")
 	for n := 2; n <= 6; n++ {
 		for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 			for _, ranks := range []string{"sorted", "reverse", "random:3"} {
@@ -596,8 +580,7 @@ func TestGoldenRounds(t *testing.T) {
 	t.Parallel()
 	var cases []goldenCase
 	for _, name := range []string{"sync/bfs", "sync/bfs-simple", "sync/bfs-alpha", "sync/bfs-beta", "changroberts", "lelann"} {
-		p, err := protocols.Lookup(name)
-		require.NoError(t, err)
+		p := lookup(t, name)
 		for _, s := range p.Scenarios {
 			if s.Duplicates > 0 {
 				continue // a message and its copy are received in different rounds: no one round to measure
@@ -628,8 +611,7 @@ func TestGoldenRounds(t *testing.T) {
 	}
 	var out bytes.Buffer
 	for _, gc := range cases {
-		p, err := protocols.Lookup(gc.protocol)
-		require.NoError(t, err)
+		p := lookup(t, gc.protocol)
 		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, checker.Options{Rounds: true})
 		require.NoError(t, err)
 		require.NotNil(t, r.Rounds, "%s %s: %s", gc.protocol, gc.sc.Name, r.RoundsCut)
@@ -681,8 +663,7 @@ func TestSynchronizerMessages(t *testing.T) {
 		}, "β: M(β) = 3(N-1), m, ack and safe on every tree edge"},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup("sync/" + c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, "sync/"+c.protocol)
 		for _, top := range []string{"ring", "line", "star", "grid:2x2", "complete"} {
 			n := 4
 			g, err := model.ParseTopology(top, n)
@@ -712,8 +693,7 @@ func TestSynchronizerMessages(t *testing.T) {
 func TestSynchronizersRandom(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta", "bfs-abd"} {
-		p, err := protocols.Lookup("sync/" + name)
-		require.NoError(t, err)
+		p := lookup(t, "sync/"+name)
 		for _, sc := range []suite.Scenario{
 			{N: 10, Topology: "random:3:0.3", Channels: model.Unordered},
 			{N: 12, Topology: "grid:3x4"},
@@ -739,8 +719,7 @@ func TestSynchronizersRapid(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta"} {
 		t.Run(name, func(t *testing.T) {
-			p, err := protocols.Lookup("sync/" + name)
-			require.NoError(t, err)
+			p := lookup(t, "sync/"+name)
 			checktest.Rapid(t, p, checktest.Space{MinN: 1, MaxN: 7, Channels: true,
 				Topologies: []string{"ring", "line", "star", "tree", "random"}})
 		})

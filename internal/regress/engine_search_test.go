@@ -84,8 +84,7 @@ func TestOnViolationTellsEachFailureOnce(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.protocol+"/"+c.scenario, func(t *testing.T) {
 			newMachine := compileCase(t, firstCase{protocol: c.protocol, scenario: c.scenario})
-			p, err := protocols.Lookup(c.protocol)
-			require.NoError(t, err)
+			p := lookup(t, c.protocol)
 			sc, err := p.Scenario(c.scenario)
 			require.NoError(t, err)
 			told := map[string]int{}
@@ -131,8 +130,7 @@ func firstCases(t *testing.T) []firstCase {
 // compileCase returns a function making a fresh Machine for c (ids are
 // interned in the order a search meets them).
 func compileCase(t *testing.T, c firstCase) func() *checker.Machine {
-	p, err := protocols.Lookup(c.protocol)
-	require.NoError(t, err)
+	p := lookup(t, c.protocol)
 	cfg := c.cfg
 	if c.scenario != "" {
 		sc, err := p.Scenario(c.scenario)
@@ -297,8 +295,7 @@ func TestRandomFirst(t *testing.T) {
 // with its claims, changed by change (if not nil).
 func compileScenario(t *testing.T, protocol, scenario string, change func(*suite.Scenario)) *checker.Machine {
 	t.Helper()
-	p, err := protocols.Lookup(protocol)
-	require.NoError(t, err)
+	p := lookup(t, protocol)
 	sc, err := p.Scenario(scenario)
 	require.NoError(t, err)
 	if change != nil {

@@ -66,8 +66,7 @@ func TestEachEventKindAgreesThreeWays(t *testing.T) {
 		t.Run(c.kind.String(), func(t *testing.T) {
 			succ, walked := 0, 0
 			for _, r := range c.runs {
-				p, err := protocols.Lookup(r.protocol)
-				require.NoError(t, err)
+				p := lookup(t, r.protocol)
 				cfg := r.cfg
 				cfg.N = 3
 				m, err := p.Compile(cfg, p.Properties)
@@ -368,8 +367,7 @@ func TestParseScheduler(t *testing.T) {
 // sender crash at N = 10, which 100 uniform walks from the same seed miss.
 func TestSchedulers(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("basic")
-	require.NoError(t, err)
+	p := lookup(t, "basic")
 	i := slices.IndexFunc(p.Scenarios, func(s suite.Scenario) bool { return s.Name == "sender-crash" })
 	require.GreaterOrEqual(t, i, 0)
 	sc := p.Scenarios[i]
@@ -423,8 +421,7 @@ func propertyNamed(t *testing.T, m *checker.Machine, name string) *properties.Pr
 // cycle.
 func TestRandomWalksEndOnForcedCycles(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("tokenring")
-	require.NoError(t, err)
+	p := lookup(t, "tokenring")
 	sc := suite.Scenario{N: 5, Params: map[string]int{"requests": 1}}
 	m, err := suite.Compile(p, &sc)
 	require.NoError(t, err)
@@ -469,8 +466,7 @@ func TestWalkDependsOnItsSeedAlone(t *testing.T) {
 // reads as such, survives JSON and replays.
 func TestMessageFaultTraces(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("basic")
-	require.NoError(t, err)
+	p := lookup(t, "basic")
 	cfg := model.Config{N: 2, Losses: 1, Duplicates: 1, Initiators: []bool{true, false}, Params: map[string]int{"msgs": 2}}
 	m := claimsMachine(t, p, cfg)
 	r := m.Start()

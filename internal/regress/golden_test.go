@@ -230,8 +230,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 	failed := map[string]bool{} // the property's family/name: shown failing by a shipped scenario
 	var order []string
 	for _, gc := range cases {
-		p, err := protocols.Lookup(gc.protocol)
-		require.NoError(t, err)
+		p := lookup(t, gc.protocol)
 		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, opt)
 		require.NoError(t, err)
 		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)

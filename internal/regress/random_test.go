@@ -101,8 +101,7 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		{"activelist", "elect", n * n},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		init := make([]bool, n)
 		init[0] = true
 		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
@@ -199,8 +198,7 @@ func eachKnownBug(t *testing.T, n int, f func(*suite.Protocol, *suite.Scenario, 
 // steps): only a loss exchanged for an earlier one gets there.
 func TestShrinkExchangesTheLostMessage(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("central")
-	require.NoError(t, err)
+	p := lookup(t, "central")
 	sc, err := p.Scenario("loss")
 	require.NoError(t, err)
 	sc.N = 30

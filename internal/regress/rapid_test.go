@@ -294,8 +294,7 @@ func TestRapidElectionSchedules(t *testing.T) {
 // unique-leader, and the test asks for at least one.
 func TestRapidFindsBullyAsyncViolation(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("bully")
-	require.NoError(t, err)
+	p := lookup(t, "bully")
 	props := []*properties.Property{properties.UniqueLeader}
 	var runs, violations int
 	var example string
@@ -348,8 +347,7 @@ func TestKitRapidOnBuiltins(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.protocol, func(t *testing.T) {
-			p, err := protocols.Lookup(c.protocol)
-			require.NoError(t, err)
+			p := lookup(t, c.protocol)
 			checktest.Rapid(t, p, c.space)
 		})
 	}
