@@ -9,7 +9,6 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/protocols"
 )
 
 // handCount is a configuration whose state space is counted by hand below.
@@ -218,8 +217,7 @@ func TestHandCounts(t *testing.T) {
 	t.Parallel()
 	for _, tc := range handCounts(t) {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := protocols.Lookup(tc.protocol)
-			require.NoError(t, err)
+			p := lookup(t, tc.protocol)
 			m := claimsMachine(t, p, tc.cfg)
 			for _, workers := range []int{1, 2} {
 				// The bound only turns a runaway search into a failure.

@@ -15,7 +15,6 @@ import (
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/protocols"
 )
 
 // depthWorld is a plain world with the rounds of its run kept beside it,
@@ -148,8 +147,7 @@ func TestRoundsAgainstNaive(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(fmt.Sprintf("%s-n%d-%s", c.protocol, c.sc.N, c.sc.Topology), func(t *testing.T) {
-			p, err := protocols.Lookup(c.protocol)
-			require.NoError(t, err)
+			p := lookup(t, c.protocol)
 			m, err := suite.Compile(p, &c.sc)
 			require.NoError(t, err)
 			lo, hi := naiveRounds(t, testhook.Model(m))
@@ -184,8 +182,7 @@ func TestRandomIndependentOfWorkers(t *testing.T) {
 		{"central", suite.Scenario{N: 3, Losses: 1}},
 		{"changroberts", suite.Scenario{N: 6, Ranks: "random:2"}},
 	} {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		m, err := suite.Compile(p, &c.sc)
 		require.NoError(t, err)
 		var base *checker.Result
@@ -208,8 +205,7 @@ func TestRandomIndependentOfWorkers(t *testing.T) {
 func TestRoundsOfEndlessRuns(t *testing.T) {
 	t.Parallel()
 	for _, c := range []struct{ protocol, scenario string }{{"tokenring", "forever"}, {"lelann", "duplicate"}} {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		sc, err := p.Scenario(c.scenario)
 		require.NoError(t, err)
 		for _, figures := range []bool{true, false} {

@@ -1,3 +1,6 @@
+// The golden files of the shipped scenarios: their verdicts, counts and
+// figures, the traces shown, and the sequence charts drawn of them.
+
 package regress
 
 import (
@@ -5,15 +8,19 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/msc"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
@@ -223,8 +230,7 @@ func verdicts(t *testing.T, cases []goldenCase, opt checker.Options, cover *byte
 	failed := map[string]bool{} // the property's family/name: shown failing by a shipped scenario
 	var order []string
 	for _, gc := range cases {
-		p, err := protocols.Lookup(gc.protocol)
-		require.NoError(t, err)
+		p := lookup(t, gc.protocol)
 		r, err := suite.Exhaustive(context.Background(), p, &gc.sc, opt)
 		require.NoError(t, err)
 		require.Empty(t, suite.Judge(&gc.sc, r), "%s %+v", p.Path(), gc.sc)
@@ -448,4 +454,61 @@ func withoutReduction(t *testing.T, p *suite.Protocol, sc *suite.Scenario, opt c
 	}
 	require.Equal(t, full.Messages, r.Messages, "%s %s: the figures without the reduction", p.Path(), sc.Name)
 	return fmt.Sprintf("%s: %d families of %d worlds (%.1f×)", r.Reduction, r.Stats.States, full.Stats.States, float64(full.Stats.States)/float64(r.Stats.States))
+}
+
+// charts keeps the Mermaid sequence diagram of every counterexample a
+// shipped scenario shows, one file each under testdata/mermaid, and
+// requires that each diagram draws exactly the trace's deliveries and
+// losses, in order, between the right lifelines.
+func charts(t *testing.T, shown map[string]*checker.Trace, every bool) {
+	dir := filepath.Join("..", "..", "testdata", "mermaid")
+	for _, name := range slices.Sorted(maps.Keys(shown)) {
+		tr := shown[name]
+		require.NotNil(t, tr, "%s shows no counterexample", name)
+		var b bytes.Buffer
+		require.NoError(t, msc.Mermaid(&b, msc.New(tr), name+": "+tr.Property+" fails"))
+		requireArrows(t, name, tr, b.String())
+		golden(t, filepath.Join("mermaid", name+".mmd"), b.Bytes())
+	}
+	files, err := filepath.Glob(filepath.Join(dir, "*.mmd"))
+	require.NoError(t, err)
+	for _, f := range files {
+		name := strings.TrimSuffix(filepath.Base(f), ".mmd")
+		if _, ok := shown[name]; !ok && every {
+			if *update {
+				require.NoError(t, os.Remove(f))
+				continue
+			}
+			t.Errorf("%s: no shipped scenario shows this counterexample any more (-update removes it)", f)
+		}
+	}
+}
+
+// arrow is a Mermaid message line: "n0->>n1: 3. election (sent at 1)".
+var arrow = regexp.MustCompile(`^    n(\d+)(->>|-x|--x)n(\d+): (?:(\d+)\. )?(lost: )?(.*)$`)
+
+// requireArrows checks that the diagram's solid arrows are the trace's
+// deliveries and losses, step by step.
+func requireArrows(t *testing.T, name string, tr *checker.Trace, diagram string) {
+	type drawn struct {
+		from, to, step int
+		lost           bool
+	}
+	var got, want []drawn
+	for line := range strings.SplitSeq(diagram, "\n") {
+		m := arrow.FindStringSubmatch(line)
+		if m == nil || m[2] == "--x" { // --x: still in flight, not an event
+			continue
+		}
+		from, _ := strconv.Atoi(m[1])
+		to, _ := strconv.Atoi(m[3])
+		step, _ := strconv.Atoi(m[4])
+		got = append(got, drawn{from, to, step, m[2] == "-x"})
+	}
+	for i, ev := range tr.Events {
+		if ev.Kind == "deliver" || ev.Kind == "lose" {
+			want = append(want, drawn{ev.From, ev.Node, i + 1, ev.Kind == "lose"})
+		}
+	}
+	require.Equal(t, want, got, "%s: the diagram's arrows are not the trace's deliveries", name)
 }

@@ -6,17 +6,25 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
 
+// lookup is the built-in protocol named name.
+func lookup(t *testing.T, name string) *suite.Protocol {
+	t.Helper()
+	p, err := protocols.Lookup(name)
+	require.NoError(t, err)
+	return p
+}
+
 // compiled looks protocol name up and compiles it for cfg, checking
 // props (nil: its claims).
 func compiled(t *testing.T, name string, cfg model.Config, props []string) *checker.Machine {
 	t.Helper()
-	p, err := protocols.Lookup(name)
-	require.NoError(t, err)
+	p := lookup(t, name)
 	ps, err := p.Props(model.Config{}, props) // nil: every claim, whoever initiates
 	require.NoError(t, err)
 	m, err := p.Compile(cfg, ps)
@@ -42,8 +50,7 @@ func exhaustiveRun(t *testing.T, name string, cfg model.Config, props []string, 
 // protocol's claims: the checker must find the variant's bug.
 func compileVariant[S, M any](t *testing.T, shipped, variant string, p model.Protocol[S, M], cfg model.Config) *checker.Machine {
 	t.Helper()
-	sp, err := protocols.Lookup(shipped)
-	require.NoError(t, err)
+	sp := lookup(t, shipped)
 	props, err := sp.Props(model.Config{}, nil)
 	require.NoError(t, err)
 	m, err := checker.Compile(variant, p, cfg, props...)

@@ -219,9 +219,8 @@ func TestMulticastParameters(t *testing.T) {
 		{"reliable", map[string]int{"reads": 1}, "a replicated register needs a total order"},
 		{"sequencer", map[string]int{"reads": 3}, "reads must be 0 (none), 1 (local) or 2 (ordered), not 3"},
 	} {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
-		_, err = p.Compile(model.Config{N: 3, Params: c.params}, nil)
+		p := lookup(t, c.protocol)
+		_, err := p.Compile(model.Config{N: 3, Params: c.params}, nil)
 		require.ErrorContains(t, err, c.want)
 	}
 }

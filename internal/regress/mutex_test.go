@@ -15,7 +15,6 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
-	"github.com/vigil-check/vigil/protocols"
 	"github.com/vigil-check/vigil/protocols/mutex"
 	"github.com/vigil-check/vigil/protocols/mutex/central"
 	"github.com/vigil-check/vigil/protocols/mutex/maekawa"
@@ -120,8 +119,7 @@ func TestMessagesPerEntry(t *testing.T) {
 		{"maekawa", func(n, i int) int { return 3 * len(maekawa.VotingSet(n, i)) }, "K requests, K votes, K releases"},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		for n := 2; n <= 5; n++ {
 			for _, node := range []int{0, n - 1} {
 				s := suite.Scenario{N: n, Initiators: fmt.Sprint(node), Params: map[string]int{"requests": 1}}

@@ -1,11 +1,23 @@
+// The random engine at sizes no exhaustive search reaches: no false alarm
+// on the correct protocols, the known bugs found, replayed from their
+// seeds and shrunk, the same outcome on any number of workers, and a
+// search split in shards that merges to the whole.
+
 package regress
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/checktest"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -89,8 +101,7 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		{"activelist", "elect", n * n},
 	}
 	for _, c := range cases {
-		p, err := protocols.Lookup(c.protocol)
-		require.NoError(t, err)
+		p := lookup(t, c.protocol)
 		init := make([]bool, n)
 		init[0] = true
 		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
@@ -103,4 +114,184 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		require.Equal(t, checker.Pass, r.Verdict, "%s with a crash", c.protocol)
 		require.Equal(t, 1000, r.Stats.Walks)
 	}
+}
+
+// Every known counterexample, found by random walks and shrunk, is at most
+// twice as long as the exhaustive engine's shortest for the same property
+// at the scenario's N; testdata/shrink.golden keeps both lengths, so that
+// a change to the shrinker or a protocol that alters them is seen.
+func TestShrinkKnownCounterexamples(t *testing.T) {
+	t.Parallel()
+	var out bytes.Buffer
+	eachKnownBug(t, 0, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
+		ex := checker.Exhaustive(context.Background(), m, checker.Options{MaxDepth: s.MaxDepth})
+		shortest := ex.Property(s.Shows).Counterexample
+		require.NotNil(t, shortest, "%s %s", p.Path(), s.Name)
+		r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 200, Seed: 1})
+		found := r.Property(s.Shows).Counterexample
+		require.NotNil(t, found, "%s %s: 200 walks found no counterexample to %s", p.Path(), s.Name, s.Shows)
+		e, n := len(shortest.Events), len(found.Events)
+		require.LessOrEqual(t, n, 2*e, "%s %s: %s shrunk to %d steps, the shortest has %d", p.Path(), s.Name, s.Shows, n, e)
+		fmt.Fprintf(&out, "%s %s n=%d %s: shortest %d, random %d (seed %d)\n", p.Path(), s.Name, s.N, s.Shows, e, n, *found.Seed)
+	}, nil)
+	golden(t, "shrink.golden", out.Bytes())
+}
+
+// At N = 30, where no exhaustive search reaches, every known bug that 200
+// walks find is shrunk to a fixpoint: a last round of every candidate
+// (each node's events, each fault, each run of events down to single
+// ones) kept nothing, so no one event can go. The lengths are kept in
+// testdata/shrink-n30.golden; where every violating run delivers O(N²)
+// messages (bully's healed-leader after a partition, Ricart-Agrawala's
+// and Maekawa's deadlocks) they are in the hundreds.
+func TestShrinkAtN30(t *testing.T) {
+	t.Parallel()
+	tier.Long(t, "random searches and shrinking of every known bug at N = 30")
+	var out bytes.Buffer
+	eachKnownBug(t, 30, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
+		r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 200, Seed: 1, First: true, ShrinkTime: time.Minute})
+		found := r.Property(s.Shows).Counterexample
+		if found == nil {
+			fmt.Fprintf(&out, "%s %s n=30 %s: none in 200 walks\n", p.Path(), s.Name, s.Shows)
+			return
+		}
+		require.False(t, found.ShrinkCut, "%s %s: shrinking %d steps took over a minute", p.Path(), s.Name, len(found.Events))
+		again, err := checker.Replay(m, found)
+		require.NoError(t, err, "%s %s", p.Path(), s.Name)
+		require.Equal(t, s.Shows, again.Property, "%s %s", p.Path(), s.Name)
+		fmt.Fprintf(&out, "%s %s n=30 %s: %d steps (seed %d)\n", p.Path(), s.Name, s.Shows, len(found.Events), *found.Seed)
+	}, func(p *suite.Protocol, s *suite.Scenario, err error) {
+		fmt.Fprintf(&out, "%s %s: %v\n", p.Path(), s.Name, err)
+	})
+	golden(t, "shrink-n30.golden", out.Bytes())
+}
+
+// eachKnownBug calls f with every shipped scenario that expects a
+// failure, compiled to check only the property it shows failing; at n
+// nodes unless n is 0. A scenario that does not compile at n goes to
+// misfit, or fails the test when misfit is nil.
+func eachKnownBug(t *testing.T, n int, f func(*suite.Protocol, *suite.Scenario, *checker.Machine), misfit func(*suite.Protocol, *suite.Scenario, error)) {
+	for _, p := range protocols.All() {
+		for _, s := range p.Scenarios {
+			if s.Expect != checker.Fail {
+				continue
+			}
+			s.Props = []string{s.Shows}
+			if n > 0 {
+				s.N = n
+			}
+			m, err := suite.Compile(p, &s)
+			if err != nil && misfit != nil {
+				misfit(p, &s, err)
+				continue
+			}
+			require.NoError(t, err)
+			f(p, &s, m)
+		}
+	}
+}
+
+// At N = 30 the central server's deadlock after a lost message shrinks to
+// its shortest: the loss of the server's first grant, then every other
+// node's request and its delivery (2N + 1 steps). The walks find a
+// client's last request lost, after every other node's whole cycle (147
+// steps): only a loss exchanged for an earlier one gets there.
+func TestShrinkExchangesTheLostMessage(t *testing.T) {
+	t.Parallel()
+	p := lookup(t, "central")
+	sc, err := p.Scenario("loss")
+	require.NoError(t, err)
+	sc.N = 30
+	m, err := suite.Compile(p, &sc)
+	require.NoError(t, err)
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 50, Seed: 1, Workers: 1})
+	found := r.Property("no-deadlock").Counterexample
+	require.NotNil(t, found)
+	require.Len(t, found.Events, 2*sc.N+1)
+	again, err := checker.Replay(m, found)
+	require.NoError(t, err)
+	require.Equal(t, "no-deadlock", again.Property)
+}
+
+// A random search split in K shards and merged is the search run on one
+// machine: the same verdicts, counterexamples, figures and counts, for
+// every scenario of every built-in protocol, K = 1, 2 and 7, and with the
+// options that change how walks run or stop. Searches of 40 walks of at
+// most 1 500 steps on each protocol's first two scenarios by default
+// (five batches, so every way a search stops is met); 70 walks of 5 000
+// steps on every scenario with -long (minutes: CI runs it).
+func TestShardsMergeToTheWholeSearch(t *testing.T) {
+	t.Parallel()
+	walks, depth := tier.Pick(40, 70), tier.Pick(1500, 5000)
+	variants := []struct {
+		name string
+		opt  func(*checker.RandomOptions)
+	}{
+		{"uniform", func(*checker.RandomOptions) {}},
+		{"first", func(o *checker.RandomOptions) { o.First = true }},
+		{"pct", func(o *checker.RandomOptions) { o.Scheduler = checker.Scheduler{Kind: "pct", Depth: 3} }},
+		{"swarm-rounds", func(o *checker.RandomOptions) { o.Scheduler.Kind, o.Rounds = "swarm", true }},
+	}
+	cases := 0
+	for _, p := range protocols.All() {
+		for i, s := range p.Scenarios {
+			v := variants[cases%len(variants)]
+			cases++
+			if (testing.Short() && i > 0) || (!tier.IsLong() && i > 1) {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%s/%s", p.Path(), s.Name, v.name), func(t *testing.T) {
+				m, err := suite.Compile(p, &s)
+				require.NoError(t, err)
+				opt := checker.RandomOptions{Walks: walks, Seed: 3, MaxDepth: depth, Workers: 2, EntryFigures: p.EntryFigures}
+				if p.Object != nil {
+					cfg, err := s.Config()
+					require.NoError(t, err)
+					opt.Object = p.Object(cfg)
+				}
+				v.opt(&opt)
+				whole := checker.Random(context.Background(), m, opt)
+				for _, k := range []int{1, 2, 7} {
+					merged := mergeShards(t, m, opt, k)
+					require.Equal(t, comparable(t, whole), comparable(t, merged), "%d shards", k)
+				}
+			})
+		}
+	}
+}
+
+// mergeShards runs the k shards of a search, each sent through JSON as
+// between machines, and merges them.
+func mergeShards(t *testing.T, m *checker.Machine, opt checker.RandomOptions, k int) *checker.Result {
+	t.Helper()
+	var runs []*checker.ShardRun
+	for i := range k {
+		o := opt
+		o.Shard = checker.Shard{Index: i, Count: k}
+		r := checker.Random(context.Background(), m, o)
+		require.NotNil(t, r.Shard)
+		b, err := json.Marshal(r.Shard)
+		require.NoError(t, err)
+		var run checker.ShardRun
+		require.NoError(t, json.Unmarshal(b, &run))
+		runs = append(runs, &run)
+	}
+	merged, err := checker.MergeShards(m, opt, runs)
+	require.NoError(t, err)
+	return merged
+}
+
+// comparable is a result as JSON, without its times.
+func comparable(t *testing.T, r *checker.Result) string {
+	t.Helper()
+	c := *r
+	c.Stats.Seconds, c.Stats.StatesPerS = 0, 0
+	if c.Fault != nil {
+		f := *c.Fault
+		f.Stack = ""
+		c.Fault = &f
+	}
+	b, err := json.MarshalIndent(c, "", " ")
+	require.NoError(t, err)
+	return string(b)
 }

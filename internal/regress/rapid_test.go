@@ -1,3 +1,7 @@
+// Property-based runs with rapid: drawn election scenarios and schedules
+// under the protocols' claims, the textbook's bully violation found that
+// way, and every built-in protocol through the kit a user has.
+
 package regress
 
 import (
@@ -7,6 +11,7 @@ import (
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -289,8 +294,7 @@ func TestRapidElectionSchedules(t *testing.T) {
 // unique-leader, and the test asks for at least one.
 func TestRapidFindsBullyAsyncViolation(t *testing.T) {
 	t.Parallel()
-	p, err := protocols.Lookup("bully")
-	require.NoError(t, err)
+	p := lookup(t, "bully")
 	props := []*properties.Property{properties.UniqueLeader}
 	var runs, violations int
 	var example string
@@ -318,4 +322,33 @@ func TestRapidFindsBullyAsyncViolation(t *testing.T) {
 	t.Logf("%d of %d schedules violate unique-leader; e.g. %s", violations, runs, example)
 	require.Positive(t, runs)
 	require.Positive(t, violations, "no schedule of bully under Async timing broke unique-leader")
+}
+
+// The built-in protocols through the kit a user has: each claim holds on
+// every configuration and schedule rapid draws, within the assumptions the
+// protocol's scenarios name (FIFO channels for LeLann and the active
+// lists, no crash where the algorithm assumes none); R-multicast also
+// under duplicated messages, which it drops.
+func TestKitRapidOnBuiltins(t *testing.T) {
+	t.Parallel()
+	cases := []struct {
+		protocol string
+		space    checktest.Space
+	}{
+		{"changroberts", checktest.Space{MinN: 1, MaxN: 8, Ranks: true, Channels: true, Initiators: true}},
+		{"lelann", checktest.Space{Base: suite.Scenario{Props: []string{"unique-leader", "agreement"}}, MinN: 1, MaxN: 7, Ranks: true, Initiators: true}},
+		{"ringbased", checktest.Space{MinN: 1, MaxN: 8, Ranks: true, Channels: true}},
+		{"bully", checktest.Space{MinN: 1, MaxN: 7, Ranks: true, Channels: true, Crashes: 1}},
+		{"ring", checktest.Space{MinN: 2, MaxN: 6, Ranks: true, Crashes: 1}},
+		{"central", checktest.Space{Base: suite.Scenario{Params: map[string]int{"requests": 2}}, MinN: 1, MaxN: 6}},
+		{"ricartagrawala", checktest.Space{Base: suite.Scenario{Params: map[string]int{"requests": 2}}, MinN: 1, MaxN: 6, Channels: true}},
+		{"sequencer", checktest.Space{Base: suite.Scenario{Channels: model.Unordered, Params: map[string]int{"msgs": 2}}, MinN: 1, MaxN: 5, Initiators: true}},
+		{"reliable", checktest.Space{Base: suite.Scenario{Channels: model.Unordered}, MinN: 1, MaxN: 5, Initiators: true, Crashes: 1, Duplicates: 2}},
+	}
+	for _, c := range cases {
+		t.Run(c.protocol, func(t *testing.T) {
+			p := lookup(t, c.protocol)
+			checktest.Rapid(t, p, c.space)
+		})
+	}
 }
