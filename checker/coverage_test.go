@@ -42,21 +42,13 @@ func TestCoverage(t *testing.T) {
 	require.Equal(t, "transitions", c.Unit)
 	require.Equal(t, []string{"receive nack", "timeout late"}, c.Never)
 	require.Empty(t, c.Undeclared)
-	total := int64(0)
-	for _, e := range c.Events {
-		total += e.N
-	}
-	require.Equal(t, ex.Stats.Transitions, total)
+	require.Equal(t, ex.Stats.Transitions, eventsTaken(c))
 	require.Equal(t, []string{"receive msg", "crash"}, eventNames(c))
 
 	r := checker.Random(context.Background(), compile(declaredFlood{}), checker.RandomOptions{Walks: 50, Seed: 1})
 	require.Equal(t, "steps", r.Coverage.Unit)
 	require.Equal(t, eventNames(c), eventNames(r.Coverage), "random walks take the same kinds")
-	total = 0
-	for _, e := range r.Coverage.Events {
-		total += e.N
-	}
-	require.Equal(t, r.Stats.Transitions, total)
+	require.Equal(t, r.Stats.Transitions, eventsTaken(r.Coverage))
 
 	un := checker.Exhaustive(context.Background(), compile(undeclaredFlood{}), checker.Options{})
 	require.Equal(t, []string{"receive msg"}, un.Coverage.Undeclared)
@@ -86,29 +78,26 @@ func eventNames(c *checker.Coverage) []string {
 	return names
 }
 
+// eventsTaken is how many events the coverage counts in all, of every kind.
+func eventsTaken(c *checker.Coverage) int64 {
+	total := int64(0)
+	for _, e := range c.Events {
+		total += e.N
+	}
+	return total
+}
+
 // A search that ends at a fault covers only the steps it took: the
 // faulting step changed nothing, and under a configuration without faults
 // no fault is ever taken (a handler that panicked was once counted as a
 // crash). An exhaustive search's coverage counts the transitions its stats
 // count; the uniform and the swarm scheduler walk on different engines.
 func TestCoverageOfAFaultingSearch(t *testing.T) {
-	engines := []struct {
-		name       string
-		exhaustive bool
-		run        func(m *checker.Machine) *checker.Result
-	}{
-		{"exhaustive/workers=1", true, func(m *checker.Machine) *checker.Result {
-			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 1})
-		}},
-		{"exhaustive/workers=2", true, func(m *checker.Machine) *checker.Result {
-			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 2})
-		}},
-		{"random/uniform", false, func(m *checker.Machine) *checker.Result {
-			return checker.Random(context.Background(), m, checker.RandomOptions{Walks: 20, Seed: 1})
-		}},
-		{"random/swarm", false, func(m *checker.Machine) *checker.Result {
-			return checker.Random(context.Background(), m, checker.RandomOptions{Walks: 20, Seed: 1, Scheduler: checker.Scheduler{Kind: "swarm"}})
-		}},
+	engines := []engine{
+		exhaustiveEngine("exhaustive/workers=1", checker.Options{Workers: 1}),
+		exhaustiveEngine("exhaustive/workers=2", checker.Options{Workers: 2}),
+		randomEngine("random/uniform", checker.RandomOptions{Walks: 20, Seed: 1}),
+		randomEngine("random/swarm", checker.RandomOptions{Walks: 20, Seed: 1, Scheduler: checker.Scheduler{Kind: "swarm"}}),
 	}
 	for _, fault := range []string{"receive-panic", "state-mutation", "timeout-panic", "monitor-panic"} {
 		for _, e := range engines {
@@ -119,12 +108,8 @@ func TestCoverageOfAFaultingSearch(t *testing.T) {
 				r := e.run(m)
 				require.NotNil(t, r.Fault)
 				require.Equal(t, []string{"receive msg"}, eventNames(r.Coverage), r.Coverage.String())
-				if e.exhaustive {
-					total := int64(0)
-					for _, ev := range r.Coverage.Events {
-						total += ev.N
-					}
-					require.Equal(t, r.Stats.Transitions, total)
+				if r.Mode == checker.ModeExhaustive {
+					require.Equal(t, r.Stats.Transitions, eventsTaken(r.Coverage))
 				}
 			})
 		}

@@ -1,7 +1,6 @@
 package checker_test
 
 import (
-	"context"
 	"errors"
 	"slices"
 	"testing"
@@ -120,23 +119,14 @@ func TestNondeterministicHandlersAreFaults(t *testing.T) {
 			require.NoError(t, err)
 			return m
 		}
-		runs := []struct {
-			name string
-			run  func() *checker.Result
-		}{
-			{"exhaustive/workers=1", func() *checker.Result {
-				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1})
-			}},
-			{"exhaustive/workers=2", func() *checker.Result {
-				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Messages: true})
-			}},
-			{"random", func() *checker.Result {
-				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 50, Seed: 3, Workers: 1})
-			}},
+		runs := []engine{
+			exhaustiveEngine("exhaustive/workers=1", checker.Options{Workers: 1}),
+			exhaustiveEngine("exhaustive/workers=2", checker.Options{Workers: 2, Messages: true}),
+			randomEngine("random", checker.RandomOptions{Walks: 50, Seed: 3, Workers: 1}),
 		}
 		for _, r := range runs {
 			t.Run(c.name+"/"+r.name, func(t *testing.T) {
-				res := r.run()
+				res := r.run(compile())
 				if c.handler == "" {
 					require.Equal(t, checker.Pass, res.Verdict)
 					require.Nil(t, res.Fault)

@@ -184,33 +184,20 @@ func TestFaultsAreResults(t *testing.T) {
 			require.NoError(t, err)
 			return m
 		}
-		runs := []struct {
-			name string
-			run  func() *checker.Result
-		}{
-			{"exhaustive/workers=1", func() *checker.Result {
-				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 1, Messages: true})
-			}},
-			{"exhaustive/workers=2", func() *checker.Result {
-				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Messages: true})
-			}},
-			{"exhaustive/sweep", func() *checker.Result {
-				return checker.Exhaustive(context.Background(), compile(), checker.Options{Workers: 2, Sweep: true})
-			}},
-			{"random/workers=1", func() *checker.Result {
-				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 1})
-			}},
-			{"random/workers=2", func() *checker.Result {
-				return checker.Random(context.Background(), compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2})
-			}},
-			{"random/3 shards", func() *checker.Result {
-				return mergedShards(t, compile(), checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
+		runs := []engine{
+			exhaustiveEngine("exhaustive/workers=1", checker.Options{Workers: 1, Messages: true}),
+			exhaustiveEngine("exhaustive/workers=2", checker.Options{Workers: 2, Messages: true}),
+			exhaustiveEngine("exhaustive/sweep", checker.Options{Workers: 2, Sweep: true}),
+			randomEngine("random/workers=1", checker.RandomOptions{Walks: 200, Seed: 7, Workers: 1}),
+			randomEngine("random/workers=2", checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}),
+			{"random/3 shards", func(m *checker.Machine) *checker.Result {
+				return mergedShards(t, m, checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
 			}},
 		}
 		var byMode = map[checker.Mode]*checker.Result{}
 		for _, r := range runs {
 			t.Run(c.fault+"/"+r.name, func(t *testing.T) {
-				res := r.run()
+				res := r.run(compile())
 				require.Equal(t, checker.Error, res.Verdict)
 				require.NotNil(t, res.Fault, "no fault reported")
 				f := res.Fault
@@ -300,6 +287,26 @@ func (startPanics) Observe(_ *model.Config, st any, _ model.NodeID, _ model.Obs)
 func watching(mon model.Monitor) *properties.Property {
 	return &properties.Property{Name: "watch-" + mon.Name(), When: properties.Always, Monitor: mon,
 		Check: func(properties.View) string { return "" }}
+}
+
+// engine is one search of a machine, named for the subtest: what holds of
+// every engine (a fault ends the search, the coverage counts its steps) is
+// checked on each in turn.
+type engine struct {
+	name string
+	run  func(*checker.Machine) *checker.Result
+}
+
+func exhaustiveEngine(name string, opt checker.Options) engine {
+	return engine{name, func(m *checker.Machine) *checker.Result {
+		return checker.Exhaustive(context.Background(), m, opt)
+	}}
+}
+
+func randomEngine(name string, opt checker.RandomOptions) engine {
+	return engine{name, func(m *checker.Machine) *checker.Result {
+		return checker.Random(context.Background(), m, opt)
+	}}
 }
 
 // A property whose own code panics (here it reads the node states as the

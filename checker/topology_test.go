@@ -1,7 +1,6 @@
 package checker_test
 
 import (
-	"context"
 	"errors"
 	"testing"
 
@@ -48,19 +47,10 @@ func TestNonNeighbourSendIsAFault(t *testing.T) {
 		require.NoError(t, err)
 		return m
 	}
-	runs := []struct {
-		name string
-		run  func(*checker.Machine) *checker.Result
-	}{
-		{"exhaustive/workers=1", func(m *checker.Machine) *checker.Result {
-			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 1})
-		}},
-		{"exhaustive/workers=2", func(m *checker.Machine) *checker.Result {
-			return checker.Exhaustive(context.Background(), m, checker.Options{Workers: 2})
-		}},
-		{"random", func(m *checker.Machine) *checker.Result {
-			return checker.Random(context.Background(), m, checker.RandomOptions{Walks: 100, Seed: 3, Workers: 2})
-		}},
+	runs := []engine{
+		exhaustiveEngine("exhaustive/workers=1", checker.Options{Workers: 1}),
+		exhaustiveEngine("exhaustive/workers=2", checker.Options{Workers: 2}),
+		randomEngine("random", checker.RandomOptions{Walks: 100, Seed: 3, Workers: 2}),
 	}
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {

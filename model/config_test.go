@@ -158,35 +158,30 @@ func TestParseRanksAndInitiatorsErrors(t *testing.T) {
 }
 
 func TestParseChannelsAndTiming(t *testing.T) {
-	for _, c := range []struct {
-		s    string
-		want Channels
-	}{{"fifo", FIFO}, {"unordered", Unordered}} {
-		got, err := ParseChannels(c.s)
-		require.NoError(t, err)
-		require.Equal(t, c.want, got)
-		require.Equal(t, c.s, got.String())
-	}
-	for _, c := range []struct {
-		s    string
-		want Timing
-	}{{"sync", Sync}, {"async", Async}} {
-		got, err := ParseTiming(c.s)
-		require.NoError(t, err)
-		require.Equal(t, c.want, got)
-		require.Equal(t, c.s, got.String())
-	}
-	for _, bad := range []string{"", "FIFO", "fifo ", "ordered", "sync"} {
-		_, err := ParseChannels(bad)
-		require.ErrorContains(t, err, fmt.Sprintf("channels must be fifo or unordered, not %q", bad))
-	}
-	for _, bad := range []string{"", "Sync", " async", "fifo", "asynchronous"} {
-		_, err := ParseTiming(bad)
-		require.ErrorContains(t, err, fmt.Sprintf("timing must be sync, async or bounded:D, not %q", bad))
-	}
+	requireParses(t, ParseChannels, map[string]Channels{"fifo": FIFO, "unordered": Unordered},
+		"channels must be fifo or unordered, not %q", "", "FIFO", "fifo ", "ordered", "sync")
+	requireParses(t, ParseTiming, map[string]Timing{"sync": Sync, "async": Async},
+		"timing must be sync, async or bounded:D, not %q", "", "Sync", " async", "fifo", "asynchronous")
 	// The zero values are the defaults docs/semantics.md documents.
 	require.Equal(t, FIFO, Config{}.Channels)
 	require.Equal(t, Sync, Config{}.Timing)
+}
+
+// requireParses checks that parse reads each text of good as its value,
+// which prints as that text again, and refuses each of bad with the error
+// wrong says, quoting it.
+func requireParses[T fmt.Stringer](t *testing.T, parse func(string) (T, error), good map[string]T, wrong string, bad ...string) {
+	t.Helper()
+	for text, want := range good {
+		got, err := parse(text)
+		require.NoError(t, err)
+		require.Equal(t, want, got)
+		require.Equal(t, text, got.String())
+	}
+	for _, text := range bad {
+		_, err := parse(text)
+		require.ErrorContains(t, err, fmt.Sprintf(wrong, text))
+	}
 }
 
 func TestConfigValidate(t *testing.T) {

@@ -210,13 +210,10 @@ func TestWalkerReportsAnInPlaceMonitorThatDiffers(t *testing.T) {
 // as the delay bound. Timers armed with SetTimerAfter count ticks down.
 func TestWalkerAgesMessagesAndCountsTicks(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.Send(1, tmsg{1})
-				ctx.SetTimerAfter("again", 1)
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.Send(1, tmsg{1})
+			ctx.SetTimerAfter("again", 1)
+		}),
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			ctx.Send(1, tmsg{1})
 			if s.Count++; s.Count < 2 {

@@ -35,6 +35,17 @@ type script struct {
 	recover func(ctx *model.Ctx[tmsg], s tstate) tstate
 }
 
+// n0Starts is an Init under which n0 does what start says and every other
+// node starts with nothing to do: most scripts are set going by n0.
+func n0Starts(start func(ctx *model.Ctx[tmsg])) func(*model.Ctx[tmsg]) tstate {
+	return func(ctx *model.Ctx[tmsg]) tstate {
+		if ctx.Self() == 0 {
+			start(ctx)
+		}
+		return tstate{}
+	}
+}
+
 func (p script) Init(ctx *model.Ctx[tmsg]) tstate {
 	if p.init != nil {
 		return p.init(ctx)
@@ -216,14 +227,11 @@ func TestDeliveryOrder(t *testing.T) {
 // Identical messages in flight on one channel are one delivery event, and
 // each delivery takes one copy.
 func TestIdenticalMessagesOfferedOnce(t *testing.T) {
-	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
-		if ctx.Self() == 0 {
-			ctx.SendAll([]model.NodeID{1, 1}, tmsg{5})
-			ctx.Send(1, tmsg{6})
-			ctx.Send(1, tmsg{5})
-		}
-		return tstate{}
-	}}
+	p := script{init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+		ctx.SendAll([]model.NodeID{1, 1}, tmsg{5})
+		ctx.Send(1, tmsg{6})
+		ctx.Send(1, tmsg{5})
+	})}
 	for _, ch := range []model.Channels{model.FIFO, model.Unordered} {
 		t.Run(ch.String(), func(t *testing.T) {
 			h, w := compile(t, p, model.Config{N: 2, Channels: ch})
@@ -316,14 +324,11 @@ func TestTimers(t *testing.T) {
 // disarms it.
 func TestTimerReplaceAndCancel(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer("t") // may fire at once
-				ctx.SetTimer("c") // cancelled below
-				ctx.Send(0, tmsg{1})
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer("t") // may fire at once
+			ctx.SetTimer("c") // cancelled below
+			ctx.Send(0, tmsg{1})
+		}),
 		receive: func(ctx *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
 			if ctx.Self() == 0 {
 				ctx.SetTimer("t", 1) // now waits on n1
@@ -454,12 +459,9 @@ func TestFaultBudgets(t *testing.T) {
 // Enabled lists protocol events first and counts only them: a world with
 // faults left but no delivery, timeout or action is quiescent.
 func TestQuiescence(t *testing.T) {
-	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
-		if ctx.Self() == 0 {
-			ctx.Send(1, tmsg{1})
-		}
-		return tstate{}
-	}, receive: func(ctx *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
+	p := script{init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+		ctx.Send(1, tmsg{1})
+	}), receive: func(ctx *model.Ctx[tmsg], s tstate, _ model.NodeID, m tmsg) tstate {
 		if m.V == 1 {
 			ctx.SetTimer("t")
 		}
@@ -602,14 +604,11 @@ func TestSendOutOfRangeFaults(t *testing.T) {
 // fault, named like an out-of-range one.
 func TestSendToNonNeighbourFaults(t *testing.T) {
 	to := []model.NodeID{1, 3, 0}
-	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
-		if ctx.Self() == 0 {
-			for _, j := range to {
-				ctx.Send(j, tmsg{})
-			}
+	p := script{init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+		for _, j := range to {
+			ctx.Send(j, tmsg{})
 		}
-		return tstate{}
-	}}
+	})}
 	m, err := sim.Compile("test", p, model.Config{N: 4, Topology: "ring"})
 	require.NoError(t, err)
 	st := m.NewStepper()
@@ -656,13 +655,10 @@ func (countMonitor) Observe(_ *model.Config, st any, _ model.NodeID, _ model.Obs
 // which observes node 0 leader in turn.
 func observingProtocol() script {
 	return script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.Observe(model.Leader(0))
-				ctx.Send(1, tmsg{1})
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.Observe(model.Leader(0))
+			ctx.Send(1, tmsg{1})
+		}),
 		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, _ tmsg) tstate {
 			ctx.Observe(model.Leader(from))
 			return s
@@ -751,13 +747,10 @@ func TestPartitions(t *testing.T) {
 	// n0 waits on n2 and sends to n1 and n2 at start; receivers echo to n0
 	// once; n0 resends to everyone when its timer fires.
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer("on2", 2)
-				ctx.SendAll([]model.NodeID{1, 2}, tmsg{1})
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer("on2", 2)
+			ctx.SendAll([]model.NodeID{1, 2}, tmsg{1})
+		}),
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			ctx.SendAll([]model.NodeID{1, 2, 3}, tmsg{2})
 			s.Fired = append(s.Fired, tm.(string))
@@ -804,12 +797,9 @@ func TestPartitions(t *testing.T) {
 // quiescent.
 func TestStuttersAreNotEnabled(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer("poll")
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer("poll")
+		}),
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			ctx.Send(1, tmsg{1})
 			ctx.SetTimer("poll")
@@ -830,13 +820,10 @@ func TestStuttersAreNotEnabled(t *testing.T) {
 // unless a message between the two was lost meanwhile.
 func TestExpiryNeedsALostMessage(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer("on1", 1)
-				ctx.SetTimer("on2", 2)
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer("on1", 1)
+			ctx.SetTimer("on2", 2)
+		}),
 		receive: func(ctx *model.Ctx[tmsg], s tstate, from model.NodeID, m tmsg) tstate {
 			ctx.Send(0, tmsg{m.V}) // echo
 			return s
@@ -850,14 +837,11 @@ func TestExpiryNeedsALostMessage(t *testing.T) {
 	require.Empty(t, h.timeouts(w), "nothing was lost: both wait again")
 
 	// a message from n0 to n2 lost to the cut expires on2 only
-	p.init = func(ctx *model.Ctx[tmsg]) tstate {
-		if ctx.Self() == 0 {
-			ctx.SetTimer("on1", 1)
-			ctx.SetTimer("on2", 2)
-			ctx.Send(2, tmsg{1})
-		}
-		return tstate{}
-	}
+	p.init = n0Starts(func(ctx *model.Ctx[tmsg]) {
+		ctx.SetTimer("on1", 1)
+		ctx.SetTimer("on2", 2)
+		ctx.Send(2, tmsg{1})
+	})
 	h, w = compile(t, p, model.Config{N: 3, Partitions: 1})
 	w = h.do(t, w, "partition n2..n2")
 	require.Empty(t, h.inFlight(w))
@@ -870,12 +854,9 @@ func TestExpiryNeedsALostMessage(t *testing.T) {
 // re-armed, which is the timer it had.
 func TestRetryIntoACutStutters(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer("ask", 1)
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer("ask", 1)
+		}),
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			ctx.Send(1, tmsg{1})
 			ctx.SetTimer("ask", 1)
@@ -905,15 +886,12 @@ func (h heartbeat) String() string { return fmt.Sprintf("heartbeat-%d", int(h)) 
 
 func TestTypedTimers(t *testing.T) {
 	p := script{
-		init: func(ctx *model.Ctx[tmsg]) tstate {
-			if ctx.Self() == 0 {
-				ctx.SetTimer(heartbeat(1))
-				ctx.SetTimer(ackWait(1))
-				ctx.SetTimer(heartbeat(2))
-				ctx.SetTimer(heartbeat(2)) // re-armed: still one timer
-			}
-			return tstate{}
-		},
+		init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+			ctx.SetTimer(heartbeat(1))
+			ctx.SetTimer(ackWait(1))
+			ctx.SetTimer(heartbeat(2))
+			ctx.SetTimer(heartbeat(2)) // re-armed: still one timer
+		}),
 		timeout: func(ctx *model.Ctx[tmsg], s tstate, tm model.Timer) tstate {
 			if hb, ok := tm.(heartbeat); ok {
 				s.Fired = append(s.Fired, fmt.Sprint("peer ", int(hb)))
@@ -1030,13 +1008,10 @@ func (h harness) nextTo(w sim.World) int {
 // timer armed with SetTimerAfter fires exactly when its ticks have passed
 // (no tick while it is due). Time does not pass where nothing would change.
 func TestBoundedTiming(t *testing.T) {
-	p := script{init: func(ctx *model.Ctx[tmsg]) tstate {
-		if ctx.Self() == 0 {
-			ctx.Send(1, tmsg{1})
-			ctx.SetTimerAfter("t", 3)
-		}
-		return tstate{}
-	}}
+	p := script{init: n0Starts(func(ctx *model.Ctx[tmsg]) {
+		ctx.Send(1, tmsg{1})
+		ctx.SetTimerAfter("t", 3)
+	})}
 	h, w := compile(t, p, model.Config{N: 2, Timing: model.Bounded, Delay: 2})
 	steps := []struct {
 		do   string
