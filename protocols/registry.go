@@ -74,27 +74,52 @@ import (
 
 var builtins suite.Registry
 
-// init registers every protocol package's description, family by family.
-func init() {
-	register(
-		bully.Description, changroberts.Description, invitation.Description, lelann.Description,
-		ringbased.Description, activelist.Description, emergent.Description, ring.Description,
-		basic.Description, reliable.Description, fifo.Description, causal.Description,
-		sequencer.Description, isis.Description,
-		central.Description, tokenring.Description, ricartagrawala.Description, maekawa.Description,
-		bfs.Description, simple.Description, abd.Description, alpha.Description, beta.Description,
-		static.Description, dynamic.Description,
-	)
+// builtin lists every protocol package's description, family by family,
+// under the path vigil lists it by: the description itself, not a copy, so
+// that a module that imports one protocol package checks what vigil lists.
+var builtin = []struct {
+	path string
+	d    *suite.Protocol
+}{
+	{"election/bully", bully.Description},
+	{"election/changroberts", changroberts.Description},
+	{"election/invitation", invitation.Description},
+	{"election/lelann", lelann.Description},
+	{"election/ringbased", ringbased.Description},
+	{"election/activelist", activelist.Description},
+	{"election/emergent", emergent.Description},
+	{"election/ring", ring.Description},
+	{"multicast/basic", basic.Description},
+	{"multicast/reliable", reliable.Description},
+	{"multicast/fifo", fifo.Description},
+	{"multicast/causal", causal.Description},
+	{"multicast/sequencer", sequencer.Description},
+	{"multicast/isis", isis.Description},
+	{"mutex/central", central.Description},
+	{"mutex/tokenring", tokenring.Description},
+	{"mutex/ricartagrawala", ricartagrawala.Description},
+	{"mutex/maekawa", maekawa.Description},
+	{"sync/bfs", bfs.Description},
+	{"sync/bfs-simple", simple.Description},
+	{"sync/bfs-abd", abd.Description},
+	{"sync/bfs-alpha", alpha.Description},
+	{"sync/bfs-beta", beta.Description},
+	{"work/static", static.Description},
+	{"work/dynamic", dynamic.Description},
 }
 
-// register adds built-in protocols, which the stock vigil binary replays;
-// a description that does not hold together is a bug of vigil's, found by
+// init registers the built-in protocols, which the stock vigil binary
+// replays; a description that does not hold together, or that is listed
+// here under a path other than its own, is a bug of vigil's, found by
 // every test.
-func register(ps ...*suite.Protocol) {
-	for _, p := range ps {
-		p.Binary = "vigil"
+func init() {
+	for _, b := range builtin {
+		if b.d.Path() != b.path {
+			panic("protocols: " + b.d.Path() + " is listed as " + b.path)
+		}
+		b.d.Binary = "vigil"
+		builtins.MustRegister(b.d)
 	}
-	builtins.MustRegister(ps...)
 }
 
 // All lists the built-in protocols, by path.

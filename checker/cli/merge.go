@@ -168,15 +168,7 @@ var shardFileCap int64 = 64 << 20
 // readShard reads a shard's file, and reports in one line naming the file
 // one that cannot be read, is larger than shardFileCap, or is no shard's.
 func readShard(path string) (*shardFile, error) {
-	b, err := jsonfile.ReadCapped(path, shardFileCap, "the file of a shard")
-	if err != nil {
-		return nil, err
-	}
-	sf, err := parseShard(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return sf, nil
+	return jsonfile.ReadParsed(path, shardFileCap, "the file of a shard", parseShard)
 }
 
 // parseShard reads the contents of a shard's file, which may be anything:

@@ -75,15 +75,7 @@ const MaxReplayNodes = 1024
 // one line naming the file one that cannot be read, is larger than
 // MaxTraceFileBytes, or is no valid trace file.
 func ReadTraceFile(path string) (*TraceFile, error) {
-	b, err := jsonfile.ReadCapped(path, traceFileCap, "a vigil trace")
-	if err != nil {
-		return nil, err
-	}
-	tf, err := ParseTraceFile(b)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return tf, nil
+	return jsonfile.ReadParsed(path, traceFileCap, "a vigil trace", ParseTraceFile)
 }
 
 // ParseTraceFile reads a trace file's contents, which may be anything, and

@@ -28,6 +28,22 @@ func Read(path string, limit int64, what string, v any) error {
 	return nil
 }
 
+// ReadParsed reads the file at path, of at most limit bytes, with parse,
+// which validates what it reads; what is wrong with the contents is said
+// after the file's name.
+func ReadParsed[T any](path string, limit int64, what string, parse func([]byte) (T, error)) (T, error) {
+	var none T
+	b, err := ReadCapped(path, limit, what)
+	if err != nil {
+		return none, err
+	}
+	v, err := parse(b)
+	if err != nil {
+		return none, fmt.Errorf("%s: %w", path, err)
+	}
+	return v, nil
+}
+
 // ReadCapped reads the whole file at path, and refuses one of more than
 // limit bytes without reading past limit+1.
 func ReadCapped(path string, limit int64, what string) ([]byte, error) {

@@ -58,7 +58,7 @@ func (w *walker[S, M]) deliver(c, j int) {
 // receiveLabel is the label of receiving a message of kind k.
 func (w *walker[S, M]) receiveLabel(k uint8) uint16 {
 	for len(w.rcvLabel) <= int(k) {
-		w.rcvLabel = append(w.rcvLabel, w.labelOf("receive "+w.kinds[len(w.rcvLabel)]))
+		w.rcvLabel = append(w.rcvLabel, w.labels.id("receive "+w.kinds.list[len(w.rcvLabel)]))
 	}
 	return w.rcvLabel[k]
 }

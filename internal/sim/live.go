@@ -199,12 +199,10 @@ type walker[S, M any] struct {
 	sent   []uint8
 	obs    []NodeObs
 	now    []int
-	labels []string
-	lblIdx map[string]uint16
+	labels names[uint16]
 	// evLbl: the label of each timer's timeout and each action, by value
-	evLbl  map[evKey]uint16
-	kinds  []string
-	kndIdx map[string]uint8
+	evLbl map[evKey]uint16
+	kinds names[uint8]
 	// rcvLabel: the label of receiving each kind
 	rcvLabel []uint16
 	tids     timerIDs
@@ -253,7 +251,8 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
 		nodes: make([]liveNode[S, M], n), dead: make([]bool, n), net: liveNet{groups: make([]uint8, n)}, chanAt: make([]int32, n*n), now: make([]int, n),
 		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
-		lblIdx: map[string]uint16{}, evLbl: map[evKey]uint16{}, kndIdx: map[string]uint8{}, seed: maphash.MakeSeed()}
+		labels: eventLabels(), evLbl: map[evKey]uint16{},
+		kinds: messageKinds(), seed: maphash.MakeSeed()}
 	for i := range n {
 		w.ctxs = append(w.ctxs, model.NewCtx[M](m.cfg, model.NodeID(i)))
 		w.bufs = append(w.bufs, bufferOf(w.ctxs[i]))
@@ -276,7 +275,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 		w.bounded, w.sentAt = true, make([]int, m.cfg.Delay+1)
 	}
 	for _, k := range faultKinds {
-		w.labelOf(k.String()) // the fault labels first, as a Machine's
+		w.labels.id(k.String()) // the fault labels first, as a Machine's
 	}
 	return w
 }
@@ -372,8 +371,8 @@ const startEvery = 64
 func (w *walker[S, M]) Fault() *Fault                    { return w.fault }
 func (w *walker[S, M]) Epoch() uint64                    { return w.epoch }
 func (w *walker[S, M]) Step() (uint16, []uint8)          { return w.label, w.sent }
-func (w *walker[S, M]) Labels() []string                 { return slices.Clone(w.labels) }
-func (w *walker[S, M]) Kinds() []string                  { return slices.Clone(w.kinds) }
+func (w *walker[S, M]) Labels() []string                 { return slices.Clone(w.labels.list) }
+func (w *walker[S, M]) Kinds() []string                  { return slices.Clone(w.kinds.list) }
 func (w *walker[S, M]) N() int                           { return w.n }
 func (w *walker[S, M]) Config() *model.Config            { return w.cfg }
 func (w *walker[S, M]) Alive(i model.NodeID) bool        { return !w.dead[i] }
@@ -710,7 +709,7 @@ func (w *walker[S, M]) call(i model.NodeID, handler string, h func(*model.Ctx[M]
 	// its result on its input's slices, which must not change under it
 	clip(&w.t.clipS, &r.state)
 	if handler == "Recover" {
-		r.label = w.labelOf("recover")
+		r.label = w.labels.id("recover")
 	}
 	return r
 }

@@ -1,15 +1,5 @@
 package sim
 
-func (w *walker[S, M]) labelOf(l string) uint16 {
-	if i, ok := w.lblIdx[l]; ok {
-		return i
-	}
-	i := uint16(len(w.labels))
-	w.labels = append(w.labels, l)
-	w.lblIdx[l] = i
-	return i
-}
-
 // evKey is a timer that fires or an action taken (both plain comparable
 // values: see checkPlainComparable).
 type evKey struct {
@@ -27,20 +17,7 @@ func (w *walker[S, M]) eventLabel(k evKey) uint16 {
 	if k.action {
 		prefix = "action "
 	}
-	l := w.labelOf(prefix + kindOfValue(k.v))
+	l := w.labels.id(prefix + kindOfValue(k.v))
 	w.evLbl[k] = l
 	return l
-}
-
-func (w *walker[S, M]) kindOf(k string) uint8 {
-	if i, ok := w.kndIdx[k]; ok {
-		return i
-	}
-	if len(w.kinds) == 255 {
-		panic("more than 255 message kinds")
-	}
-	i := uint8(len(w.kinds))
-	w.kinds = append(w.kinds, k)
-	w.kndIdx[k] = i
-	return i
 }

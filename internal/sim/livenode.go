@@ -90,7 +90,7 @@ func (w *walker[S, M]) apply(i model.NodeID, r liveResult[S, M]) {
 		// a message sent to many (SendAll) is one value: its kind is
 		// looked up and its key encoded once
 		if k == 0 || !shallowEqual(&s.Msg, &r.sends[k-1].Msg) {
-			kind, key = w.kindOf(w.t.kindAt(&s.Msg)), ""
+			kind, key = w.kinds.id(w.t.kindAt(&s.Msg)), ""
 		}
 		key = w.send(i, s.To, &s.Msg, kind, key, w.now[i]+1)
 	}

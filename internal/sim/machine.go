@@ -31,11 +31,9 @@ type Machine struct {
 	timerSets [][]timerEntry
 	tsetIdx   map[string]uint32
 	tickMemo  map[uint32]uint32 // timer set → the set one tick later
-	kinds     []string
-	kindIdx   map[string]uint8
-	labels    []string // the kinds of events, for coverage (see Step.Label)
-	labelIdx  map[string]uint16
-	sent      [][]int // messages sent by kind, per Step.Sent
+	kinds     names[uint8]
+	labels    names[uint16] // the kinds of events, for coverage (see Step.Label)
+	sent      [][]int       // messages sent by kind, per Step.Sent
 	sentIdx   map[string]uint16
 	mons      []monTable
 	monSteps  map[monKey]uint32
@@ -145,11 +143,11 @@ func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, cl
 	m.waitIdx = map[string]uint32{}
 	m.tsetIdx = map[string]uint32{}
 	m.tickMemo = map[uint32]uint32{}
-	m.kindIdx = map[string]uint8{}
-	m.labelIdx = map[string]uint16{}
+	m.kinds = messageKinds()
+	m.labels = eventLabels()
 	m.sent, m.sentIdx = [][]int{nil}, map[string]uint16{"": 0} // 0: sends nothing
 	for _, k := range faultKinds {
-		m.internLabel(k.String()) // ids 0.. in order: see FaultLabel
+		m.labels.id(k.String()) // ids 0.. in order: see FaultLabel
 	}
 	m.monSteps = map[monKey]uint32{}
 	m.writable = map[reflect.Type]bool{}
@@ -171,7 +169,7 @@ func (m *Machine) Monitors() []model.Monitor { return m.monitors }
 func (m *Machine) Kinds() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return slices.Clone(m.kinds)
+	return slices.Clone(m.kinds.list)
 }
 
 // faultKinds are the events no handler runs for, or that are faults
@@ -186,7 +184,7 @@ var faultKinds = []EventKind{Crash, Recover, Partition, Heal, Lose, Duplicate, T
 func (m *Machine) Labels() []string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	return slices.Clone(m.labels)
+	return slices.Clone(m.labels.list)
 }
 
 // Label is the kind of event e, which took step st (nil if no handler
@@ -248,32 +246,6 @@ func kindOfValue(v any) string {
 		return k.Kind()
 	}
 	return fmt.Sprint(v)
-}
-
-func (m *Machine) internLabel(l string) uint16 {
-	if i, ok := m.labelIdx[l]; ok {
-		return i
-	}
-	if len(m.labels) == 1<<16-1 {
-		panic("more than 65 535 kinds of events")
-	}
-	i := uint16(len(m.labels))
-	m.labels = append(m.labels, l)
-	m.labelIdx[l] = i
-	return i
-}
-
-func (m *Machine) internKind(k string) uint8 {
-	if i, ok := m.kindIdx[k]; ok {
-		return i
-	}
-	if len(m.kinds) == 255 {
-		panic("more than 255 message kinds")
-	}
-	i := uint8(len(m.kinds))
-	m.kinds = append(m.kinds, k)
-	m.kindIdx[k] = i
-	return i
 }
 
 func (m *Machine) internTimer(t model.Timer) uint32 {
@@ -476,9 +448,9 @@ func (m *Machine) computeStep(node model.NodeID, rec uint64, in uint64) *Step {
 		}
 	}
 	slices.SortFunc(timers, func(a, b timerEntry) int { return int(a.timer) - int(b.timer) })
-	st := &Step{Rec: makeRec(r.state, m.internTimerSet(timers), false), Obs: r.obs, Label: m.internLabel(m.inputLabel(node, state, in))}
+	st := &Step{Rec: makeRec(r.state, m.internTimerSet(timers), false), Obs: r.obs, Label: m.labels.id(m.inputLabel(node, state, in))}
 	for _, s := range r.sends {
-		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.internKind(s.kind))<<32|uint64(s.msg))
+		st.Sends = append(st.Sends, uint64(s.to)<<48|uint64(m.kinds.id(s.kind))<<32|uint64(s.msg))
 	}
 	st.Sent = m.internSent(st)
 	return st

@@ -384,23 +384,31 @@ func (s *Stepper) placements(out [][]model.NodeID, to []model.NodeID, class []mo
 	for _, ns := range sigs[at:end] {
 		group = append(group, ns.node)
 	}
+	eachOrder(group, func() {
+		for j, i := range group {
+			to[i] = class[at+j]
+		}
+		out = s.placements(out, to, class, sigs, end)
+	})
+	return out
+}
+
+// eachOrder calls visit with ids in each of their orders in turn, swapping
+// them in place, and leaves them as they were.
+func eachOrder(ids []model.NodeID, visit func()) {
 	var perm func(k int)
 	perm = func(k int) {
-		if k == len(group) {
-			for j, i := range group {
-				to[i] = class[at+j]
-			}
-			out = s.placements(out, to, class, sigs, end)
+		if k == len(ids) {
+			visit()
 			return
 		}
-		for j := k; j < len(group); j++ {
-			group[k], group[j] = group[j], group[k]
+		for j := k; j < len(ids); j++ {
+			ids[k], ids[j] = ids[j], ids[k]
 			perm(k + 1)
-			group[k], group[j] = group[j], group[k]
+			ids[k], ids[j] = ids[j], ids[k]
 		}
 	}
 	perm(0)
-	return out
 }
 
 // signatures sets the cache's sigs[i] to what no renaming changes about node i

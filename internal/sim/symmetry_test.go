@@ -274,19 +274,7 @@ func key(w sim.World) []byte {
 // node 0 and permute ids every way.
 func permutations(ids []model.NodeID) [][]model.NodeID {
 	var out [][]model.NodeID
-	var rec func(k int)
-	rec = func(k int) {
-		if k == len(ids) {
-			out = append(out, append([]model.NodeID{0}, ids...))
-			return
-		}
-		for j := k; j < len(ids); j++ {
-			ids[k], ids[j] = ids[j], ids[k]
-			rec(k + 1)
-			ids[k], ids[j] = ids[j], ids[k]
-		}
-	}
-	rec(0)
+	sim.EachOrder(ids, func() { out = append(out, append([]model.NodeID{0}, ids...)) })
 	return out
 }
 

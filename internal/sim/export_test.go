@@ -1,0 +1,5 @@
+package sim
+
+// EachOrder lets the external tests enumerate renamings the way the
+// symmetry reduction does.
+var EachOrder = eachOrder
