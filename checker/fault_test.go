@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -191,7 +192,7 @@ func TestFaultsAreResults(t *testing.T) {
 			randomEngine("random/workers=1", checker.RandomOptions{Walks: 200, Seed: 7, Workers: 1}),
 			randomEngine("random/workers=2", checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}),
 			{"random/3 shards", func(m *checker.Machine) *checker.Result {
-				return mergedShards(t, m, checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
+				return shardtest.Merged(t, m, checker.RandomOptions{Walks: 200, Seed: 7, Workers: 2}, 3)
 			}},
 		}
 		var byMode = map[checker.Mode]*checker.Result{}

@@ -2,12 +2,12 @@ package checker_test
 
 import (
 	"context"
-	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -37,38 +37,12 @@ func TestParseShard(t *testing.T) {
 	}
 }
 
-// shardRuns runs the k shards of a search, each sent through JSON as
-// between machines.
-func shardRuns(t *testing.T, m *checker.Machine, opt checker.RandomOptions, k int) []*checker.ShardRun {
-	t.Helper()
-	var runs []*checker.ShardRun
-	for i := range k {
-		o := opt
-		o.Shard = checker.Shard{Index: i, Count: k}
-		r := checker.Random(context.Background(), m, o)
-		require.NotNil(t, r.Shard)
-		b, err := json.Marshal(r.Shard)
-		require.NoError(t, err)
-		var run checker.ShardRun
-		require.NoError(t, json.Unmarshal(b, &run))
-		runs = append(runs, &run)
-	}
-	return runs
-}
-
-func mergedShards(t *testing.T, m *checker.Machine, opt checker.RandomOptions, k int) *checker.Result {
-	t.Helper()
-	r, err := checker.MergeShards(m, opt, shardRuns(t, m, opt, k))
-	require.NoError(t, err)
-	return r
-}
-
 // Walk i belongs to shard i mod K, and each shard reports every walk of
 // its own, in order, plus none of the others.
 func TestShardsSplitTheWalks(t *testing.T) {
 	m := floodMachine(t, 4)
 	opt := checker.RandomOptions{Walks: 30, Seed: 5, Workers: 2}
-	runs := shardRuns(t, m, opt, 4)
+	runs := shardtest.Runs(t, m, opt, 4)
 	seen := 0
 	for i, r := range runs {
 		for j, w := range r.Walks {
@@ -89,7 +63,7 @@ func TestShardsSplitTheWalks(t *testing.T) {
 func TestMergeShardsRejects(t *testing.T) {
 	m := floodMachine(t, 3)
 	opt := checker.RandomOptions{Walks: 20, Seed: 1, Workers: 1}
-	three := func() []*checker.ShardRun { return shardRuns(t, m, opt, 3) }
+	three := func() []*checker.ShardRun { return shardtest.Runs(t, m, opt, 3) }
 	other := opt
 	other.Seed = 2
 	cases := []struct {
@@ -102,7 +76,7 @@ func TestMergeShardsRejects(t *testing.T) {
 		{"none", nil, opt, m, "no shard"},
 		{"missing", three()[:2], opt, m, "shard 2/3 is missing"},
 		{"twice", append(three(), three()[1]), opt, m, "shard 1/3 is given twice"},
-		{"counts", append(three()[:2], shardRuns(t, m, opt, 2)[0]), opt, m, "not one of 3 shards"},
+		{"counts", append(three()[:2], shardtest.Runs(t, m, opt, 2)[0]), opt, m, "not one of 3 shards"},
 		{"other seed", three(), other, m, "of another search"},
 		{"other protocol", three(), opt, otherFlood(t), "of another search"},
 		{"stopped early", func() []*checker.ShardRun {
@@ -129,7 +103,7 @@ func TestMergeShardsRejects(t *testing.T) {
 func TestMergeShardsCutByTime(t *testing.T) {
 	m := floodMachine(t, 3)
 	opt := checker.RandomOptions{Walks: 100, Seed: 1, Workers: 1}
-	runs := shardRuns(t, m, opt, 2)
+	runs := shardtest.Runs(t, m, opt, 2)
 	cut := runs[1]
 	cut.Cut, cut.Batches = checker.CutTime, 2
 	kept := 0

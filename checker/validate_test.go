@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 )
@@ -16,7 +17,7 @@ import (
 func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 	m := floodMachine(t, 3)
 	opt := checker.RandomOptions{Walks: 20, Seed: 1, Workers: 1}
-	base := shardRuns(t, m, opt, 2)
+	base := shardtest.Runs(t, m, opt, 2)
 	require.NotEmpty(t, base[0].Walks[0].Events)
 	node7 := &checker.Trace{Property: "agreement", Initial: []checker.NodeState{{Node: 0}, {Node: 1}, {Node: 2}},
 		Events: []checker.TraceStep{{Kind: "deliver", Node: 7}}}
@@ -68,7 +69,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			runs := shardRuns(t, m, opt, 2)
+			runs := shardtest.Runs(t, m, opt, 2)
 			c.edit(runs)
 			_, err := checker.MergeShards(m, opt, runs)
 			require.ErrorContains(t, err, c.err)

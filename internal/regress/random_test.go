@@ -17,6 +17,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/checktest"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
@@ -252,33 +253,12 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 				v.opt(&opt)
 				whole := checker.Random(context.Background(), m, opt)
 				for _, k := range []int{1, 2, 7} {
-					merged := mergeShards(t, m, opt, k)
+					merged := shardtest.Merged(t, m, opt, k)
 					require.Equal(t, comparable(t, whole), comparable(t, merged), "%d shards", k)
 				}
 			})
 		}
 	}
-}
-
-// mergeShards runs the k shards of a search, each sent through JSON as
-// between machines, and merges them.
-func mergeShards(t *testing.T, m *checker.Machine, opt checker.RandomOptions, k int) *checker.Result {
-	t.Helper()
-	var runs []*checker.ShardRun
-	for i := range k {
-		o := opt
-		o.Shard = checker.Shard{Index: i, Count: k}
-		r := checker.Random(context.Background(), m, o)
-		require.NotNil(t, r.Shard)
-		b, err := json.Marshal(r.Shard)
-		require.NoError(t, err)
-		var run checker.ShardRun
-		require.NoError(t, json.Unmarshal(b, &run))
-		runs = append(runs, &run)
-	}
-	merged, err := checker.MergeShards(m, opt, runs)
-	require.NoError(t, err)
-	return merged
 }
 
 // comparable is a result as JSON, without its times.
