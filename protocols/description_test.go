@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/protocols"
+	"github.com/vigil-check/vigil/protocols/consensus/paxos"
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
@@ -42,6 +43,7 @@ func TestBuiltinsAreTheirPackagesDescriptions(t *testing.T) {
 		path string
 		d    *suite.Protocol
 	}{
+		{"consensus/paxos", paxos.Description},
 		{"election/activelist", activelist.Description},
 		{"election/bully", bully.Description},
 		{"election/changroberts", changroberts.Description},

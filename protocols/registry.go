@@ -45,6 +45,7 @@ package protocols
 
 import (
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/protocols/consensus/paxos"
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
@@ -84,6 +85,7 @@ func init() {
 		central.Description, tokenring.Description, ricartagrawala.Description, maekawa.Description,
 		bfs.Description, simple.Description, abd.Description, alpha.Description, beta.Description,
 		static.Description, dynamic.Description,
+		paxos.Description,
 	)
 }
 
