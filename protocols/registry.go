@@ -41,6 +41,10 @@
 //     of the ACM 32(4), 1985: the synchronizers α and β, as the Leader
 //     Election notes present them (section Synchronizers, with the simple
 //     synchronizer and the BFS tree, SynchBfsTree, run over them).
+//   - (Lamport) L. Lamport, Paxos Made Simple, ACM SIGACT News 32(4),
+//     2001: single-decree Paxos, its phases 1 and 2 and the learners, the
+//     invariant P2c that the value rule keeps, and why progress needs a
+//     distinguished proposer.
 package protocols
 
 import (

@@ -22,6 +22,8 @@ var Description = family.Consensus(&suite.Protocol{
 			Doc: "whether an acceptor keeps its promise and accepted proposal across a crash (forgetful: a bug)"},
 		{Name: ValueParam, Default: Highest, Values: []string{"highest", "own"},
 			Doc: "the value a proposer asks to accept: that of the highest-numbered proposal promised, or always its own (own: a bug)"},
+		{Name: ReportParam, Default: ReportAccepted, Values: []string{"accepted", "promised"},
+			Doc: "what a promise reports: the highest-numbered proposal accepted, or the number promised with the value accepted (promised: a bug)"},
 	},
 	Compile: suite.Compiler[State, Msg]("consensus/paxos", Protocol{}, Validate),
 }).MustAddScenarios(scenarios)

@@ -45,7 +45,10 @@
 // it learned). Parameter acceptor=forgetful drops the acceptor's part on
 // Recover, and parameter value=own makes a proposer send its own value
 // whatever the promises report: each breaks agreement, as the scenarios
-// show.
+// show. Parameter report=promised makes a promise report the number just
+// promised as the number of the proposal accepted (the two numbers an
+// acceptor keeps, mixed up): a proposer then takes the value of a proposal
+// never accepted, none (0) where nothing was, which no proposer proposed.
 //
 // A node's messages to itself (a proposer's to its own acceptor, an
 // acceptor's to its own learner) are handled within the step that sends
@@ -72,6 +75,7 @@ const (
 	BallotsParam   = "ballots"   // ballots per proposer (default 1; 0: no bound)
 	AcceptorParam  = "acceptor"  // Stable or Forgetful (default Stable)
 	ValueParam     = "value"     // Highest or Own (default Highest)
+	ReportParam    = "report"    // ReportAccepted or ReportPromised (default ReportAccepted)
 )
 
 // Values of AcceptorParam.
@@ -84,6 +88,12 @@ const (
 const (
 	Highest = iota // phase 2a takes the value of the highest-numbered proposal promised
 	Own            // phase 2a always takes the proposer's own value: a bug
+)
+
+// Values of ReportParam.
+const (
+	ReportAccepted = iota // a promise reports the highest-numbered proposal accepted
+	ReportPromised        // it reports the number just promised with the value accepted, if any: a bug
 )
 
 // Proposal is a numbered proposal (n, v); N is 0 for none.
@@ -313,7 +323,11 @@ func (c *step) promise(s State, from model.NodeID, n int) State {
 		return s
 	}
 	s.Promised = n
-	c.send(from, Msg{K: Promise, N: n, Acc: s.Accepted})
+	report := s.Accepted
+	if c.Param(ReportParam, ReportAccepted) == ReportPromised {
+		report.N = n // the number promised mistaken for the one accepted
+	}
+	c.send(from, Msg{K: Promise, N: n, Acc: report})
 	return s
 }
 
@@ -342,12 +356,16 @@ func (c *step) promised(s State, from model.NodeID, m Msg) State {
 }
 
 // accept is phase 2b: accept(n, v) is accepted unless a higher prepare
-// was promised, and every learner is told.
+// was promised, and every learner is told. The acceptor keeps the
+// highest-numbered proposal it accepted, which its promises report: an
+// accept may arrive after a higher one it accepted without promising it.
 func (c *step) accept(s State, m Msg) State {
 	if m.N < s.Promised {
 		return s
 	}
-	s.Accepted = Proposal{m.N, m.V}
+	if m.N > s.Accepted.N {
+		s.Accepted = Proposal{m.N, m.V}
+	}
 	c.sendAll(Msg{K: Accepted, N: m.N, V: m.V})
 	return s
 }
