@@ -41,10 +41,15 @@
 //     of the ACM 32(4), 1985: the synchronizers α and β, as the Leader
 //     Election notes present them (section Synchronizers, with the simple
 //     synchronizer and the BFS tree, SynchBfsTree, run over them).
+//   - (Lamport) L. Lamport, Paxos Made Simple, ACM SIGACT News 32(4),
+//     2001: single-decree Paxos, its phases 1 and 2 and the learners, the
+//     invariant P2c that the value rule keeps, and why progress needs a
+//     distinguished proposer.
 package protocols
 
 import (
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/protocols/consensus/paxos"
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
 	"github.com/vigil-check/vigil/protocols/election/changroberts"
@@ -106,6 +111,7 @@ var builtin = []struct {
 	{"sync/bfs-beta", beta.Description},
 	{"work/static", static.Description},
 	{"work/dynamic", dynamic.Description},
+	{"consensus/paxos", paxos.Description},
 }
 
 // init registers the built-in protocols, which the stock vigil binary

@@ -26,4 +26,6 @@ const (
 	// Elections is the lecture notes Elections, whose section "Work
 	// schedule" the work-sharing protocols follow.
 	Elections = "the lecture notes Elections, \"Work schedule\""
+	// Lamport is Lamport's Paxos Made Simple: single-decree Paxos.
+	Lamport = "L. Lamport, Paxos Made Simple (ACM SIGACT News 32(4), 2001)"
 )
