@@ -9,6 +9,7 @@ import (
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 )
 
 // TestSetChannelsExhaustiveAgainstRandom cross-checks the two engines on
@@ -74,4 +75,56 @@ func messageRange(ms []checker.MessageRange, kind string) *checker.MessageRange 
 		}
 	}
 	return nil
+}
+
+// ping is a protocol for counting by hand: n0 sends ping to n1 at start-up,
+// and n1 observes each ping it receives, its state unchanged.
+type ping struct{}
+
+func (ping) Init(ctx *model.Ctx[string]) int {
+	if ctx.Self() == 0 {
+		ctx.Send(1, "ping")
+	}
+	return 0
+}
+
+func (ping) Receive(ctx *model.Ctx[string], s int, _ model.NodeID, _ string) int {
+	ctx.Observe(model.EnterCS())
+	return s
+}
+
+// TestRedeliveryThatOnlyObservesIsAStep counts by hand the worlds of ping
+// over set channels, with a monitor that counts the receipts up to 3. The
+// receiver never changes and the set is {ping} throughout, so only the
+// monitor tells the worlds apart: a redelivery moves it from 0 to 1, 2, 3
+// (3 transitions, 4 states, depth 3), and once it is at 3 a redelivery is
+// the same world, a stutter, so that world is quiescent. Under unordered
+// channels ping is delivered once: 2 states, 1 transition.
+func TestRedeliveryThatOnlyObservesIsAStep(t *testing.T) {
+	counter := properties.NewMonitor("receipts", func(*model.Config) int { return 0 },
+		func(_ *model.Config, st int, _ model.NodeID, o model.Obs) int {
+			if o.Kind == model.ObsEnter && st < 3 {
+				return st + 1
+			}
+			return st
+		})
+	prop := &properties.Property{Name: "receipts", Doc: "counts receipts", When: properties.Always, Monitor: counter,
+		Check: func(properties.View) string { return "" }}
+	for _, c := range []struct {
+		ch                             model.Channels
+		states, transitions, quiescent int64
+		depth                          int
+	}{
+		{model.Set, 4, 3, 1, 3},
+		{model.Unordered, 2, 1, 1, 1},
+	} {
+		m, err := checker.Compile("ping", ping{}, model.Config{N: 2, Channels: c.ch}, prop)
+		require.NoError(t, err)
+		r := checker.Exhaustive(context.Background(), m, checker.Options{Workers: 1, Reduce: checker.ReduceNone})
+		require.True(t, r.Complete, "%v", c.ch)
+		require.Equal(t, c.states, r.Stats.States, "%v states", c.ch)
+		require.Equal(t, c.transitions, r.Stats.Transitions, "%v transitions", c.ch)
+		require.Equal(t, c.quiescent, r.Stats.Quiescent, "%v quiescent worlds", c.ch)
+		require.Equal(t, c.depth, r.Stats.Depth, "%v depth", c.ch)
+	}
 }
