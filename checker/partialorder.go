@@ -51,7 +51,7 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 	case opt.Sweep && opt.Window > 0:
 		return false, "none: a sweep's window may close a cycle that the reduction could go round for ever"
 	case cfg.Channels != model.FIFO:
-		return false, "none: unordered channels (a message sent later may be received first)"
+		return false, "none: " + cfg.Channels.String() + " channels (a message sent later may be received first)"
 	case cfg.Timing == model.Bounded:
 		return false, "none: bounded timing (a tick ages every message)"
 	case cfg.N > 64:

@@ -16,11 +16,22 @@ const (
 	FIFO Channels = iota
 	// Unordered: any message in flight may arrive next.
 	Unordered
+	// Set: the messages sent form a set of (from, to, message) that only
+	// grows, as a TLA+ specification keeps them: a delivery takes any
+	// message of the set and leaves it there, so every message may arrive
+	// any number of times, in any order, or never; sending a message the
+	// set holds changes nothing. Reordering, duplication and loss are the
+	// network's own, so Validate refuses the fault budgets for them, and
+	// cuts and Bounded timing with them (see Validate).
+	Set
 )
 
 func (c Channels) String() string {
-	if c == Unordered {
+	switch c {
+	case Unordered:
 		return "unordered"
+	case Set:
+		return "set"
 	}
 	return "fifo"
 }
@@ -32,15 +43,17 @@ func (c *Channels) UnmarshalText(b []byte) (err error) {
 	return err
 }
 
-// ParseChannels reads "fifo" or "unordered".
+// ParseChannels reads "fifo", "unordered" or "set".
 func ParseChannels(s string) (Channels, error) {
 	switch s {
 	case "fifo":
 		return FIFO, nil
 	case "unordered":
 		return Unordered, nil
+	case "set":
+		return Set, nil
 	}
-	return 0, fmt.Errorf("channels must be fifo or unordered, not %q", s)
+	return 0, fmt.Errorf("channels must be fifo, unordered or set, not %q", s)
 }
 
 // Timing selects when timers may fire (see the package doc).
@@ -195,6 +208,9 @@ func (c *Config) Validate() error {
 	if c.Duplicates < 0 || c.Duplicates > MaxMessageFaults {
 		return fmt.Errorf("duplicates must be between 0 and %d, not %d", MaxMessageFaults, c.Duplicates)
 	}
+	if err := c.validateSet(); err != nil {
+		return err
+	}
 	if c.Ranks != nil {
 		if len(c.Ranks) != c.N {
 			return fmt.Errorf("%d ranks given for %d nodes", len(c.Ranks), c.N)
@@ -218,6 +234,28 @@ func (c *Config) Validate() error {
 		// parsed once here, where every engine validates its Config, so
 		// that handlers' Env reads the graph without parsing it again
 		c.net = g
+	}
+	return nil
+}
+
+// validateSet refuses what set channels make meaningless. A set already
+// delivers any message any number of times, later than any other, or
+// never: losses and duplicates would add no run. A cut's meaning is that
+// the messages across it are lost, which a set never does (they would only
+// wait, as any message may), so partitions are refused rather than given
+// a second meaning. Bounded timing promises every message delivered within
+// D ticks, which a set that keeps its messages for ever cannot keep.
+func (c *Config) validateSet() error {
+	if c.Channels != Set {
+		return nil
+	}
+	switch {
+	case c.Losses > 0 || c.Duplicates > 0:
+		return fmt.Errorf("set channels already lose, duplicate and reorder any message: run them with no losses or duplicates, not %d and %d", c.Losses, c.Duplicates)
+	case c.Partitions > 0:
+		return fmt.Errorf("set channels lose no message to a cut (a message across it only waits, as any may): run them with no partitions, not %d", c.Partitions)
+	case c.Timing == Bounded:
+		return fmt.Errorf("set channels keep every message for ever, which bounded timing's delivery within %d ticks cannot: use sync or async timing", c.Delay)
 	}
 	return nil
 }

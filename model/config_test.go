@@ -158,8 +158,8 @@ func TestParseRanksAndInitiatorsErrors(t *testing.T) {
 }
 
 func TestParseChannelsAndTiming(t *testing.T) {
-	requireParses(t, ParseChannels, map[string]Channels{"fifo": FIFO, "unordered": Unordered},
-		"channels must be fifo or unordered, not %q", "", "FIFO", "fifo ", "ordered", "sync")
+	requireParses(t, ParseChannels, map[string]Channels{"fifo": FIFO, "unordered": Unordered, "set": Set},
+		"channels must be fifo, unordered or set, not %q", "", "FIFO", "fifo ", "ordered", "sync")
 	requireParses(t, ParseTiming, map[string]Timing{"sync": Sync, "async": Async},
 		"timing must be sync, async or bounded:D, not %q", "", "Sync", " async", "fifo", "asynchronous")
 	// The zero values are the defaults docs/semantics.md documents.
@@ -212,6 +212,11 @@ func TestConfigValidate(t *testing.T) {
 		{"too few initiator flags", Config{N: 3, Initiators: []bool{true}}, "1 initiator flags for 3 nodes"},
 		{"empty initiator flags", Config{N: 2, Initiators: []bool{}}, "0 initiator flags for 2 nodes"},
 		{"ring", Config{N: 4, Topology: "ring"}, ""},
+		{"set channels", Config{N: 3, Channels: Set, Crashes: 1, Recoveries: 1, Timing: Async}, ""},
+		{"set channels losing", Config{N: 3, Channels: Set, Losses: 1}, "set channels already lose, duplicate and reorder any message: run them with no losses or duplicates, not 1 and 0"},
+		{"set channels duplicating", Config{N: 3, Channels: Set, Duplicates: 2}, "not 0 and 2"},
+		{"set channels cut", Config{N: 3, Channels: Set, Partitions: 1}, "set channels lose no message to a cut"},
+		{"set channels bounded", Config{N: 3, Channels: Set, Timing: Bounded, Delay: 2}, "set channels keep every message for ever, which bounded timing's delivery within 2 ticks cannot"},
 		{"unknown topology", Config{N: 4, Topology: "hypercube"}, `topology "hypercube": want complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...`},
 		{"grid of other n", Config{N: 5, Topology: "grid:2x3"}, `topology "grid:2x3": a 2x3 grid has 6 nodes, not 5`},
 		{"self-loop", Config{N: 3, Topology: "edges:0-1,1-1,1-2"}, `topology "edges:0-1,1-1,1-2": link "1-1" links a node to itself`},
@@ -314,7 +319,7 @@ func TestConfigJSONRoundTrip(t *testing.T) {
 	require.JSONEq(t, `{"n":4,"channels":"unordered","timing":"async","crashes":1,"recoveries":0,"ranks":[3,0,2,1]}`, string(b))
 
 	var cfg Config
-	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"channels":"lossy"}`), &cfg), `channels must be fifo or unordered, not "lossy"`)
+	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"channels":"lossy"}`), &cfg), `channels must be fifo, unordered or set, not "lossy"`)
 	require.ErrorContains(t, json.Unmarshal([]byte(`{"n":2,"timing":"eventual"}`), &cfg), `timing must be sync, async or bounded:D, not "eventual"`)
 	require.Error(t, json.Unmarshal([]byte(`{"n":2,"timing":1}`), &cfg), "timing is a word, not a number")
 }

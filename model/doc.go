@@ -41,12 +41,19 @@
 //
 //   - Deliver: a message in flight to a live node is received. With FIFO
 //     channels only the oldest message of each ordered pair (from, to) can be
-//     delivered; with unordered channels any message can.
+//     delivered; with unordered channels any message can. With Set channels
+//     the messages sent form a set of (from, to, message) that only grows:
+//     any message of the set may be delivered to its receiver while it is
+//     alive, and stays in the set, to be delivered again any number of
+//     times; a send of a message the set holds adds nothing, and a crash
+//     takes nothing out (messages to a crashed node wait in the set).
 //   - Timeout: an armed timer of a live node fires. With Async timing any armed
 //     timer may fire at any time (an unreliable failure detector). With Sync
 //     timing a timer armed with SetTimer(t, waitOn...) fires only once every
 //     node in waitOn has crashed and no message from them to this node is in
-//     flight (a perfect failure detector); a timer that waits on no node may
+//     flight (a perfect failure detector; under Set channels, whose set never
+//     empties, once every node in waitOn has crashed, their messages still
+//     deliverable after the timer fires); a timer that waits on no node may
 //     fire at any time in both modes. With Bounded timing a timer armed with
 //     SetTimerAfter(t, k) fires exactly k ticks after it was armed, and one
 //     armed with SetTimer behaves as under Sync.
@@ -91,7 +98,12 @@
 // A Timeout or Action that would leave the world exactly as it is (same
 // node state and timers, no observation, every message it sends lost) is a
 // stutter and is not listed as enabled: a coordinator that keeps polling
-// nodes a partition cut off changes nothing.
+// nodes a partition cut off changes nothing. Under Set channels so is a
+// Deliver, Timeout or Action whose successor is the same world: the same
+// node state and timers, every message it sends in the set already, every
+// monitor in the same state after what it observes. A stutter is not a
+// transition, does not keep a world from being quiescent, and no fair
+// cycle is made of stutters.
 //
 // A world is quiescent when no Deliver, Timeout or Action event is enabled:
 // only faults could still happen. Quiescent worlds are the ends of complete

@@ -2,6 +2,7 @@ package model
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 
 	"github.com/vigil-check/vigil/internal/effects"
@@ -37,6 +38,46 @@ type Recoverer[S, M any] interface {
 	// Recover is the state of a node that restarts after a crash; s is the
 	// state it crashed in. What survives a crash is the protocol's choice.
 	Recover(ctx *Ctx[M], s S) S
+}
+
+// ErrNetwork is the error of compiling a run whose channels do not give a
+// protocol what it declares it needs (see NetworkNeeder).
+var ErrNetwork = errors.New("channels the protocol does not assume")
+
+// Needs is what a protocol's correctness rests on in its network, as its
+// source assumes it: FIFO, messages between two nodes arrive in the order
+// sent; ExactlyOnce, no message arrives twice. Why says where the
+// assumption comes from, for the refusal a user reads.
+type Needs struct {
+	FIFO, ExactlyOnce bool
+	Why               string
+}
+
+// NetworkNeeder is implemented by protocols that declare what their
+// network must give them. A run under set channels (Set), which give
+// neither order nor exactly-once delivery, is refused for a protocol that
+// needs either: the runs it would explore break an assumption the protocol
+// states, not the protocol. Unordered channels and the duplicates budget
+// stay allowed, so that a scenario can show what breaks without the
+// assumption, one fault at a time.
+type NetworkNeeder interface {
+	NetworkNeeds() Needs
+}
+
+// Refuses returns why a protocol that needs n cannot run under channels
+// c, or nil if it can.
+func (n Needs) Refuses(c Channels) error {
+	if c != Set || !n.FIFO && !n.ExactlyOnce {
+		return nil
+	}
+	what := "exactly-once delivery"
+	if n.FIFO {
+		what = "FIFO channels"
+	}
+	if n.Why == "" {
+		return fmt.Errorf("%w: it needs %s, which set channels do not give", ErrNetwork, what)
+	}
+	return fmt.Errorf("%w: it needs %s (%s), which set channels do not give", ErrNetwork, what, n.Why)
 }
 
 // Actor is implemented by protocols with local actions: steps a node may take

@@ -73,3 +73,31 @@ func TestEnvHigherLower(t *testing.T) {
 	up[0] = 0
 	require.Equal(t, []NodeID{2, 3}, env.Higher())
 }
+
+func TestNeedsRefuseOnlySetChannels(t *testing.T) {
+	cases := []struct {
+		name  string
+		needs Needs
+		ch    Channels
+		want  string // "" when allowed
+	}{
+		{"nothing needed", Needs{}, Set, ""},
+		{"fifo under fifo", Needs{FIFO: true}, FIFO, ""},
+		// the unordered runs of a FIFO protocol are its known counterexamples
+		{"fifo under unordered", Needs{FIFO: true}, Unordered, ""},
+		{"exactly-once under unordered", Needs{ExactlyOnce: true}, Unordered, ""},
+		{"fifo under set", Needs{FIFO: true, Why: "the notes"}, Set, "channels the protocol does not assume: it needs FIFO channels (the notes), which set channels do not give"},
+		{"exactly-once under set", Needs{ExactlyOnce: true}, Set, "it needs exactly-once delivery, which set channels do not give"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			err := c.needs.Refuses(c.ch)
+			if c.want == "" {
+				require.NoError(t, err)
+				return
+			}
+			require.ErrorIs(t, err, ErrNetwork)
+			require.ErrorContains(t, err, c.want)
+		})
+	}
+}

@@ -97,7 +97,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		return nil
 	})
 	fs.StringVar(&f.timing, "timing", "", "sync (perfect failure detector) or async (timers fire any time)")
-	fs.StringVar(&f.channels, "channels", "", "fifo or unordered")
+	fs.StringVar(&f.channels, "channels", "", "fifo, unordered or set")
 	fs.StringVar(&f.topology, "topology", "", "the network's graph: complete, ring, uniring, line, star, tree, grid:RxC, random:SEED[:P] or edges:I-J,...; a node sends only to its neighbours")
 	fs.StringVar(&f.ranks, "ranks", "", "sorted, reverse, random:SEED or a comma-separated list")
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")

@@ -18,6 +18,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/msc"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
 )
 
 // shardsOf runs the 2 shards of a random search and returns their files'
@@ -421,4 +422,35 @@ func FuzzReplay(f *testing.F) {
 		checker.Render(io.Discard, got)
 		msc.New(got)
 	})
+}
+
+// A trace recorded under set channels replays from its file: its run
+// delivers one message twice (the synchronizer's node takes a packet of
+// pulse 0 again as the next pulse's), which only a set allows, so the same
+// file with unordered channels is refused at that step.
+func TestReplaySetChannelTrace(t *testing.T) {
+	dir := t.TempDir()
+	file := filepath.Join(dir, "set.json")
+	code, out, errOut := vigil("check", "bfs-simple", "-n", "3", "-channels", "set", "-props", "pulse-order", "-mode", "exhaustive", "-trace", file)
+	require.Equal(t, 1, code, out+errOut)
+	b, err := os.ReadFile(file)
+	require.NoError(t, err)
+	var tf suite.TraceFile
+	require.NoError(t, json.Unmarshal(b, &tf))
+	require.Equal(t, model.Set, tf.Config.Channels)
+	evs := tf.Trace.Events
+	require.Len(t, evs, 2)
+	require.Equal(t, evs[0].String(), evs[1].String(), "the same message delivered twice")
+
+	code, replayed, errOut := vigil("replay", file)
+	require.Equal(t, 1, code, errOut)
+	require.Equal(t, 2, strings.Count(replayed, "n0 → n1  packed(0)[invite(1)]"), replayed)
+	require.Contains(t, replayed, "counterexample to pulse-order: n1 acts in pulse 1 on a message n0 did not send it in pulse 0")
+
+	tf.Config.Channels = model.Unordered
+	unordered, err := json.Marshal(tf)
+	require.NoError(t, err)
+	other := filepath.Join(dir, "unordered.json")
+	require.NoError(t, os.WriteFile(other, unordered, 0o644))
+	refused(t, other, "step 2 (n0 → n1  packed(0)[invite(1)]) is not enabled", "replay", other)
 }

@@ -234,7 +234,7 @@ func TestParseScenariosErrors(t *testing.T) {
 		{"a: -n 2 -param msgs\nexpect: pass\n", `line 1: scenario a: -param "msgs": want NAME=VALUE`},
 		{"a: -n 2 -msgs two\nexpect: pass\n", `line 1: scenario a: -msgs takes an integer, not "two"`},
 		{"a: -n 2 -reads all\nexpect: pass\n", `line 1: scenario a: -reads takes none, local, ordered, not "all"`},
-		{"a: -n 2 -channels lossy\nexpect: pass\n", `line 1: scenario a: channels must be fifo or unordered, not "lossy"`},
+		{"a: -n 2 -channels lossy\nexpect: pass\n", `line 1: scenario a: channels must be fifo, unordered or set, not "lossy"`},
 		{"a: -n 2 -timing bounded\nexpect: pass\n", "line 1: scenario a: timing bounded needs its delay bound"},
 		{"a: -n 2 -props a,,b\nexpect: pass\n", `line 1: scenario a: -props "a,,b": want comma-separated property names, or none`},
 		{"a: -n 2 -props a,none\nexpect: pass\n", `-props "a,none": want comma-separated property names, or none`},

@@ -176,6 +176,35 @@ func handCounts(t *testing.T) []handCount {
 		{"bully n2 sync crash1", "bully", model.Config{N: 2, Crashes: 1}, 17, 26, 4, 4, false},
 		{"bully n2 sync unordered", "bully", model.Config{N: 2, Channels: model.Unordered}, 8, 10, 1, 4, false},
 	}
+	// # Chang-Roberts under set channels, every node an initiator
+	//
+	// A message stays in the set once sent, and a delivery that leaves the
+	// receiver and the set as they were is a stutter, not a transition. A
+	// node drops a token of lower rank without changing (n1 dropping t0
+	// from the first world on): a stutter. So is a redelivery to a node
+	// that acted on the message (it sends again what the set holds, and
+	// the monitor of leader beliefs hears the same leader again), and the
+	// elected message's return to the leader, which does nothing. Sorted
+	// ranks: what moves is n_{N-1}'s token, forwarded by n0 .. n_{N-2} (N-1
+	// steps) and received back (1), then the elected message, forwarded by
+	// n0 .. n_{N-2} (N-1): a line of 2N-1 transitions, 2N states, one
+	// quiescent world at depth 2N-1 (N = 2: n0 forwards t1, n1 leads, n0
+	// learns n1; 4 states, 3 transitions).
+	for n := 2; n <= 6; n++ {
+		cs = append(cs, handCount{fmt.Sprintf("changroberts n%d set sorted", n), "changroberts",
+			model.Config{N: n, Channels: model.Set}, int64(2 * n), int64(2*n - 1), 1, 2*n - 1, false})
+	}
+	// Reverse ranks, N = 3 (n0 rank 2, n1 rank 1, n2 rank 0): a n1 forwards
+	// t0; b n2 forwards t1; c n2 forwards t0 (after a); d n0 gets t0 back
+	// and leads (after c); e n1, f n2 forward elected⟨n0⟩ (e after d, f
+	// after e). n0 drops t1 and the others' redeliveries stutter: b and c
+	// leave n2 lost either way, each adding its token to the set, so they
+	// commute. A world is an order ideal: a prefix of the line a c d e f (6)
+	// with or without b, 12 states; transitions: the line's 5 without b,
+	// its 5 again with b, and b from each of the 6 prefixes, 16; depth 6,
+	// one quiescent world.
+	cs = append(cs, handCount{"changroberts n3 set reverse", "changroberts",
+		model.Config{N: 3, Channels: model.Set, Ranks: ranksOf(t, "reverse", 3)}, 12, 16, 1, 6, false})
 	// # Chang-Roberts on the unidirectional ring, falling ranks, every node
 	// an initiator, with partial-order reduction
 	//

@@ -124,6 +124,11 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 	if t.rec == nil && cfg.Recoveries > 0 {
 		return nil, fmt.Errorf("protocol %s: %w (it has no Recover method): run it with no recoveries, not %d", name, model.ErrCrashStop, cfg.Recoveries)
 	}
+	if nn, ok := p.(model.NetworkNeeder); ok {
+		if err := nn.NetworkNeeds().Refuses(cfg.Channels); err != nil {
+			return nil, fmt.Errorf("protocol %s: %w", name, err)
+		}
+	}
 	return t, nil
 }
 

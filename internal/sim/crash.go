@@ -7,7 +7,8 @@ import (
 )
 
 // Crashes and recoveries. A crash stops a node: its timers are disarmed,
-// the messages in flight to it vanish, its state is kept for Recover, and
+// the messages in flight to it vanish (under set channels they stay in the
+// set, undelivered while it is down), its state is kept for Recover, and
 // the monitors observe ObsCrash; no handler runs. A recovery brings it
 // back: the monitors observe ObsRecover, then its Recover handler runs.
 // w[0] counts both (see World). Below: building the successor
@@ -19,7 +20,9 @@ func (s *Stepper) applyCrash(w World, e Event) World {
 	w[0]++
 	// Timers are disarmed; the state is kept for Recover.
 	w[1+int(e.Node)] = makeRec(recState(w[1+int(e.Node)]), 0, true)
-	w = s.dropTo(w, e.Node)
+	if !s.set { // a set only grows: its messages to the node wait
+		w = s.dropTo(w, e.Node)
+	}
 	s.observe(w, e.Node, model.Obs{Kind: model.ObsCrash})
 	return w
 }
@@ -36,7 +39,7 @@ func (s *Stepper) crashSuccessor(w World, f uint64, e Event) Successor {
 	k := uint64(0)
 	for i, mw := range msgs {
 		k = msgPos(msgs, i, k, fifo)
-		if msgTo(mw) == e.Node {
+		if msgTo(mw) == e.Node && !s.set {
 			f -= hashWord(msgTag+k, mw) // whole channels vanish: no shifts
 			size--
 		}

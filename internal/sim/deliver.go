@@ -10,7 +10,9 @@ import (
 // Deliveries. A Deliver event hands a message in flight to its receiver,
 // which runs Receive on it: the message leaves its channel (under FIFO
 // only a channel's head is delivered) and the receiver's step takes
-// effect. Below, the three ways vigil takes one: building the successor
+// effect. Under set channels the message stays in the set, to be delivered
+// again any number of times, and a crashed node receives nothing (its
+// messages wait in the set). Below, the three ways vigil takes one: building the successor
 // world (Stepper.Apply), its fingerprint without building it
 // (Stepper.Successor) and a Walker's step over live values.
 
@@ -21,12 +23,17 @@ func (s *Stepper) applyDelivery(w World, e Event) (World, *Step) {
 	if i < 0 {
 		panic(fmt.Sprintf("deliver %v: no such message in flight", e))
 	}
-	w = slices.Delete(w, s.header+i, s.header+i+1)
+	if !s.set {
+		w = slices.Delete(w, s.header+i, s.header+i+1)
+	}
 	return s.apply(w, e.Node, w[1+int(e.Node)], input(e))
 }
 
 // deliverySuccessor is Successor for a Deliver event.
 func (s *Stepper) deliverySuccessor(w World, f uint64, e Event) Successor {
+	if s.set {
+		return s.stepSuccessor(w, f, e, len(w), model.Obs{}, model.None)
+	}
 	f = s.leaves(w, f, e.From, e.Node, 0, e.Arg)
 	return s.stepSuccessor(w, f, e, len(w)-1, model.Obs{}, e.From)
 }

@@ -33,7 +33,16 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 				continue // a duplicate, or not the head of its FIFO channel
 			}
 		}
-		buf = append(buf, Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)})
+		e := Event{Kind: Deliver, Node: msgTo(mw), From: msgFrom(mw), Arg: msgID(mw)}
+		if s.set {
+			// a crashed node receives nothing; a redelivery that changes
+			// nothing is a stutter, not a step (see setStutters)
+			if rec := w[1+int(e.Node)]; !recDead(rec) {
+				buf, stut = listStep(buf, stut, all, e, s.setStutters(w, e.Node, rec, input(e)))
+			}
+			continue
+		}
+		buf = append(buf, e)
 	}
 	stut = unflagged(stut, all, stutStart, len(buf)-start) // the deliveries
 	for i := range cfg.N {

@@ -112,8 +112,14 @@ type Walker interface {
 // Supported reports whether a Walker runs cfg's runs (see Walker): every
 // run but those that lose, duplicate or cut off messages under Bounded
 // timing, where a message's age would have to follow it into the faults'
-// lists.
+// lists, and those over set channels, whose deliveries a Walker would have
+// to tell stutters among as a Stepper does (random walks over a set run on
+// a Stepper, which interns the set's messages once and memoises each
+// redelivery's outcome).
 func Supported(cfg *model.Config) bool {
+	if cfg.Channels == model.Set {
+		return false
+	}
 	return cfg.Timing != model.Bounded || cfg.Losses+cfg.Duplicates+cfg.Partitions == 0
 }
 

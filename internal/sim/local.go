@@ -31,6 +31,9 @@ func (s *Stepper) localSuccessor(w World, f uint64, e Event) Successor {
 // no observation, every message lost. Such a step is not listed as
 // enabled; see the package doc.
 func (s *Stepper) stutters(w World, i model.NodeID, rec uint64, in uint64) bool {
+	if s.set {
+		return s.setStutters(w, i, rec, in)
+	}
 	st := s.step(i, rec, in)
 	if len(st.Obs) > 0 {
 		return false
@@ -55,6 +58,36 @@ func (s *Stepper) stutters(w World, i model.NodeID, rec uint64, in uint64) bool 
 	return after == rec
 }
 
+// setStutters is stutters under set channels, where a step whose successor
+// is w itself is one that leaves node i's record as it is, sends only
+// messages the set holds, and leaves every monitor in its state. It is
+// exact, not a bound: a step that stutters is not a transition (see
+// Enabled). Because handlers are deterministic (checked) and memoised, and
+// the set only grows, a delivery that stutters does so in every later
+// world where the receiver's record and the monitors are unchanged: the
+// check costs a memo lookup and a search of the set per send, and no
+// handler runs again for it.
+func (s *Stepper) setStutters(w World, i model.NodeID, rec uint64, in uint64) bool {
+	st := s.step(i, rec, in)
+	if st.Rec != rec&^deadBit {
+		return false
+	}
+	for _, snd := range st.Sends {
+		if !s.inSet(w, packMsg(i, SendTo(snd), SendMsg(snd))) {
+			return false
+		}
+	}
+	if len(st.Obs) == 0 {
+		return true
+	}
+	mons := w[1+s.m.cfg.N : s.net]
+	s.mons = append(s.mons[:0], mons...)
+	for _, o := range st.Obs {
+		s.observeSlots(s.mons, i, o)
+	}
+	return slices.Equal(s.mons, mons)
+}
+
 // waitOver reports whether a Sync timer of node i waiting on ws may fire:
 // every node of ws crashed or cut off from i, and nothing from them to i in
 // flight.
@@ -63,6 +96,12 @@ func (s *Stepper) waitOver(w World, i model.NodeID, ws []model.NodeID) bool {
 		if s.reaches(w, i, j) {
 			return false
 		}
+	}
+	if s.set {
+		// a set never empties: the wait is over once the nodes waited on
+		// are down, their messages still deliverable, as a perfect
+		// failure detector that suspects no live node
+		return true
 	}
 	for _, mw := range s.Msgs(w) {
 		if msgTo(mw) == i && slices.Contains(ws, msgFrom(mw)) {

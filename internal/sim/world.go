@@ -23,7 +23,9 @@ import (
 //
 // Messages are sorted by (from, to); within one channel they keep send order
 // under FIFO and are sorted by id when channels are unordered, which makes
-// the in-flight multiset canonical.
+// the in-flight multiset canonical. Under set channels the words are the
+// set, sorted, each once: a delivery leaves its message there, a send of a
+// message the set holds adds nothing, and a crash takes nothing out.
 type World []uint64
 
 // EventKind is the kind of an Event.
@@ -100,6 +102,7 @@ type Stepper struct {
 	scratch   World // Successor in a split network
 	expiries  map[[2]uint32]uint32
 	acts      bool     // whether the protocol has local actions
+	set       bool     // set channels (model.Set)
 	mons      []uint64 // scratch monitor slots for SuccessorFingerprint
 	sent      []int32  // scratch per-receiver send counts
 	fault     *Fault   // the first fault met since TakeFault
@@ -114,7 +117,7 @@ func (m *Machine) NewStepper() *Stepper {
 		actIDs: map[model.Action]uint32{}, monSteps: newMemo[monKey, uint32](monKey.hash),
 		expiries: map[[2]uint32]uint32{},
 		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
-		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
+		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg), set: m.cfg.Channels == model.Set,
 	}
 }
 
@@ -355,8 +358,8 @@ func (s *Stepper) apply(w World, node model.NodeID, rec uint64, in uint64) (Worl
 	w[1+int(node)] = st.Rec
 	for _, snd := range st.Sends {
 		to := SendTo(snd)
-		if recDead(w[1+int(to)]) {
-			continue // lost: the receiver is down
+		if recDead(w[1+int(to)]) && !s.set {
+			continue // lost: the receiver is down (a set keeps it)
 		}
 		if !s.Connected(w, node, to) {
 			s.lose(w, node, to)
@@ -384,7 +387,10 @@ func (s *Stepper) insertMsg(w World, mw uint64) World {
 			return 1
 		})
 	} else {
-		i, _ = slices.BinarySearch(msgs, mw)
+		var found bool
+		if i, found = slices.BinarySearch(msgs, mw); found && s.set {
+			return w // in the set already
+		}
 	}
 	return slices.Insert(w, s.header+i, mw)
 }
@@ -613,9 +619,13 @@ func (s *Stepper) stepSuccessor(w World, f uint64, e Event, size int, first mode
 		s.sent = slices.Grow(s.sent[:0], cfg.N)[:cfg.N]
 		clear(s.sent)
 	}
-	for _, snd := range st.Sends {
+	for k, snd := range st.Sends {
 		to := SendTo(snd)
-		if !s.reaches(w, node, to) {
+		if s.set {
+			if s.inSet(w, packMsg(node, to, SendMsg(snd))) || slices.Contains(st.Sends[:k], snd) {
+				continue // the set holds it already, or will after an earlier send
+			}
+		} else if !s.reaches(w, node, to) {
 			continue
 		}
 		mw := packMsg(node, to, SendMsg(snd))
@@ -637,6 +647,12 @@ func (s *Stepper) stepSuccessor(w World, f uint64, e Event, size int, first mode
 	}
 	f, changed := s.monitorDelta(w, f)
 	return Successor{FP: f, Step: st, Len: size, MonitorsChanged: changed}
+}
+
+// inSet reports whether message word mw is in w's set (set channels).
+func (s *Stepper) inSet(w World, mw uint64) bool {
+	_, found := slices.BinarySearch(w[s.header:], mw)
+	return found
 }
 
 // losesToCut reports whether e is a step that sends a message across a cut

@@ -55,6 +55,13 @@ func (m Msg) String() string { return fmt.Sprintf("elect(rank %d of %v)", m.J.Ra
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol's source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{FIFO: true, Why: "Silberschatz's active lists rely on FIFO links: a number that overtakes another leaves a partial list"}
+}
+
 func me(ctx *model.Ctx[Msg]) ID { return ID{Rank: ctx.MyRank(), Node: ctx.Self()} }
 
 func (Protocol) Init(ctx *model.Ctx[Msg]) State {

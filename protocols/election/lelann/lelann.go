@@ -68,6 +68,13 @@ func (m Msg) String() string { return fmt.Sprintf("tok⟨rank %d of %v⟩", m.Q.
 // Protocol implements model.Protocol.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol's source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{FIFO: true, Why: `the Leader Election notes: "assuming FIFO channels"; a token that overtakes another elects two leaders`}
+}
+
 func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 	if !ctx.Initiator() {
 		return State{Status: Sleep}

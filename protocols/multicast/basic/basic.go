@@ -32,6 +32,13 @@ type Protocol struct {
 	multicast.Sequential[Msg, State]
 }
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "B-multicast delivers a duplicated message twice, where R-multicast copes (Vlassov and Montelius)"}
+}
+
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
 // Do: B-multicast(g, m), that is, for each q in g, send(q, m).

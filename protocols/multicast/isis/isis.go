@@ -135,6 +135,13 @@ type Protocol struct {
 	multicast.Sequential[Msg, State]
 }
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "ISIS counts proposals on reliable channels: a duplicated one completes the count too early"}
+}
+
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
 func (Protocol) Do(ctx *model.Ctx[Msg], s State, a model.Action) State {

@@ -97,6 +97,13 @@ type Protocol struct {
 	multicast.Sequential[Msg, State]
 }
 
+// NetworkNeeds declares what the protocol's source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: `the sequencer orders a duplicated message again (Vlassov and Montelius: retransmission must "avoid duplication of messages")`}
+}
+
 func (Protocol) Init(*model.Ctx[Msg]) State { return State{} }
 
 // Do: TO-multicast(g, m) at p_i is B-multicast(g ∪ {sequencer(g)}, <m, i>),

@@ -79,6 +79,13 @@ func (m Msg) String() string { return m.Kind() }
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "Vlassov and Montelius assume reliable channels: a duplicated grant is a second token"}
+}
+
 func fresh(env *model.Env) State {
 	return State{Phase: mutex.Released, Holder: model.None, Server: env.Self() == Server}
 }

@@ -103,6 +103,13 @@ func (m Msg) String() string { return m.Kind() }
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "a duplicated vote counts twice towards the K a node waits for (Vlassov and Montelius)"}
+}
+
 // Init — "On initialization: state := RELEASED; voted := FALSE;".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: mutex.Released} }
 

@@ -95,6 +95,13 @@ func less(t1 int, p1 model.NodeID, t2 int, p2 model.NodeID) bool {
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "a duplicated reply counts twice towards the N-1 a node waits for (Vlassov and Montelius)"}
+}
+
 // Init — "On initialization: state := RELEASED".
 func (Protocol) Init(_ *model.Ctx[Msg]) State { return State{Phase: mutex.Released} }
 

@@ -55,6 +55,13 @@ func (Msg) String() string { return "token" }
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "Vlassov and Montelius assume reliable channels: a duplicated token is two tokens"}
+}
+
 func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 	if ctx.Self() == 0 {
 		// node 0 holds the token at start; nobody wants it yet: "pass a

@@ -74,6 +74,13 @@ func (m Msg) String() string {
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
+// NetworkNeeds declares what the protocol's source assumes of its channels:
+// set channels, which give neither order nor exactly-once delivery, are
+// refused.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: `the analyser counts a duplicated result twice (Vlassov and Montelius: retransmission must "avoid duplication of messages")`}
+}
+
 // shares divides the k tasks among the n-1 workers, round robin: the
 // notes' "divide it by the number of processors".
 func shares(k, n int) []work.Set {
