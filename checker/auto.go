@@ -231,7 +231,7 @@ func (a *autoRun) probeOptions(d time.Duration) RandomOptions {
 func (a *autoRun) walksFor(probe, exh *Result) (wm *Machine, ro RandomOptions, ok bool) {
 	var open []*properties.Property
 	for _, p := range a.m.props {
-		if !failedIn(exh, p.Name) && !failedIn(probe, p.Name) {
+		if !decidedIn(exh, p.Name) && !decidedIn(probe, p.Name) {
 			open = append(open, p)
 		}
 	}
@@ -279,14 +279,14 @@ func (a *autoRun) combine(probe, exh, walks *Result) *Result {
 	for i := range res.Properties {
 		pr := &res.Properties[i]
 		for _, part := range ran {
-			if q := propertyIn(part.res, pr.Name); q != nil && q.Verdict == Fail {
+			if q := propertyIn(part.res, pr.Name); decidedIn(part.res, pr.Name) {
 				*pr = *q
 				pr.By = part.by
 				break
 			}
 		}
-		if pr.Verdict != Fail {
-			pr.Verdict, pr.Detail = Unknown, notFound(probe, exh, walks, propertyIn(walks, pr.Name), a.parts)
+		if pr.By == "" {
+			pr.Verdict, pr.Detail = Unknown, notFound(probe, exh, walks, propertyIn(walks, pr.Name), a.parts, pr.Sometimes)
 		}
 	}
 	switch {
@@ -321,7 +321,7 @@ func (a *autoRun) combine(probe, exh, walks *Result) *Result {
 
 // notFound is the detail of a property no part broke: what was searched,
 // and that it proves nothing; walked is its verdict in the walks, if any.
-func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartStats) string {
+func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartStats, sometimes bool) string {
 	var where []string
 	if exh != nil {
 		where = append(where, fmt.Sprintf("%d states of the exhaustive search (%s)", exh.Stats.States, autoCutWords(exh.Cut, parts)))
@@ -336,6 +336,9 @@ func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartSta
 		where = append(where, fmt.Sprintf("%d random walks", n))
 	}
 	s := "no counterexample in " + strings.Join(where, " nor in ") + ": not a proof"
+	if sometimes {
+		s = "no run reached it in " + strings.Join(where, " nor in ") + ": not a proof that none does"
+	}
 	if walked != nil && walked.Verdict == Unknown && walked.Detail != "" {
 		s += " (the walks: " + walked.Detail + ")"
 	}
@@ -376,10 +379,12 @@ func propertyIn(r *Result, name string) *PropertyResult {
 	return r.Property(name)
 }
 
-// failedIn reports whether the named property failed in r (nil: no).
-func failedIn(r *Result, name string) bool {
+// decidedIn reports whether r (nil: no) decided the named property
+// whatever the other parts find: it failed, or, a sometimes-property,
+// passed with a witness.
+func decidedIn(r *Result, name string) bool {
 	p := propertyIn(r, name)
-	return p != nil && p.Verdict == Fail
+	return p != nil && (p.Verdict == Fail || p.Witness != nil)
 }
 
 // tagged is fn telling each violation as found by part; nil if fn is.

@@ -245,6 +245,7 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 	}
 	res := t.end()
 	res.finish(time.Now())
+	res.settleSometimes()
 	res.Stats.Seconds, res.Stats.StatesPerS = 0, 0
 	for _, r := range byIndex {
 		res.Stats.Seconds = max(res.Stats.Seconds, r.Seconds)

@@ -32,7 +32,8 @@ type Judgement struct {
 	// Verdict is "holds", "violated", "pending" (an Eventually property
 	// with obligations outstanding, which a run that ends here would
 	// violate) or "judged at the end" (an AtQuiescence property in a world
-	// where the run goes on).
+	// where the run goes on); for a sometimes-property, "reached" or "not
+	// reached" (its goal, in this world).
 	Verdict string `json:"verdict"`
 	Detail  string `json:"detail,omitempty"`
 }
@@ -79,6 +80,10 @@ func (m *Machine) Walk(choices []int) (*Position, error) {
 		d, f := judgeSafely(p, view, pos.Quiescent)
 		switch {
 		case f != nil:
+		case p.When == properties.Possibly && d != "":
+			j.Verdict, j.Detail = "reached", d
+		case p.When == properties.Possibly:
+			j.Verdict = "not reached"
 		case d != "":
 			j.Verdict, j.Detail = "violated", d
 		case pos.Quiescent || p.When == properties.Always:

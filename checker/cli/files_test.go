@@ -378,7 +378,7 @@ func FuzzMerge(f *testing.F) {
 				t.Fatalf("the merged result does not print as %s: %v", format, err)
 			}
 		}
-		if cx := firstTrace(res); cx != nil && n <= suite.MaxReplayNodes {
+		if cx := firstTrace(res, true); cx != nil && n <= suite.MaxReplayNodes {
 			out, err := suite.NewTraceFile(ms.p, ms.cfg, ms.props, cx).JSON()
 			if err != nil {
 				t.Fatal(err)
