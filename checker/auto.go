@@ -112,15 +112,21 @@ type PartStats struct {
 // still at depth 6, where at N = 4 its runs reach depth 28. Every such
 // check would wait a minute to say what walks say in seconds.
 func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
+	return m.report(auto(ctx, m, opt))
+}
+
+// auto is Auto before report: with the verdicts of the triggers not asked
+// for.
+func auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	a := &autoRun{m: m, opt: opt, start: time.Now()}
 	if m.Config().N >= AutoWalksN {
 		ro := opt.Random
 		ro.Time, _ = a.within(ro.Time)
-		return Random(ctx, m, ro)
+		return m.random(ctx, ro)
 	}
 	var probe, exh, walks *Result
 	if d := a.probeTime(); d > 0 && len(m.props) > 0 {
-		probe = a.run("probe", d, func() *Result { return Random(ctx, m, a.probeOptions(d)) })
+		probe = a.run("probe", d, func() *Result { return m.random(ctx, a.probeOptions(d)) })
 		if probe.Fault != nil || probe.Cut == CutCanceled {
 			return a.combine(probe, nil, nil)
 		}
@@ -131,7 +137,7 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	}
 	eo := opt.Exhaustive
 	eo.Time, eo.OnViolation = budget, tagged(eo.OnViolation, "exhaustive")
-	exh = a.run("exhaustive", budget, func() *Result { return Exhaustive(ctx, m, eo) })
+	exh = a.run("exhaustive", budget, func() *Result { return m.exhaustive(ctx, eo) })
 	if len(m.props) == 0 {
 		return exh
 	}
@@ -142,7 +148,7 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 		return a.combine(probe, exh, nil)
 	}
 	if wm, ro, ok := a.walksFor(probe, exh); ok {
-		walks = a.run("walks", ro.Time, func() *Result { return Random(ctx, wm, ro) })
+		walks = a.run("walks", ro.Time, func() *Result { return wm.random(ctx, ro) })
 	}
 	return a.combine(probe, exh, walks)
 }
@@ -230,7 +236,7 @@ func (a *autoRun) probeOptions(d time.Duration) RandomOptions {
 // ok is false when there is nothing left to walk for, or no time.
 func (a *autoRun) walksFor(probe, exh *Result) (wm *Machine, ro RandomOptions, ok bool) {
 	var open []*properties.Property
-	for _, p := range a.m.props {
+	for _, p := range a.m.Properties() { // (WithProperties adds their triggers)
 		if !decidedIn(exh, p.Name) && !decidedIn(probe, p.Name) {
 			open = append(open, p)
 		}

@@ -127,6 +127,12 @@ type Options struct {
 // search start again, keeping the graph; verdicts, counts and figures are
 // the same either way.
 func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
+	return m.report(m.exhaustive(ctx, opt))
+}
+
+// exhaustive is Exhaustive before report: with the verdicts of the
+// triggers not asked for.
+func (m *Machine) exhaustive(ctx context.Context, opt Options) *Result {
 	res := exhaustive(ctx, m.m, m.props, opt)
 	res.settleSometimes()
 	if res.Reduction.Kind == SymmetryUsed {

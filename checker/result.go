@@ -175,7 +175,11 @@ type Result struct {
 	// that a Pass is a proof for it. A random search is never complete.
 	Complete   bool             `json:"complete"`
 	Properties []PropertyResult `json:"properties"`
-	Stats      Stats            `json:"stats"`
+	// Vacuous: the passes whose trigger no run reached (see
+	// properties.Property.Trigger): they may hold only because what they
+	// speak of never happens. The verdicts stand.
+	Vacuous []Vacuity `json:"vacuous,omitempty"`
+	Stats   Stats     `json:"stats"`
 	// Messages is nil when no complete run was explored.
 	Messages []MessageRange `json:"messages"`
 	// Rounds: the time of complete runs, when asked for (Options.Rounds,

@@ -97,3 +97,40 @@ func notReached(r *Result) string {
 	}
 	return fmt.Sprintf("no world reached it in the %d states searched before the search stopped", r.Stats.States)
 }
+
+// Vacuity is a pass that may be vacuous: Property passed, but no run the
+// search explored reached its trigger (Property.Trigger), whose verdict
+// was fail or unknown (Detail says why).
+type Vacuity struct {
+	Property string `json:"property"`
+	Trigger  string `json:"trigger"`
+	Doc      string `json:"trigger_doc"` // the trigger's goal: "some node is told a leader"
+	Detail   string `json:"detail"`
+}
+
+func (v Vacuity) String() string {
+	return fmt.Sprintf("%s passed, but no run reached %s (%s): the pass may be vacuous", v.Property, v.Trigger, v.Doc)
+}
+
+// report makes res, a search of all m's properties, the result of those
+// asked for: a pass whose trigger no run reached is recorded
+// (Result.Vacuous), and the triggers not asked for are dropped, with what
+// their verdicts added to res's. It returns res.
+func (m *Machine) report(res *Result) *Result {
+	for _, p := range m.props[:m.shown] {
+		pr, tr := res.Property(p.Name), (*PropertyResult)(nil)
+		if p.Trigger != nil {
+			tr = res.Property(p.Trigger.Name)
+		}
+		if pr != nil && tr != nil && pr.Verdict == Pass && tr.Verdict != Pass {
+			res.Vacuous = append(res.Vacuous, Vacuity{Property: p.Name, Trigger: tr.Name, Doc: p.Trigger.Doc, Detail: tr.Detail})
+		}
+	}
+	if len(res.Properties) > m.shown {
+		res.Properties = res.Properties[:m.shown]
+		if res.Refused == "" {
+			res.decide()
+		}
+	}
+	return res
+}

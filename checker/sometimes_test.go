@@ -15,8 +15,12 @@ import (
 // countRelay passes a count round the ring: node 0 starts it at 1, and each
 // node that receives m keeps it and sends m+1 on, up to limit. Its only
 // run has limit deliveries, and the world after k of them is the first
-// where a node holds k: limit+1 worlds in all, counted by hand.
-type countRelay struct{ limit int }
+// where a node holds k: limit+1 worlds in all, counted by hand. Where it
+// elects, the node that receives limit is told it leads.
+type countRelay struct {
+	limit  int
+	elects bool
+}
 
 func (countRelay) Init(ctx *model.Ctx[int]) int {
 	if ctx.Self() == 0 {
@@ -28,6 +32,9 @@ func (countRelay) Init(ctx *model.Ctx[int]) int {
 func (r countRelay) Receive(ctx *model.Ctx[int], _ int, _ model.NodeID, m int) int {
 	if m < r.limit {
 		ctx.Send((ctx.Self()+1)%model.NodeID(ctx.N()), m+1)
+	}
+	if m == r.limit && r.elects {
+		ctx.Observe(model.Leader(ctx.Self()))
 	}
 	return m
 }
@@ -185,4 +192,62 @@ func TestSometimesAloneStopsWhenReached(t *testing.T) {
 	require.True(t, res.Stopped)
 	require.Equal(t, checker.Pass, res.Verdict)
 	require.Equal(t, int64(3), res.Stats.States)
+}
+
+// A pass whose trigger no run reached is recorded as maybe vacuous, the
+// trigger judged though not asked for (and not reported then); a pass
+// whose trigger was reached, or a verdict that is no pass, is not.
+func TestVacuousPass(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		elects  bool
+		props   []*properties.Property
+		opt     checker.Options
+		shown   []string
+		vacuous []checker.Vacuity
+	}{
+		{"never elects", false, []*properties.Property{properties.UniqueLeader, properties.Agreement}, checker.Options{},
+			[]string{"unique-leader", "agreement"}, []checker.Vacuity{
+				{Property: "unique-leader", Trigger: "elected", Doc: "some node is told a leader", Detail: "no reachable world reaches it (6 states searched)"},
+				{Property: "agreement", Trigger: "elected", Doc: "some node is told a leader", Detail: "no reachable world reaches it (6 states searched)"}}},
+		{"never elects, the trigger asked for", false, []*properties.Property{properties.Elected, properties.UniqueLeader}, checker.Options{},
+			[]string{"elected", "unique-leader"}, []checker.Vacuity{
+				{Property: "unique-leader", Trigger: "elected", Doc: "some node is told a leader", Detail: "no reachable world reaches it (6 states searched)"}}},
+		{"elects", true, []*properties.Property{properties.UniqueLeader}, checker.Options{}, []string{"unique-leader"}, nil},
+		{"cut before it elects", true, []*properties.Property{properties.HighestLeader}, checker.Options{MaxDepth: 3}, []string{"highest-leader"}, nil},
+		{"no trigger", false, []*properties.Property{properties.Termination}, checker.Options{}, []string{"termination"}, nil},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			m, err := checker.Compile("count-relay", countRelay{limit: 5, elects: c.elects}, model.Config{N: 3}, c.props...)
+			require.NoError(t, err)
+			require.Equal(t, c.props, m.Properties(), "the triggers are not among the properties asked for")
+			res := checker.Exhaustive(context.Background(), m, c.opt)
+			var names []string
+			for _, pr := range res.Properties {
+				names = append(names, pr.Name)
+			}
+			require.Equal(t, c.shown, names)
+			require.Equal(t, c.vacuous, res.Vacuous)
+		})
+	}
+}
+
+// Random walks and their shards judge the triggers too: walks that never
+// elect leave the trigger unknown, and the pass is told as maybe vacuous,
+// by the merge as by the search on one machine; and by an auto search.
+func TestVacuousPassOfWalks(t *testing.T) {
+	m, err := checker.Compile("count-relay", countRelay{limit: 5}, model.Config{N: 3}, properties.UniqueLeader)
+	require.NoError(t, err)
+	opt := checker.RandomOptions{Walks: 6, Seed: 3}
+	want := []checker.Vacuity{{Property: "unique-leader", Trigger: "elected", Doc: "some node is told a leader",
+		Detail: "no walk reached it (6 walks): a random search is not a proof"}}
+	whole := checker.Random(context.Background(), m, opt)
+	require.Equal(t, want, whole.Vacuous)
+	require.Len(t, whole.Properties, 1)
+	merged := mergedShards(t, m, opt, 2)
+	require.Equal(t, whole.Properties, merged.Properties)
+	require.Equal(t, want, merged.Vacuous)
+	auto := checker.Auto(context.Background(), m, checker.AutoOptions{Random: opt})
+	require.Len(t, auto.Properties, 1)
+	require.Equal(t, "no reachable world reaches it (6 states searched)", auto.Vacuous[0].Detail)
 }

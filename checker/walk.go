@@ -75,7 +75,7 @@ func (m *Machine) Walk(choices []int) (*Position, error) {
 		pos.States = append(pos.States, nodeState(st, w, i))
 	}
 	view := st.View(w)
-	for _, p := range m.props {
+	for _, p := range m.props[:m.shown] { // (the triggers not asked for are no verdict of their own)
 		j := Judgement{Property: p.Name, When: p.When.String(), Verdict: "holds"}
 		d, f := judgeSafely(p, view, pos.Quiescent)
 		switch {

@@ -97,6 +97,9 @@ var cutWords = map[checker.Cut]string{
 func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result, witnesses bool) {
 	printHeader(out, p, scenario, cfg, r)
 	printProperties(out, r)
+	for _, v := range r.Vacuous {
+		fmt.Fprintf(out, "warning: %s\n", v)
+	}
 	printFigures(out, r)
 	printStops(out, r)
 	printRuns(out, r, witnesses)
@@ -338,6 +341,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
 		StoppedFirst   bool                     `json:"stopped_at_first,omitempty"`
 		Properties     []checker.PropertyResult `json:"properties"`
+		Vacuous        []checker.Vacuity        `json:"vacuous,omitempty"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
 		Rounds         *checker.Rounds          `json:"rounds,omitempty"`
@@ -349,7 +353,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Parts: r.Parts, Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Complete: r.Complete, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Vacuous: r.Vacuous, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}
