@@ -226,7 +226,10 @@ func printStops(out io.Writer, r *checker.Result) {
 	if r.Fault != nil {
 		fmt.Fprintf(out, "  the search ended at a fault of a handler or monitor (below): properties without a counterexample are unknown\n")
 	}
-	if r.Stopped {
+	switch {
+	case r.Stopped && len(r.Failed()) == 0: // (see checker.Result.Stopped)
+		fmt.Fprintf(out, "  stopped early: every sometimes-property was reached; the figures cover the search so far\n")
+	case r.Stopped:
 		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
 	}
 	if r.StoppedFirst {
