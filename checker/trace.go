@@ -355,6 +355,8 @@ func Render(out io.Writer, t *Trace) {
 	}
 	end := "  (violation in the last world)"
 	switch {
+	case t.Witness:
+		end = "  (the goal is reached in the last world)"
 	case t.Fault != "" && t.FaultInStep:
 		end = "  (the fault is in this last step: nothing came of it)"
 	case t.Fault != "":

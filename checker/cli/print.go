@@ -311,7 +311,7 @@ func finalVerdict(r *checker.Result) string {
 	if r.Mode == checker.ModeAuto && r.Verdict == checker.Unknown {
 		return fmt.Sprintf("%s: %s: not a proof", r.Verdict, autoSearched(r))
 	}
-	if r.Verdict != checker.Pass || r.Complete {
+	if r.Verdict != checker.Pass || r.Complete || everyWitnessed(r) {
 		return string(r.Verdict)
 	}
 	switch r.Mode {
@@ -321,6 +321,18 @@ func finalVerdict(r *checker.Result) string {
 		return autoSearched(r) + ": not a proof"
 	}
 	return fmt.Sprintf("no counterexample in %d states: not a proof", r.Stats.States)
+}
+
+// everyWitnessed reports whether every property of r is a sometimes-
+// property that a run reached: its witnesses prove its pass, whatever
+// searched.
+func everyWitnessed(r *checker.Result) bool {
+	for _, pr := range r.Properties {
+		if pr.Witness == nil {
+			return false
+		}
+	}
+	return len(r.Properties) > 0
 }
 
 type messageJSON struct {
