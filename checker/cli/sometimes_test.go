@@ -72,10 +72,13 @@ func TestSometimesFromTheCommandLine(t *testing.T) {
 		{"vacuous, the trigger asked for", []string{"check", "silent", "-props", "elected,unique-leader"}, 1,
 			[]string{"  elected          fail", "warning: unique-leader passed, but no run reached elected"}, nil},
 		{"not vacuous", []string{"check", "greeter", "-props", "unique-leader"}, 0, []string{"verdict: pass\n"}, []string{"warning"}},
+		{"vacuous among every scenario", []string{"check", "--all", "test/silent"}, 0,
+			[]string{"vigil: test/silent [hello]: warning: unique-leader passed, but no run reached elected"}, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := run(c.args...)
+			out += errOut // (--all tells of each scenario on stderr)
 			require.Equal(t, c.code, code, out+errOut)
 			for _, w := range c.want {
 				require.Contains(t, out, w)
