@@ -10,10 +10,10 @@ import (
 // the invariant "the goal is never reached": a world that breaks it is the
 // property's witness, found and recorded as a counterexample is. Two
 // things set them apart: a witness stops nothing (settled, anyViolation),
-// and the public engines (Exhaustive, Random, MergeShards) turn the
-// verdicts round as they return (settleSometimes), the searches an engine
-// runs inside for its own ends (for traces, faults, rounds) keep them as
-// they are.
+// and the public engines (Exhaustive, Random, MergeShards; Auto through
+// its parts) turn the verdicts round as they return (settleSometimes);
+// the searches an engine runs inside for its own ends (for traces,
+// faults, rounds) keep them as they are.
 
 // settled reports whether a search judging props has nothing left to find,
 // found(p) saying whether property p has a violation (a witness, for a
