@@ -112,15 +112,21 @@ type PartStats struct {
 // still at depth 6, where at N = 4 its runs reach depth 28. Every such
 // check would wait a minute to say what walks say in seconds.
 func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
+	return m.report(auto(ctx, m, opt))
+}
+
+// auto is Auto before report: with the verdicts of the triggers not asked
+// for.
+func auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	a := &autoRun{m: m, opt: opt, start: time.Now()}
 	if m.Config().N >= AutoWalksN {
 		ro := opt.Random
 		ro.Time, _ = a.within(ro.Time)
-		return Random(ctx, m, ro)
+		return m.random(ctx, ro)
 	}
 	var probe, exh, walks *Result
 	if d := a.probeTime(); d > 0 && len(m.props) > 0 {
-		probe = a.run("probe", d, func() *Result { return Random(ctx, m, a.probeOptions(d)) })
+		probe = a.run("probe", d, func() *Result { return m.random(ctx, a.probeOptions(d)) })
 		if probe.Fault != nil || probe.Cut == CutCanceled {
 			return a.combine(probe, nil, nil)
 		}
@@ -131,7 +137,7 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 	}
 	eo := opt.Exhaustive
 	eo.Time, eo.OnViolation = budget, tagged(eo.OnViolation, "exhaustive")
-	exh = a.run("exhaustive", budget, func() *Result { return Exhaustive(ctx, m, eo) })
+	exh = a.run("exhaustive", budget, func() *Result { return m.exhaustive(ctx, eo) })
 	if len(m.props) == 0 {
 		return exh
 	}
@@ -142,7 +148,7 @@ func Auto(ctx context.Context, m *Machine, opt AutoOptions) *Result {
 		return a.combine(probe, exh, nil)
 	}
 	if wm, ro, ok := a.walksFor(probe, exh); ok {
-		walks = a.run("walks", ro.Time, func() *Result { return Random(ctx, wm, ro) })
+		walks = a.run("walks", ro.Time, func() *Result { return wm.random(ctx, ro) })
 	}
 	return a.combine(probe, exh, walks)
 }
@@ -230,8 +236,8 @@ func (a *autoRun) probeOptions(d time.Duration) RandomOptions {
 // ok is false when there is nothing left to walk for, or no time.
 func (a *autoRun) walksFor(probe, exh *Result) (wm *Machine, ro RandomOptions, ok bool) {
 	var open []*properties.Property
-	for _, p := range a.m.props {
-		if !failedIn(exh, p.Name) && !failedIn(probe, p.Name) {
+	for _, p := range a.m.Properties() { // (WithProperties adds their triggers)
+		if !decidedIn(exh, p.Name) && !decidedIn(probe, p.Name) {
 			open = append(open, p)
 		}
 	}
@@ -279,14 +285,14 @@ func (a *autoRun) combine(probe, exh, walks *Result) *Result {
 	for i := range res.Properties {
 		pr := &res.Properties[i]
 		for _, part := range ran {
-			if q := propertyIn(part.res, pr.Name); q != nil && q.Verdict == Fail {
+			if q := propertyIn(part.res, pr.Name); decidedIn(part.res, pr.Name) {
 				*pr = *q
 				pr.By = part.by
 				break
 			}
 		}
-		if pr.Verdict != Fail {
-			pr.Verdict, pr.Detail = Unknown, notFound(probe, exh, walks, propertyIn(walks, pr.Name), a.parts)
+		if pr.By == "" {
+			pr.Verdict, pr.Detail = Unknown, notFound(probe, exh, walks, propertyIn(walks, pr.Name), a.parts, pr.Sometimes)
 		}
 	}
 	switch {
@@ -321,7 +327,7 @@ func (a *autoRun) combine(probe, exh, walks *Result) *Result {
 
 // notFound is the detail of a property no part broke: what was searched,
 // and that it proves nothing; walked is its verdict in the walks, if any.
-func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartStats) string {
+func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartStats, sometimes bool) string {
 	var where []string
 	if exh != nil {
 		where = append(where, fmt.Sprintf("%d states of the exhaustive search (%s)", exh.Stats.States, autoCutWords(exh.Cut, parts)))
@@ -336,6 +342,9 @@ func notFound(probe, exh, walks *Result, walked *PropertyResult, parts []PartSta
 		where = append(where, fmt.Sprintf("%d random walks", n))
 	}
 	s := "no counterexample in " + strings.Join(where, " nor in ") + ": not a proof"
+	if sometimes {
+		s = "no run reached it in " + strings.Join(where, " nor in ") + ": not a proof that none does"
+	}
 	if walked != nil && walked.Verdict == Unknown && walked.Detail != "" {
 		s += " (the walks: " + walked.Detail + ")"
 	}
@@ -376,10 +385,12 @@ func propertyIn(r *Result, name string) *PropertyResult {
 	return r.Property(name)
 }
 
-// failedIn reports whether the named property failed in r (nil: no).
-func failedIn(r *Result, name string) bool {
+// decidedIn reports whether r (nil: no) decided the named property
+// whatever the other parts find: it failed, or, a sometimes-property,
+// passed with a witness.
+func decidedIn(r *Result, name string) bool {
 	p := propertyIn(r, name)
-	return p != nil && p.Verdict == Fail
+	return p != nil && (p.Verdict == Fail || p.Witness != nil)
 }
 
 // tagged is fn telling each violation as found by part; nil if fn is.

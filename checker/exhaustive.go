@@ -127,7 +127,14 @@ type Options struct {
 // search start again, keeping the graph; verdicts, counts and figures are
 // the same either way.
 func Exhaustive(ctx context.Context, m *Machine, opt Options) *Result {
+	return m.report(m.exhaustive(ctx, opt))
+}
+
+// exhaustive is Exhaustive before report: with the verdicts of the
+// triggers not asked for.
+func (m *Machine) exhaustive(ctx context.Context, opt Options) *Result {
 	res := exhaustive(ctx, m.m, m.props, opt)
+	res.settleSometimes()
 	if res.Reduction.Kind == SymmetryUsed {
 		// a violation is told as its run shows it (see search.trace)
 		for i := range res.Properties {
@@ -346,7 +353,7 @@ func (e *search) begin(xs []*expander, cur *level) ([]*sim.Step, *sim.Fault) {
 		e.parent, e.via = append(e.parent, 0), append(e.via, 0)
 	}
 	for p, prop := range e.props {
-		if prop.When == properties.Always {
+		if prop.EveryWorld() {
 			d, f := judgeSafely(prop, xs[0].view.At(w0), false)
 			if f != nil {
 				return nil, f
@@ -371,7 +378,7 @@ func (e *search) levels(ctx context.Context, xs []*expander, cur *level, opt Opt
 	var pool []*chunk
 	lo := 0 // number of the frontier's first state
 	progress := newReporter(opt.Progress)
-	stoppedFirst = opt.First && len(e.first) > 0
+	stoppedFirst = opt.First && e.violated()
 	for depth := 0; cur.len() > 0 && !e.allFailed() && !stoppedFirst; depth++ {
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := cur.len()
@@ -470,7 +477,7 @@ func (e *search) expandLevel(ctx context.Context, xs []*expander, pool *[]*chunk
 		if e.fellBack() {
 			break
 		}
-		if first && len(e.first) > 0 && (c0+k < nchunks || next.len() > 0) {
+		if first && e.violated() && (c0+k < nchunks || next.len() > 0) {
 			return complete, true
 		}
 	}
@@ -634,11 +641,17 @@ func (e *search) record(v violation) {
 	if !ok || v.depth < old.depth {
 		e.first[v.prop] = v
 	}
-	if !ok && e.onViolation != nil {
+	if !ok && e.onViolation != nil && e.props[v.prop].When != properties.Possibly {
 		e.onViolation(FirstViolation{Property: e.props[v.prop].Name, Detail: v.detail, Depth: v.depth})
 	}
 }
 
 func (e *search) failed(p int) bool { _, ok := e.first[p]; return ok }
 
-func (e *search) allFailed() bool { return len(e.props) > 0 && len(e.first) == len(e.props) }
+// allFailed reports whether the search has nothing left to find: every
+// property has a counterexample (see settled for sometimes-properties).
+func (e *search) allFailed() bool { return settled(e.props, e.failed) }
+
+// violated reports whether a property that is not a sometimes-property
+// has a counterexample, the stop of Options.First.
+func (e *search) violated() bool { return anyViolation(e.props, e.failed) }

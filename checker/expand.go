@@ -266,7 +266,7 @@ func (x *expander) judgeQuiescent(c *chunk, w sim.World, src, depth int) bool {
 		c.rounds.add(x.st.Rounds(w))
 	}
 	for p, prop := range e.props {
-		if prop.When != properties.Always && !e.skip[p] {
+		if !prop.EveryWorld() && !e.skip[p] {
 			if d := prop.AtEnd(x.check(p, prop, w)); d != "" {
 				c.viol = append(c.viol, violation{prop: p, src: src, pos: -1, depth: depth, detail: d})
 			}
@@ -363,7 +363,7 @@ func (x *expander) takeSuccessor(c *chunk, w sim.World, i, pos, depth int, edges
 	same := ev.Kind != sim.Crash && ev.Kind != sim.Recover && !x.succs[pos].MonitorsChanged
 	built := false
 	for p, prop := range e.props {
-		if prop.When != properties.Always || e.skip[p] || (same && prop.MonitorOnly) {
+		if !prop.EveryWorld() || e.skip[p] || (same && prop.MonitorOnly) {
 			continue
 		}
 		if !built {

@@ -64,7 +64,7 @@ func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, 
 	if r.fault != nil {
 		return r
 	}
-	undecided := func() bool { return r.undecided(len(props), first) }
+	undecided := func() bool { return r.undecided(props, first) }
 	forced := newForcedRun(lw.N())
 walking:
 	for r.steps < maxDepth && undecided() {

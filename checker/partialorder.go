@@ -38,8 +38,12 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 	cfg := m.Config()
 	live := false
 	for _, p := range props {
-		if p.When == properties.Always && !p.MonitorOnly {
-			return false, "none: invariant " + p.Name + " reads node states, which every step may change"
+		if p.EveryWorld() && !p.MonitorOnly {
+			kind := "invariant "
+			if p.When == properties.Possibly {
+				kind = "sometimes-property "
+			}
+			return false, "none: " + kind + p.Name + " reads node states, which every step may change"
 		}
 		live = live || p.When == properties.Eventually
 	}

@@ -111,7 +111,15 @@ func batchAt(k, walks int) (lo, hi int) {
 // batch to know whether walks end); MergeShards makes the whole search's
 // result from the shards' (Result.Shard).
 func Random(ctx context.Context, m *Machine, opt RandomOptions) *Result {
-	return random(ctx, m.m, m.props, opt)
+	return m.report(m.random(ctx, opt))
+}
+
+// random is Random before report: with the verdicts of the triggers not
+// asked for.
+func (m *Machine) random(ctx context.Context, opt RandomOptions) *Result {
+	res := random(ctx, m.m, m.props, opt)
+	res.settleSometimes()
+	return res
 }
 
 // random is Random over the Machine and properties m wraps.

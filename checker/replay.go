@@ -196,18 +196,30 @@ func (r *replayer) judgeCycle(t *Trace, props []*properties.Property) (out *Trac
 
 // judgeLast judges props in the run's last world, naming in t the first
 // it violates.
+//
+// A run that violates none but reaches the goal of a sometimes-property
+// is that property's witness (Trace.Witness): the one the trace replayed
+// names, if it reaches it, else the first.
 func (r *replayer) judgeLast(t *Trace, props []*properties.Property) (*Trace, error) {
 	view := r.st.View(r.w)
+	var reached, reachedDetail string
 	for _, p := range props {
 		d, f := judgeSafely(p, view, t.Quiescent)
 		if f != nil {
 			t.Fault = f.Error()
 			return t, fmt.Errorf("the run faults in its last world: %w", faultOf(f, t))
 		}
-		if d != "" {
+		switch {
+		case d == "":
+		case p.When != properties.Possibly:
 			t.Property, t.Detail = p.Name, d
-			break
+			return t, nil
+		case reached == "" || p.Name == r.in.Property:
+			reached, reachedDetail = p.Name, d
 		}
+	}
+	if reached != "" {
+		t.Property, t.Detail, t.Witness = reached, reachedDetail, true
 	}
 	return t, nil
 }

@@ -40,6 +40,12 @@ type PropertyResult struct {
 	Verdict        Verdict `json:"result"`
 	Detail         string  `json:"detail,omitempty"`
 	Counterexample *Trace  `json:"counterexample,omitempty"`
+	// Sometimes: the property is a sometimes-property (properties.Possibly),
+	// which passes where some run reaches its goal. Witness is then that
+	// run, the shortest an exhaustive search met; a random walk's replays
+	// from its seed.
+	Sometimes bool   `json:"sometimes,omitempty"`
+	Witness   *Trace `json:"witness,omitempty"`
 	// By names the part of an auto search (see Auto) that decided the
 	// verdict: "exhaustive", "probe" or "walks"; "" for a search of one
 	// mode, and for a property no part decided.
@@ -169,7 +175,11 @@ type Result struct {
 	// that a Pass is a proof for it. A random search is never complete.
 	Complete   bool             `json:"complete"`
 	Properties []PropertyResult `json:"properties"`
-	Stats      Stats            `json:"stats"`
+	// Vacuous: the passes whose trigger no run reached (see
+	// properties.Property.Trigger): they may hold only because what they
+	// speak of never happens. The verdicts stand.
+	Vacuous []Vacuity `json:"vacuous,omitempty"`
+	Stats   Stats     `json:"stats"`
 	// Messages is nil when no complete run was explored.
 	Messages []MessageRange `json:"messages"`
 	// Rounds: the time of complete runs, when asked for (Options.Rounds,
@@ -213,7 +223,9 @@ type Result struct {
 	// ReduceAll), or "none: " and why not.
 	PartialOrder string `json:"partial_order,omitempty"`
 	// Stopped: the search ended early because every property already had
-	// a counterexample; the stats cover what was explored until then.
+	// a counterexample (every one that is not a sometimes-property; where
+	// all are, every one was reached); the stats cover what was explored
+	// until then.
 	Stopped bool `json:"stopped_early,omitempty"`
 	// StoppedFirst: the search ended at its first violation, as
 	// Options.First or RandomOptions.First asked, with work left; the
@@ -267,6 +279,13 @@ func (r *Result) finish(start time.Time) {
 	if r.Stats.Seconds > 0 {
 		r.Stats.StatesPerS = float64(r.Stats.States) / r.Stats.Seconds
 	}
+	r.decide()
+	r.Complete = r.Mode == ModeExhaustive && r.Cut == CutNone && r.Fault == nil && !r.Stopped && !r.StoppedFirst
+}
+
+// decide gives every property without a verdict Pass, or Unknown where a
+// bound cut the search, and r the verdict they add up to.
+func (r *Result) decide() {
 	r.Verdict = Pass
 	for i := range r.Properties {
 		if r.Properties[i].Verdict == "" {
@@ -295,7 +314,6 @@ func (r *Result) finish(start time.Time) {
 	if r.Fault != nil {
 		r.Verdict = Error
 	}
-	r.Complete = r.Mode == ModeExhaustive && r.Cut == CutNone && r.Fault == nil && !r.Stopped && !r.StoppedFirst
 }
 
 // faulted ends a result with fault f: properties without a counterexample
@@ -312,7 +330,7 @@ func (r *Result) faulted(f *Fault) {
 func newResult(mode Mode, props []*properties.Property) *Result {
 	r := &Result{Mode: mode}
 	for _, p := range props {
-		r.Properties = append(r.Properties, PropertyResult{Name: p.Name})
+		r.Properties = append(r.Properties, PropertyResult{Name: p.Name, Sometimes: p.When == properties.Possibly})
 	}
 	return r
 }

@@ -245,6 +245,7 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 	}
 	res := t.end()
 	res.finish(time.Now())
+	res.settleSometimes()
 	res.Stats.Seconds, res.Stats.StatesPerS = 0, 0
 	for _, r := range byIndex {
 		res.Stats.Seconds = max(res.Stats.Seconds, r.Seconds)
@@ -252,7 +253,7 @@ func MergeShards(m *Machine, opt RandomOptions, runs []*ShardRun) (*Result, erro
 	if res.Stats.Seconds > 0 {
 		res.Stats.StatesPerS = float64(res.Stats.States) / res.Stats.Seconds
 	}
-	return res, nil
+	return m.report(res), nil
 }
 
 // shardArtifacts are the artifacts of a walk of a shard: those of its

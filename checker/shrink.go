@@ -227,7 +227,7 @@ func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
 			return applied, d
 		}
 	}
-	if r.prop.When == properties.Always {
+	if r.prop.EveryWorld() {
 		return nil, ""
 	}
 	// Complete the run: the first protocol event in canonical order, each

@@ -58,7 +58,7 @@ func (r *walkResult) judge(props []*properties.Property, v properties.View, atEn
 	}()
 	for ; p < len(props); p++ {
 		prop := props[p]
-		if _, ok := r.viol[p]; ok || (prop.When == properties.Always) == atEnd || sameMonitors && prop.MonitorOnly {
+		if _, ok := r.viol[p]; ok || prop.EveryWorld() == atEnd || sameMonitors && prop.MonitorOnly {
 			continue
 		}
 		if d := prop.Judge(v, atEnd); d != "" {
@@ -76,11 +76,13 @@ func (r *walkResult) judge(props []*properties.Property, v properties.View, atEn
 // N²/2 steps).
 func DefaultWalkDepth(n int) int { return max(100_000, 2*n*n) }
 
-// undecided reports whether a walk judging nprops properties goes on: it
-// stops once every one has failed, or with first once any has; one with
-// none to judge (for figures or histories) runs to its end.
-func (r *walkResult) undecided(nprops int, first bool) bool {
-	return nprops == 0 || (len(r.viol) < nprops && !(first && len(r.viol) > 0))
+// undecided reports whether a walk judging props goes on: it stops once
+// every one has failed, or with first once any has (a sometimes-property
+// reached stops nothing; see settled); one with none to judge (for
+// figures or histories) runs to its end.
+func (r *walkResult) undecided(props []*properties.Property, first bool) bool {
+	found := func(p int) bool { _, ok := r.viol[p]; return ok }
+	return len(props) == 0 || !(settled(props, found) || first && anyViolation(props, found))
 }
 
 // quiesce judges the quiescent world a walk reached: a run ends there.
@@ -254,7 +256,7 @@ func (k *stepWalk) judge(atEnd bool) {
 	k.r.judge(k.props, k.view.At(k.w), atEnd, len(k.r.events), false)
 }
 
-func (k *stepWalk) undecided() bool { return k.r.undecided(len(k.props), k.first) }
+func (k *stepWalk) undecided() bool { return k.r.undecided(k.props, k.first) }
 
 // step takes one step of the walk: it lists the events enabled, chooses
 // one and takes it, and judges the world it leads to. It returns false

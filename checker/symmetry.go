@@ -7,7 +7,6 @@ import (
 
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/model"
-	"github.com/vigil-check/vigil/properties"
 )
 
 // Reduction says which reductions an exhaustive search may apply.
@@ -228,7 +227,7 @@ func (x *expander) checkSymmetry(w sim.World, k int, quiet bool) *sim.Fault {
 		what = "what it can do next"
 	default:
 		for p, prop := range x.e.props {
-			if prop.When != properties.Always {
+			if !prop.EveryWorld() {
 				continue
 			}
 			if (x.check(p, prop, w) == "") != (x.check(p, prop, r) == "") {

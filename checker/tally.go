@@ -53,9 +53,9 @@ func (t *tally) more() bool {
 	switch {
 	case t.done >= t.opt.Walks || t.faulted || t.faults || t.res.Cut != CutNone:
 		return false
-	case len(t.props) > 0 && len(t.failed) == len(t.props):
+	case settled(t.props, t.found):
 		return false
-	case t.opt.First && len(t.failed) > 0:
+	case t.opt.First && anyViolation(t.props, t.found):
 		return false
 	case t.done > 0 && !t.ended && onlyAtEnd(t.props, t.failed):
 		return false
@@ -175,7 +175,7 @@ func (t *tally) take(rec *WalkRecord, art artifacts) bool {
 		if pr := &res.Properties[p]; pr.Verdict != Fail {
 			pr.Counterexample = art.counterexample(p)
 			pr.Verdict, pr.Detail = Fail, pr.Counterexample.Detail
-			if t.opt.OnViolation != nil {
+			if t.opt.OnViolation != nil && !pr.Sometimes {
 				t.opt.OnViolation(FirstViolation{Property: pr.Name, Detail: pr.Detail, Depth: len(pr.Counterexample.Events)})
 			}
 		}
@@ -212,12 +212,16 @@ func (t *tally) complete(rec *WalkRecord) {
 	}
 }
 
+// found reports whether a walk taken in broke property p (reached it, for
+// a sometimes-property).
+func (t *tally) found(p int) bool { return t.failed[p] }
+
 // end settles the verdicts and figures of the walks taken in.
 func (t *tally) end() *Result {
 	res, opt := t.res, t.opt
 	done := t.done
 	res.Coverage = newCoverage(t.m, "steps", t.cover)
-	if opt.First && len(t.failed) > 0 && !t.faulted {
+	if opt.First && anyViolation(t.props, t.found) && !t.faulted {
 		res.StoppedFirst = done < opt.Walks || t.cutFirst
 	}
 	complete := 0
@@ -241,7 +245,7 @@ func (t *tally) end() *Result {
 			if prop.When == properties.AtQuiescence && res.Stats.WalksCut == 0 {
 				continue
 			}
-			if pr := &res.Properties[p]; prop.When != properties.Always && pr.Verdict != Fail {
+			if pr := &res.Properties[p]; !prop.EveryWorld() && pr.Verdict != Fail {
 				pr.Verdict = Unknown
 				why := fmt.Sprintf("%d of %d cut by the depth bound of %d steps", res.Stats.WalksCut, res.Stats.Walks, opt.MaxDepth)
 				if c := res.Stats.WalksCycled; c > 0 {
@@ -280,7 +284,7 @@ type kindRange struct {
 // where a run ends (not an invariant).
 func onlyAtEnd(props []*properties.Property, failed map[int]bool) bool {
 	for p, prop := range props {
-		if !failed[p] && prop.When == properties.Always {
+		if !failed[p] && prop.EveryWorld() {
 			return false
 		}
 	}

@@ -44,6 +44,9 @@ type Trace struct {
 	// the events of the last world.
 	Fault       string `json:"fault,omitempty"`
 	FaultInStep bool   `json:"fault_in_step,omitempty"`
+	// Witness: the run is a sometimes-property's witness, which reaches
+	// its goal (Detail), not a counterexample.
+	Witness bool `json:"witness,omitempty"`
 }
 
 // TraceStep is one event of a trace and the nodes it changed.
@@ -308,6 +311,8 @@ func stepInto(st *sim.Stepper, sym *sim.Symmetry, w, rep sim.World) (sim.Event, 
 func Render(out io.Writer, t *Trace) {
 	if t.Fault != "" {
 		fmt.Fprintf(out, "fault: %s\n", t.Fault)
+	} else if t.Witness {
+		fmt.Fprintf(out, "witness for %s: %s\n", t.Property, t.Detail)
 	} else {
 		fmt.Fprintf(out, "counterexample to %s: %s\n", t.Property, t.Detail)
 	}
@@ -350,6 +355,8 @@ func Render(out io.Writer, t *Trace) {
 	}
 	end := "  (violation in the last world)"
 	switch {
+	case t.Witness:
+		end = "  (the goal is reached in the last world)"
 	case t.Fault != "" && t.FaultInStep:
 		end = "  (the fault is in this last step: nothing came of it)"
 	case t.Fault != "":

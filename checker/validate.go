@@ -252,7 +252,7 @@ func (v *recordCheck) check(rec *WalkRecord) error {
 	for i, p := range rec.Violated {
 		switch {
 		case p < 0 || p >= v.nprops:
-			return fmt.Errorf("it violates property %d, outside 0..%d, the %d properties checked", p, v.nprops-1, v.nprops)
+			return fmt.Errorf("it violates property %d, outside 0..%d, the %d properties checked (with their triggers)", p, v.nprops-1, v.nprops)
 		case i > 0 && p <= rec.Violated[i-1]:
 			return fmt.Errorf("violated properties %v are not ascending", rec.Violated)
 		}

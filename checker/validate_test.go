@@ -26,7 +26,7 @@ func TestMergeShardsRefusesInvalidRuns(t *testing.T) {
 		edit func(r []*checker.ShardRun)
 		err  string
 	}{
-		{"violated index out of range", func(r []*checker.ShardRun) { r[0].Walks[0].Violated = []int{99} }, "violates property 99, outside 0..2"},
+		{"violated index out of range", func(r []*checker.ShardRun) { r[0].Walks[0].Violated = []int{99} }, "violates property 99, outside 0..3"},
 		{"negative violated index", func(r []*checker.ShardRun) { r[0].Walks[0].Violated = []int{-1} }, "violates property -1"},
 		{"violated not ascending", func(r []*checker.ShardRun) { r[0].Walks[0].Violated = []int{1, 0} }, "are not ascending"},
 		{"negative steps", func(r []*checker.ShardRun) { r[0].Walks[0].Steps = -5 }, "-5 steps, outside 0..100000"},

@@ -32,7 +32,8 @@ type Judgement struct {
 	// Verdict is "holds", "violated", "pending" (an Eventually property
 	// with obligations outstanding, which a run that ends here would
 	// violate) or "judged at the end" (an AtQuiescence property in a world
-	// where the run goes on).
+	// where the run goes on); for a sometimes-property, "reached" or "not
+	// reached" (its goal, in this world).
 	Verdict string `json:"verdict"`
 	Detail  string `json:"detail,omitempty"`
 }
@@ -74,11 +75,15 @@ func (m *Machine) Walk(choices []int) (*Position, error) {
 		pos.States = append(pos.States, nodeState(st, w, i))
 	}
 	view := st.View(w)
-	for _, p := range m.props {
+	for _, p := range m.props[:m.shown] { // (the triggers not asked for are no verdict of their own)
 		j := Judgement{Property: p.Name, When: p.When.String(), Verdict: "holds"}
 		d, f := judgeSafely(p, view, pos.Quiescent)
 		switch {
 		case f != nil:
+		case p.When == properties.Possibly && d != "":
+			j.Verdict, j.Detail = "reached", d
+		case p.When == properties.Possibly:
+			j.Verdict = "not reached"
 		case d != "":
 			j.Verdict, j.Detail = "violated", d
 		case pos.Quiescent || p.When == properties.Always:

@@ -66,10 +66,26 @@ func setAt[T comparable](st any, node model.NodeID, v T, inPlace bool) any {
 
 func beliefs(v View) []model.NodeID { return v.Monitor(Leaders).([]model.NodeID) }
 
+// Elected: some run reaches a world where a node is told a leader. It is
+// the trigger of the properties about leaders: where no run elects anyone,
+// they hold for want of a leader.
+var Elected = &Property{
+	Name: "elected", Family: "election", When: Possibly, Monitor: Leaders, MonitorOnly: true,
+	Doc: "some node is told a leader",
+	Check: func(v View) string {
+		for i, l := range beliefs(v) {
+			if l != model.None {
+				return fmt.Sprintf("%v is told %v leads", model.NodeID(i), l)
+			}
+		}
+		return ""
+	},
+}
+
 // UniqueLeader: in every reachable world, at most one live node believes
 // itself the leader.
 var UniqueLeader = &Property{
-	Name: "unique-leader", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true,
+	Name: "unique-leader", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true, Trigger: Elected,
 	Doc: "in every reachable world at most one live node believes itself the leader",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -90,7 +106,7 @@ var UniqueLeader = &Property{
 // leader believe in the same one. A belief in a crashed leader is stale
 // rather than a disagreement: the failure detector has yet to report it.
 var Agreement = &Property{
-	Name: "agreement", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true,
+	Name: "agreement", Family: "election", When: Always, Monitor: Leaders, MonitorOnly: true, Trigger: Elected,
 	Doc: "in every reachable world all live nodes whose leader is live believe in the same leader",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -112,7 +128,7 @@ var Agreement = &Property{
 // HighestLeader: in every quiescent world, every live node that has decided
 // believes in the live node of highest rank.
 var HighestLeader = &Property{
-	Name: "highest-leader", Family: "election", When: AtQuiescence, Monitor: Leaders, MonitorOnly: true,
+	Name: "highest-leader", Family: "election", When: AtQuiescence, Monitor: Leaders, MonitorOnly: true, Trigger: Elected,
 	Doc: "in every quiescent world every live node that has decided believes in the live node of highest rank",
 	Check: func(v View) string {
 		b := beliefs(v)
@@ -169,4 +185,4 @@ var LiveLeader = &Property{
 	},
 }
 
-func init() { register(UniqueLeader, Agreement, HighestLeader, Termination, LiveLeader) }
+func init() { register(Elected, UniqueLeader, Agreement, HighestLeader, Termination, LiveLeader) }

@@ -217,7 +217,7 @@ func TestElectionFamily(t *testing.T) {
 	require.Equal(t, []model.Monitor{properties.Leaders}, properties.Monitors(four), "one monitor for the four")
 
 	// sorted, whatever order the registry's map gives them in
-	sorted := []string{"agreement", "group-leader", "group-numbers-unique", "healed-leader", "highest-leader",
+	sorted := []string{"agreement", "elected", "group-leader", "group-numbers-unique", "healed-leader", "highest-leader",
 		"live-leader", "pool-size", "termination", "unique-leader"}
 	for range 20 {
 		require.Equal(t, sorted, properties.Names("election"))

@@ -271,6 +271,26 @@ func observeDeliveries(s *DeliveryState, node model.NodeID, o model.Obs, inPlace
 
 func deliveries(v View) DeliveryState { return v.Monitor(Deliveries).(DeliveryState) }
 
+// Delivered: some run reaches a world where a process has delivered a
+// message. It is the trigger of agreement and of the orders of delivery:
+// where nothing is ever delivered, they hold for want of a delivery.
+var Delivered = &Property{
+	Name: "delivered", Family: "multicast", When: Possibly, Monitor: Deliveries, MonitorOnly: true,
+	Doc: "some process delivers a message",
+	Check: func(v View) string {
+		s := deliveries(v)
+		for q, d := range s.Delivered {
+			if ms := d.members(); len(ms) > 0 {
+				return fmt.Sprintf("%v delivered %v", model.NodeID(q), s.msgOf(ms[0]))
+			}
+		}
+		if ms := s.Anywhere.members(); len(ms) > 0 {
+			return fmt.Sprintf("a process that crashed since delivered %v", s.msgOf(ms[0]))
+		}
+		return ""
+	},
+}
+
 // Validity: a correct process delivers every message it multicasts.
 var Validity = &Property{
 	Name: "validity", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
@@ -321,7 +341,7 @@ func agreementOn(v View, set msgSet, whom string) string {
 // DeliveryAgreement (agreement): if a correct process delivers m, every
 // correct process does.
 var DeliveryAgreement = &Property{
-	Name: "agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
+	Name: "agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true, Trigger: Delivered,
 	Doc: "where a run ends, a message delivered by a correct process has been delivered by every correct process",
 	Check: func(v View) string {
 		s := deliveries(v)
@@ -338,7 +358,7 @@ var DeliveryAgreement = &Property{
 // UniformAgreement: if any process, correct or not, delivers m, every
 // correct process does.
 var UniformAgreement = &Property{
-	Name: "uniform-agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true,
+	Name: "uniform-agreement", Family: "multicast", When: AtQuiescence, Monitor: Deliveries, MonitorOnly: true, Trigger: Delivered,
 	Doc: "where a run ends, a message delivered by any process, even one that crashed, has been delivered by every correct process",
 	Check: func(v View) string {
 		return agreementOn(v, deliveries(v).Anywhere, "some process")
@@ -473,7 +493,7 @@ func (m orderMonitor) missing(s *OrderLog, node model.NodeID, i int) (model.MsgI
 // FIFOOrder: if a correct process multicasts m and then m', every correct
 // process that delivers m' has delivered m before.
 var FIFOOrder = &Property{
-	Name: "fifo-order", Family: "multicast", When: Always, Monitor: FIFOLog, MonitorOnly: true,
+	Name: "fifo-order", Family: "multicast", When: Always, Monitor: FIFOLog, MonitorOnly: true, Trigger: Delivered,
 	Doc: "a correct process that delivers a message of a correct sender has delivered every message that sender multicast before it",
 	Check: func(v View) string {
 		if b := v.Monitor(FIFOLog).(OrderLog).Bad; b.seen() {
@@ -486,7 +506,7 @@ var FIFOOrder = &Property{
 // CausalOrder: if multicast(m) happened before multicast(m'), every
 // correct process that delivers m' has delivered m before.
 var CausalOrder = &Property{
-	Name: "causal-order", Family: "multicast", When: Always, Monitor: CausalLog, MonitorOnly: true,
+	Name: "causal-order", Family: "multicast", When: Always, Monitor: CausalLog, MonitorOnly: true, Trigger: Delivered,
 	Doc: "a correct process that delivers a message has delivered every message whose multicast happened before its multicast",
 	Check: func(v View) string {
 		if b := v.Monitor(CausalLog).(OrderLog).Bad; b.seen() {
@@ -597,7 +617,7 @@ func (s *SequenceLog) conflict(node model.NodeID, x uint16) badDelivery {
 // TotalOrder: if a correct process delivers m before m', any other correct
 // process that delivers m' has delivered m before.
 var TotalOrder = &Property{
-	Name: "total-order", Family: "multicast", When: Always, Monitor: DeliveryOrder, MonitorOnly: true,
+	Name: "total-order", Family: "multicast", When: Always, Monitor: DeliveryOrder, MonitorOnly: true, Trigger: Delivered,
 	Doc: "two correct processes deliver the messages they both deliver in the same order, and neither skips one the other delivered earlier",
 	Check: func(v View) string {
 		b := v.Monitor(DeliveryOrder).(SequenceLog).Bad
@@ -612,5 +632,5 @@ var TotalOrder = &Property{
 }
 
 func init() {
-	register(Validity, Integrity, DeliveryAgreement, UniformAgreement, FIFOOrder, CausalOrder, TotalOrder)
+	register(Delivered, Validity, Integrity, DeliveryAgreement, UniformAgreement, FIFOOrder, CausalOrder, TotalOrder)
 }

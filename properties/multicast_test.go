@@ -553,6 +553,7 @@ func TestMulticastFamily(t *testing.T) {
 		when When
 		mon  model.Monitor
 	}{
+		"delivered":         {Delivered, Possibly, Deliveries},
 		"validity":          {Validity, AtQuiescence, Deliveries},
 		"integrity":         {Integrity, Always, Deliveries},
 		"agreement":         {DeliveryAgreement, AtQuiescence, Deliveries},

@@ -177,6 +177,6 @@ func TestNoStarvationObligations(t *testing.T) {
 		require.Equal(t, fmt.Sprintf("n%d waits for the critical section", b), properties.NoStarvation.Obligation(b))
 	}
 	require.Equal(t, properties.Eventually, properties.NoStarvation.When)
-	require.Equal(t, []*properties.Property{properties.MutualExclusion, properties.NoDeadlock, properties.NoStarvation, properties.RequestOrder},
+	require.Equal(t, []*properties.Property{properties.Entered, properties.MutualExclusion, properties.NoDeadlock, properties.NoStarvation, properties.RequestOrder},
 		properties.Family("mutex"))
 }

@@ -22,6 +22,22 @@ func Quiescent(name, doc string, check func(v View) string) *Property {
 	return &Property{Name: name, Doc: doc, When: AtQuiescence, Check: check}
 }
 
+// Sometimes returns a reachability property of the family: it holds when
+// some reachable world reaches the goal, where reached is true (When is
+// Possibly). An exhaustive search that finds such a world
+// passes it and keeps the shortest run there, its witness; one that
+// explored every reachable world and found none fails it; any other
+// search that found none leaves it unknown. reached reads the world as an
+// invariant's check does (StateOf, MonitorState).
+func Sometimes(name, family, doc string, reached func(v View) bool) *Property {
+	return &Property{Name: name, Family: family, Doc: doc, When: Possibly, Check: func(v View) string {
+		if reached(v) {
+			return "reached: " + doc
+		}
+		return ""
+	}}
+}
+
 // StateOf returns node i's state in v as the protocol's state type S. The
 // value is shared with the checker: read it, never change it.
 func StateOf[S any](v View, i model.NodeID) S {
@@ -125,6 +141,8 @@ func CheckNames(ps []*Property) error {
 			return fmt.Errorf("property %s has no Check", p.Name)
 		case p.When == Eventually && p.Pending == nil:
 			return fmt.Errorf("property %s is an eventually-property without Pending", p.Name)
+		case p.Trigger != nil && p.Trigger.When != Possibly:
+			return fmt.Errorf("property %s has trigger %s, which is not a sometimes-property", p.Name, p.Trigger.Name)
 		case seen[p.Name]:
 			return fmt.Errorf("two properties are named %s", p.Name)
 		}

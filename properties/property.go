@@ -32,6 +32,17 @@ const (
 	// throughout. The exhaustive engine decides the cycles on its state graph
 	// (see checker.Fairness); a random walk can only judge where it ends.
 	Eventually
+	// Possibly: a sometimes-property (see the constructor Sometimes), a
+	// reachability property, "some run reaches the goal".
+	// Check is judged in every reachable world, as an invariant's is, and
+	// returns what the world reaches of the goal, or "" where it does
+	// not: the property holds where some reachable world reaches it. It is
+	// the violation of the invariant "the goal is never reached", so it is
+	// sound under the reductions exactly where invariants are (symmetry,
+	// partial order). Only an exhaustive search that no bound cut can show
+	// that no world reaches it; a random search that reaches none knows
+	// nothing.
+	Possibly
 )
 
 func (w When) String() string {
@@ -40,6 +51,8 @@ func (w When) String() string {
 		return "at quiescence"
 	case Eventually:
 		return "eventually"
+	case Possibly:
+		return "sometimes"
 	}
 	return "always"
 }
@@ -64,13 +77,26 @@ type Property struct {
 	// Obligation (Eventually only) says what bit b of Pending stands for,
 	// as a clause: "n2 waits for the critical section".
 	Obligation func(b int) string
+	// Trigger is the sometimes-property (Possibly) that says the situation this
+	// property speaks of happens at all (a leader is elected, a node
+	// enters the critical section), or nil. A pass of this property where
+	// no run reached its trigger may be vacuous, and vigil warns of it;
+	// the engines judge the trigger with the property, asked for or not.
+	Trigger *Property
 }
+
+// EveryWorld reports whether p is judged in every reachable world (an
+// invariant or a sometimes-property), not only where runs end.
+func (p *Property) EveryWorld() bool { return p.When == Always || p.When == Possibly }
 
 // Judge returns what is wrong with v for p, or "": an invariant is judged
 // in every world, the others only when the run ends there (quiescent),
 // where an Eventually property's outstanding obligations are the violation.
+// For a sometimes-property (Possibly) it returns what v reaches of the goal, or "":
+// engines judge it as the invariant "never reached", and a world where that
+// breaks is the property's witness.
 func (p *Property) Judge(v View, quiescent bool) string {
-	if p.When != Always && !quiescent {
+	if !p.EveryWorld() && !quiescent {
 		return ""
 	}
 	return p.AtEnd(p.Check(v))

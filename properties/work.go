@@ -101,6 +101,22 @@ func taskList(set uint64) string {
 	return strings.Join(ns, ", ")
 }
 
+// Result: some run reaches a world where a node holds the result of a
+// task. It is the trigger of ResultsOnce: where no result is ever counted,
+// none is counted twice.
+var Result = &Property{
+	Name: "result", Family: "work", When: Possibly, Monitor: Results, MonitorOnly: true,
+	Doc: "some node counts the result of a task",
+	Check: func(v View) string {
+		for i, c := range v.Monitor(Results).(ResultsState).Counted {
+			if c != 0 {
+				return fmt.Sprintf("%v holds %s", model.NodeID(i), taskList(c))
+			}
+		}
+		return ""
+	},
+}
+
 // AllResults: where a run ends, a live node holds the result of every task.
 var AllResults = &Property{
 	Name: "all-results", Family: "work", When: AtQuiescence, Monitor: Results, MonitorOnly: true,
@@ -135,7 +151,7 @@ var AllResults = &Property{
 
 // ResultsOnce: no node counts the result of a task twice.
 var ResultsOnce = &Property{
-	Name: "results-once", Family: "work", When: Always, Monitor: Results, MonitorOnly: true,
+	Name: "results-once", Family: "work", When: Always, Monitor: Results, MonitorOnly: true, Trigger: Result,
 	Doc: "in every reachable world no node has counted the result of a task twice",
 	Check: func(v View) string {
 		s := v.Monitor(Results).(ResultsState)
@@ -146,4 +162,4 @@ var ResultsOnce = &Property{
 	},
 }
 
-func init() { register(AllResults, ResultsOnce) }
+func init() { register(Result, AllResults, ResultsOnce) }

@@ -135,7 +135,7 @@ func TestAllResults(t *testing.T) {
 			properties.Results: properties.ResultsState{Counted: c.counted, TwiceNode: model.None}}}
 		require.Equal(t, c.want, properties.AllResults.Check(v), c.name)
 	}
-	require.Equal(t, []*properties.Property{properties.AllResults, properties.ResultsOnce}, properties.Family("work"))
+	require.Equal(t, []*properties.Property{properties.AllResults, properties.Result, properties.ResultsOnce}, properties.Family("work"))
 	require.Equal(t, properties.AtQuiescence, properties.AllResults.When)
 	require.Equal(t, properties.Always, properties.ResultsOnce.When)
 	require.Equal(t, 2, properties.Tasks(&model.Config{N: 3}))

@@ -129,6 +129,10 @@ func Check(t testing.TB, p *suite.Protocol, sc suite.Scenario, opts ...Option) *
 	r, m := run(t, p, &sc, s)
 	shown := false // the hint on making a binary, once
 	for _, pr := range r.Failed() {
+		if pr.Counterexample == nil { // a sometimes-property no run reaches: no run to show
+			t.Errorf("%s: %s fails: %s", label(p, &sc), pr.Name, pr.Detail)
+			continue
+		}
 		path := filepath.Join(s.traceDir, fileName(t.Name())+"-"+pr.Name+".json")
 		var where string
 		if err := suite.NewTraceFile(p, m.Config(), m.Properties(), pr.Counterexample).Write(path); err != nil {

@@ -726,3 +726,42 @@ func TestMessagesFindsAFigure(t *testing.T) {
 	require.True(t, rec.Failed())
 	require.Contains(t, rec.output(), `no "pong" messages`)
 }
+
+// heardAll is the sometimes-property "some node heard from k others".
+func heardAll(k int) *properties.Property {
+	return properties.Sometimes(fmt.Sprintf("heard-%d", k), "test", fmt.Sprintf("a node heard from %d nodes", k), func(v properties.View) bool {
+		for i := range v.N() {
+			if properties.StateOf[floodState](v, model.NodeID(i)).Heard == k {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// A test expects a sometimes-property to pass or to fail as any other:
+// Check passes where a run reaches the goal and fails the test where no
+// run can; a scenario may expect that fail.
+func TestSometimesInTheKit(t *testing.T) {
+	p := floodProtocol(false)
+	p.Properties = append(p.Properties, heardAll(2), heardAll(3))
+	three := suite.Scenario{Name: "three", N: 3, Ranks: "reverse", Props: []string{"agreement", "heard-2"}}
+	r := checktest.Check(t, p, three)
+	require.NotNil(t, r.Property("heard-2").Witness)
+
+	never := three
+	never.Props = []string{"agreement", "heard-3"}
+	dir := t.TempDir()
+	rec := record(t, func(tb testing.TB) { checktest.Check(tb, p, never, checktest.TraceDir(dir)) })
+	require.True(t, rec.failed)
+	require.Contains(t, rec.output(), "heard-3 fails: no reachable world reaches it (")
+	files, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	require.Empty(t, files, "no run reaches the goal: there is no trace to write")
+
+	never.Expect, never.Shows = checker.Fail, "heard-3"
+	rec = record(t, func(tb testing.TB) { checktest.Expect(tb, p, never) })
+	require.False(t, rec.failed, rec.output())
+	rec = record(t, func(tb testing.TB) { checktest.Fails(tb, p, never, "heard-3") })
+	require.False(t, rec.failed, rec.output())
+}

@@ -72,6 +72,9 @@ func checkAll(ctx context.Context, r *suite.Registry, only string, out, stderr i
 			}
 			results = append(results, res)
 			fmt.Fprintf(stderr, "vigil: %s [%s]: %s\n", res.Protocol, res.Scenario, res.line())
+			for _, v := range r.Vacuous {
+				fmt.Fprintf(stderr, "vigil: %s [%s]: warning: %s\n", res.Protocol, res.Scenario, v)
+			}
 			for _, k := range r.Coverage.Never {
 				never[k]++
 			}

@@ -123,7 +123,7 @@ func TestAutoJSON(t *testing.T) {
 	for _, p := range doc.Properties {
 		by[p.Name] = p.Verdict + " " + p.By
 	}
-	require.Equal(t, map[string]string{"mutual-exclusion": "unknown ", "no-deadlock": "fail probe", "no-starvation": "fail probe"}, by)
+	require.Equal(t, map[string]string{"entered": "pass probe", "mutual-exclusion": "unknown ", "no-deadlock": "fail probe", "no-starvation": "fail probe"}, by)
 	require.Len(t, doc.Parts, 3)
 	require.Equal(t, []string{"probe", "exhaustive", "walks"}, []string{doc.Parts[0].Part, doc.Parts[1].Part, doc.Parts[2].Part})
 	require.Equal(t, "states", doc.Parts[1].Cut)

@@ -39,6 +39,7 @@ type checkFlags struct {
 	scheduler                          string
 	window                             int
 	first                              bool
+	witness                            bool // print each sometimes-property's witness run
 	timing, channels, topology         string
 	ranks, initiators                  string
 	mode                               string
@@ -113,6 +114,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.IntVar(&f.workers, "workers", 0, "parallel workers (0: one per core)")
 	fs.StringVar(&f.props, "props", "", "comma-separated properties to check (default: those the protocol claims), or none: explore the protocol's states alone, with no monitor in them")
 	fs.BoolVar(&f.first, "first", false, "stop at the first violation of any property; the others are then unknown")
+	fs.BoolVar(&f.witness, "witness", false, "print the run that reaches the goal of each sometimes-property that passed, as counterexamples are printed")
 	fs.BoolVar(&f.json, "json", false, "print the result as JSON (as -format json)")
 	fs.StringVar(&f.format, "format", "text", "how to print the result: text, json, or mermaid (the first counterexample as a Mermaid sequence diagram)")
 	fs.StringVar(&f.trace, "trace", "", "write the first counterexample to this file, for vigil replay")

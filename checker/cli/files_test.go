@@ -11,6 +11,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -78,7 +79,7 @@ func TestMergeRefusesInvalidShards(t *testing.T) {
 		alone   bool // merge the edited shard alone
 	}{
 		{name: "violated index out of range", shards: bully, edit: walk0(func(w *checker.WalkRecord) { w.Violated = []int{99} }),
-			want: "violates property 99, outside 0..4"},
+			want: "violates property 99, outside 0..5"},
 		{name: "negative steps", shards: bully, edit: walk0(func(w *checker.WalkRecord) { w.Steps = -7 }), want: "-7 steps"},
 		{name: "negative message count", shards: bully, bad: 1, edit: walk0(func(w *checker.WalkRecord) {
 			w.Kinds = []checker.KindCount{{Kind: "election", N: -7}}
@@ -89,7 +90,8 @@ func TestMergeRefusesInvalidShards(t *testing.T) {
 		{name: "unknown event", shards: bully, edit: walk0(func(w *checker.WalkRecord) { w.Events[0].Event = "receive bogus" }),
 			want: `event "receive bogus"`},
 		{name: "counterexample at a node out of range", shards: bully, edit: func(sf *shardFile) {
-			sf.Shard.Counterexamples[0].Counterexample.Events[0].Node = 40
+			i := slices.IndexFunc(sf.Shard.Counterexamples, func(pr checker.PropertyResult) bool { return len(pr.Counterexample.Events) > 0 })
+			sf.Shard.Counterexamples[i].Counterexample.Events[0].Node = 40
 		}, want: "outside n0..n3"},
 		{name: "messages per entry over no entry", shards: central, edit: walk0(func(w *checker.WalkRecord) { w.Entry.PerEntry.MinDen = 0 }),
 			want: "messages per entry over 0 entries"},
@@ -379,7 +381,7 @@ func FuzzMerge(f *testing.F) {
 				t.Fatalf("the merged result does not print as %s: %v", format, err)
 			}
 		}
-		if cx := firstTrace(res); cx != nil && n <= suite.MaxReplayNodes {
+		if cx := firstTrace(res, true); cx != nil && n <= suite.MaxReplayNodes {
 			out, err := suite.NewTraceFile(ms.p, ms.cfg, ms.props, cx).JSON()
 			if err != nil {
 				t.Fatal(err)

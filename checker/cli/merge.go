@@ -78,7 +78,7 @@ func merge(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	verdict := present(stdout, ms.p, ms.scenario, ms.cfg, ms.props, ms.res, f)
-	if t := firstTrace(ms.res); trace != nil && t != nil {
+	if t := firstTrace(ms.res, f.witness); trace != nil && t != nil {
 		b, err := suite.NewTraceFile(ms.p, ms.cfg, ms.props, t).JSON()
 		if err == nil {
 			err = trace.Commit(b)

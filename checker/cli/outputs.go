@@ -16,10 +16,11 @@ import (
 // write fails afterwards costs a warning, never the result.
 type checkOutputs struct {
 	trace, html, lin *outputFile
+	witness          bool // -witness: the witnesses are runs to show too
 }
 
 func openCheckOutputs(f *checkFlags) (*checkOutputs, error) {
-	o := &checkOutputs{}
+	o := &checkOutputs{witness: f.witness}
 	for _, out := range []struct {
 		path, what string
 		file       **outputFile
@@ -65,7 +66,7 @@ func (o *checkOutputs) write(stderr io.Writer, c *searched) {
 			fmt.Fprintf(stderr, "vigil: warning: %v\n", err)
 		}
 	}
-	if t := firstTrace(c.res); o.trace != nil && t != nil {
+	if t := firstTrace(c.res, o.witness); o.trace != nil && t != nil {
 		commit(o.trace, func(b io.Writer) error {
 			js, err := suite.NewTraceFile(c.p, c.cfg, c.props, t).JSON()
 			b.Write(js)
@@ -75,7 +76,7 @@ func (o *checkOutputs) write(stderr io.Writer, c *searched) {
 	if o.html != nil {
 		commit(o.html, func(b io.Writer) error {
 			var text bytes.Buffer
-			printText(&text, c.p, c.sc.Name, c.cfg, c.res)
+			printText(&text, c.p, c.sc.Name, c.cfg, c.res, o.witness)
 			return report.Write(b, report.Page{Title: fmt.Sprintf("%s [%s]", c.p.Path(), c.sc.Name),
 				Run: describeConfig(c.cfg) + ", " + string(c.res.Mode) + " search", Result: c.res, Text: text.String()})
 		})

@@ -24,11 +24,11 @@ func present(stdout io.Writer, p *suite.Protocol, scenario string, cfg model.Con
 			return err
 		}
 	case "mermaid":
-		if err := printMermaid(stdout, p, scenario, cfg, res); err != nil {
+		if err := printMermaid(stdout, p, scenario, cfg, res, f.witness); err != nil {
 			return err
 		}
 	default:
-		printText(stdout, p, scenario, cfg, res)
+		printText(stdout, p, scenario, cfg, res, f.witness)
 	}
 	switch {
 	case res.Fault != nil:
@@ -94,12 +94,15 @@ var cutWords = map[checker.Cut]string{
 // printText prints r for a person: what was searched and how, each
 // property's verdict, the figures, what cut or stopped the search, the
 // runs to its fault and counterexamples, and the final verdict.
-func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) {
+func printText(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result, witnesses bool) {
 	printHeader(out, p, scenario, cfg, r)
 	printProperties(out, r)
+	for _, v := range r.Vacuous {
+		fmt.Fprintf(out, "warning: %s\n", v)
+	}
 	printFigures(out, r)
 	printStops(out, r)
-	printRuns(out, r)
+	printRuns(out, r, witnesses)
 	fmt.Fprintf(out, "verdict: %s\n", finalVerdict(r))
 }
 
@@ -136,7 +139,7 @@ func printHeader(out io.Writer, p *suite.Protocol, scenario string, cfg model.Co
 // an auto search that decided it, and its detail.
 func printProperties(out io.Writer, r *checker.Result) {
 	for _, pr := range r.Properties {
-		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr.Verdict))
+		line := fmt.Sprintf("  %-16s %s", pr.Name, verdictWords(r, pr))
 		if r.Mode == checker.ModeAuto && pr.By != "" {
 			line += " (" + byWords[pr.By] + ")"
 		}
@@ -223,7 +226,10 @@ func printStops(out io.Writer, r *checker.Result) {
 	if r.Fault != nil {
 		fmt.Fprintf(out, "  the search ended at a fault of a handler or monitor (below): properties without a counterexample are unknown\n")
 	}
-	if r.Stopped {
+	switch {
+	case r.Stopped && len(r.Failed()) == 0: // (see checker.Result.Stopped)
+		fmt.Fprintf(out, "  stopped early: every sometimes-property was reached; the figures cover the search so far\n")
+	case r.Stopped:
 		fmt.Fprintf(out, "  stopped early: every property has a counterexample; the figures cover the search so far\n")
 	}
 	if r.StoppedFirst {
@@ -232,8 +238,8 @@ func printStops(out io.Writer, r *checker.Result) {
 }
 
 // printRuns prints the run to the search's fault, then each
-// counterexample.
-func printRuns(out io.Writer, r *checker.Result) {
+// counterexample, then, if asked, each witness of a sometimes-property.
+func printRuns(out io.Writer, r *checker.Result, witnesses bool) {
 	if f := r.Fault; f != nil {
 		// the fault first: the search ended there, and it is a bug to fix
 		// before any verdict means anything
@@ -244,8 +250,18 @@ func printRuns(out io.Writer, r *checker.Result) {
 		}
 	}
 	for _, pr := range r.Failed() {
-		fmt.Fprintln(out)
-		checker.Render(out, pr.Counterexample)
+		if pr.Counterexample != nil { // (a sometimes-property fails with none)
+			fmt.Fprintln(out)
+			checker.Render(out, pr.Counterexample)
+		}
+	}
+	if witnesses {
+		for _, pr := range r.Properties {
+			if pr.Witness != nil {
+				fmt.Fprintln(out)
+				checker.Render(out, pr.Witness)
+			}
+		}
 	}
 }
 
@@ -279,12 +295,13 @@ func stateStats(r *checker.Result, s checker.Stats) string {
 }
 
 // verdictWords is how a property's verdict reads in r: a pass of a search
-// that was not complete is no counterexample, not a proof.
-func verdictWords(r *checker.Result, v checker.Verdict) string {
-	if v == checker.Pass && !r.Complete {
+// that was not complete is no counterexample, not a proof; but a
+// sometimes-property's witness proves its pass, whatever found it.
+func verdictWords(r *checker.Result, pr checker.PropertyResult) string {
+	if pr.Verdict == checker.Pass && !r.Complete && pr.Witness == nil {
 		return "no counterexample"
 	}
-	return string(v)
+	return string(pr.Verdict)
 }
 
 // finalVerdict is the last line of a check: the verdict, and for a search
@@ -294,7 +311,7 @@ func finalVerdict(r *checker.Result) string {
 	if r.Mode == checker.ModeAuto && r.Verdict == checker.Unknown {
 		return fmt.Sprintf("%s: %s: not a proof", r.Verdict, autoSearched(r))
 	}
-	if r.Verdict != checker.Pass || r.Complete {
+	if r.Verdict != checker.Pass || r.Complete || everyWitnessed(r) {
 		return string(r.Verdict)
 	}
 	switch r.Mode {
@@ -304,6 +321,18 @@ func finalVerdict(r *checker.Result) string {
 		return autoSearched(r) + ": not a proof"
 	}
 	return fmt.Sprintf("no counterexample in %d states: not a proof", r.Stats.States)
+}
+
+// everyWitnessed reports whether every property of r is a sometimes-
+// property that a run reached: its witnesses prove its pass, whatever
+// searched.
+func everyWitnessed(r *checker.Result) bool {
+	for _, pr := range r.Properties {
+		if pr.Witness == nil {
+			return false
+		}
+	}
+	return len(r.Properties) > 0
 }
 
 type messageJSON struct {
@@ -327,6 +356,7 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		StoppedEarly   bool                     `json:"stopped_early,omitempty"`
 		StoppedFirst   bool                     `json:"stopped_at_first,omitempty"`
 		Properties     []checker.PropertyResult `json:"properties"`
+		Vacuous        []checker.Vacuity        `json:"vacuous,omitempty"`
 		Stats          checker.Stats            `json:"stats"`
 		Messages       []checker.MessageRange   `json:"messages"`
 		Rounds         *checker.Rounds          `json:"rounds,omitempty"`
@@ -338,26 +368,32 @@ func printJSON(out io.Writer, p *suite.Protocol, scenario string, cfg model.Conf
 		Counterexample *checker.Trace           `json:"counterexample,omitempty"`
 		Fault          *checker.Fault           `json:"fault,omitempty"`
 	}{Parts: r.Parts, Protocol: p.Path(), Scenario: scenario, Config: cfg, Mode: r.Mode, Fairness: r.Fairness, Scheduler: r.Scheduler, Verdict: r.Verdict, Complete: r.Complete, Cut: r.Cut,
-		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
+		StoppedEarly: r.Stopped, StoppedFirst: r.StoppedFirst, Fault: r.Fault, Properties: r.Properties, Vacuous: r.Vacuous, Stats: r.Stats, Messages: r.Messages, Rounds: r.Rounds, RoundsCut: r.RoundsCut, EntryFigures: r.Entry, Linearizable: r.Linearizability, Coverage: r.Coverage}
 	if doc.Messages == nil {
 		doc.Messages = []checker.MessageRange{}
 	}
-	if f := r.Failed(); len(f) > 0 {
-		doc.Counterexample = f[0].Counterexample
-	}
+	doc.Counterexample = firstTrace(&checker.Result{Properties: r.Properties}, false)
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", "  ")
 	return enc.Encode(doc)
 }
 
 // firstTrace is the run a result shows first: the run to a handler's or
-// monitor's fault, or the first property's counterexample, or nil.
-func firstTrace(r *checker.Result) *checker.Trace {
+// monitor's fault, or the first property's counterexample, or, with
+// witnesses, the first witness of a sometimes-property; or nil.
+func firstTrace(r *checker.Result, witnesses bool) *checker.Trace {
 	if r.Fault != nil {
 		return r.Fault.Trace
 	}
-	if failed := r.Failed(); len(failed) > 0 {
-		return failed[0].Counterexample
+	for _, pr := range r.Failed() {
+		if pr.Counterexample != nil {
+			return pr.Counterexample
+		}
+	}
+	for _, pr := range r.Properties {
+		if pr.Witness != nil && witnesses {
+			return pr.Witness
+		}
 	}
 	return nil
 }
@@ -365,9 +401,9 @@ func firstTrace(r *checker.Result) *checker.Trace {
 // printMermaid prints the first counterexample (see firstTrace) as a
 // Mermaid sequence diagram, or, when there is none, a diagram of the
 // lifelines that says so.
-func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result) error {
+func printMermaid(out io.Writer, p *suite.Protocol, scenario string, cfg model.Config, r *checker.Result, witnesses bool) error {
 	head := fmt.Sprintf("%s [%s] %s: %s", p.Path(), scenario, describeConfig(cfg), r.Verdict)
-	t := firstTrace(r)
+	t := firstTrace(r, witnesses)
 	if t == nil {
 		fmt.Fprintf(out, "%%%% %s\nsequenceDiagram\n", head)
 		for i := range cfg.N {

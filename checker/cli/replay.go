@@ -97,6 +97,9 @@ func replay(r *suite.Registry, args []string, out, stderr io.Writer) error {
 	if err := show(p, tf, t, nil); err != nil {
 		return err
 	}
+	if t.Witness { // (the run reaches a sometimes-property's goal: it holds)
+		return nil
+	}
 	return errFailed
 }
 
@@ -109,7 +112,11 @@ func replayHTML(page *outputFile, p *suite.Protocol, tf *suite.TraceFile, t *che
 	}
 	for _, name := range tf.Properties {
 		pr := checker.PropertyResult{Name: name, Verdict: checker.Unknown, Detail: "not violated by this run"}
-		if name == t.Property {
+		switch {
+		case name == t.Property && t.Witness:
+			res.Verdict = checker.Pass
+			pr = checker.PropertyResult{Name: name, Verdict: checker.Pass, Detail: t.Detail, Sometimes: true, Witness: t}
+		case name == t.Property:
 			pr = checker.PropertyResult{Name: name, Verdict: checker.Fail, Detail: t.Detail, Counterexample: t}
 		}
 		res.Properties = append(res.Properties, pr)

@@ -19,7 +19,7 @@ var reservedParamNames = []string{
 	"html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
 	"n", "param", "partitions", "port", "probe", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
 	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace",
-	"walks", "window", "workers",
+	"walks", "window", "witness", "workers",
 }
 
 // ReservedParamNames lists the names a protocol parameter cannot take, for

@@ -16,7 +16,7 @@ var Description = family.Election(&suite.Protocol{
 	Summary: "Anthony's emergent election: a self-sized slave pool watches the master and only the slaves elect",
 	Source:  works.Anthony,
 	// the highest-ranked slave wins, not the highest live node
-	Claims: []string{"unique-leader", "agreement", "termination", "live-leader", "pool-size"},
+	Claims: []string{"elected", "unique-leader", "agreement", "termination", "live-leader", "pool-size"},
 	Params: []suite.Param{
 		{Name: properties.PoolMinParam, Default: 1, Doc: "the slave pool's lower limit: idle nodes promote themselves below it"},
 		{Name: properties.PoolMaxParam, Default: 2, Doc: "the slave pool's upper limit: slaves demote themselves above it"},

@@ -19,7 +19,7 @@ import (
 func TestEmergentScenarios(t *testing.T) {
 	t.Parallel()
 	p := emergent.Description
-	require.Equal(t, []string{"unique-leader", "agreement", "termination", "live-leader", "pool-size"}, p.Claims)
+	require.Equal(t, []string{"elected", "unique-leader", "agreement", "termination", "live-leader", "pool-size"}, p.Claims)
 	byName := map[string]suite.Scenario{}
 	for _, s := range p.Scenarios {
 		byName[s.Name] = s

@@ -12,7 +12,7 @@ func Election(p *suite.Protocol) *suite.Protocol {
 	p.Family = "election"
 	p.Properties = properties.Family("election")
 	if p.Claims == nil {
-		p.Claims = []string{"unique-leader", "agreement", "highest-leader", "termination", "live-leader"}
+		p.Claims = []string{"elected", "unique-leader", "agreement", "highest-leader", "termination", "live-leader"}
 	}
 	return p
 }

@@ -16,7 +16,7 @@ func Exclusion(p *suite.Protocol) *suite.Protocol {
 	p.Family = "mutex"
 	p.Properties = append(properties.Family("mutex"), properties.Lock.Linearizable())
 	if p.Claims == nil {
-		p.Claims = []string{"mutual-exclusion", "no-deadlock", "no-starvation"}
+		p.Claims = []string{"entered", "mutual-exclusion", "no-deadlock", "no-starvation"}
 	}
 	p.Params = []suite.Param{{Name: mutex.RequestsParam, Default: 1,
 		Doc: "times each node asks for the critical section (0: forever, central and tokenring only)"}}

@@ -14,7 +14,7 @@ var Description = family.Group(false, &suite.Protocol{
 	Name:    "basic",
 	Summary: "B-multicast: a loop of sends; a received message is delivered",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "agreement"},
+	Claims:  []string{"delivered", "validity", "integrity", "agreement"},
 	Compile: suite.Compiler[State, Msg]("multicast/basic", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

@@ -13,7 +13,7 @@ var Description = family.Group(false, &suite.Protocol{
 	Name:    "causal",
 	Summary: "causal order: vector timestamps and a hold-back queue over B-multicast",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "fifo-order", "causal-order"},
+	Claims:  []string{"delivered", "validity", "integrity", "fifo-order", "causal-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/causal", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

@@ -13,7 +13,7 @@ var Description = family.Group(false, &suite.Protocol{
 	Name:    "fifo",
 	Summary: "FIFO order: per-sender sequence numbers and a hold-back queue over B-multicast",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "fifo-order"},
+	Claims:  []string{"delivered", "validity", "integrity", "fifo-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/fifo", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

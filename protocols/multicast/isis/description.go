@@ -13,7 +13,7 @@ var Description = family.Group(true, &suite.Protocol{
 	Name:    "isis",
 	Summary: "ISIS total order: proposed sequence numbers, the highest agreed, deliver in agreed order",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "total-order"},
+	Claims:  []string{"delivered", "validity", "integrity", "total-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/isis", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

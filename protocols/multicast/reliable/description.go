@@ -14,7 +14,7 @@ var Description = family.Group(false, &suite.Protocol{
 	Name:    "reliable",
 	Summary: "R-multicast over B-multicast: relay on first receipt, then deliver; duplicates dropped",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "agreement", "uniform-agreement"},
+	Claims:  []string{"delivered", "validity", "integrity", "agreement", "uniform-agreement"},
 	Compile: suite.Compiler[State, Msg]("multicast/reliable", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

@@ -14,7 +14,7 @@ var Description = family.Group(true, &suite.Protocol{
 	Name:    "sequencer",
 	Summary: "total order through a sequencer (node 0): hold-back queue, order messages, deliver by sequence number",
 	Source:  works.Vlassov,
-	Claims:  []string{"validity", "integrity", "total-order"},
+	Claims:  []string{"delivered", "validity", "integrity", "total-order"},
 	Compile: suite.Compiler[State, Msg]("multicast/sequencer", Protocol{}, nil),
 }).MustAddScenarios(scenarios)
 

@@ -14,7 +14,7 @@ var Description = family.Exclusion(&suite.Protocol{
 	Name:    "ricartagrawala",
 	Summary: "Ricart and Agrawala: multicast a Lamport-timestamped request, enter after N-1 replies",
 	Source:  works.Vlassov,
-	Claims:  []string{"mutual-exclusion", "no-deadlock", "no-starvation", "request-order"},
+	Claims:  []string{"entered", "mutual-exclusion", "no-deadlock", "no-starvation", "request-order"},
 	Compile: suite.Compiler[State, Msg]("mutex/ricartagrawala", Protocol{}, family.Requests("mutex/ricartagrawala", "the Lamport clocks grow with every request")),
 }).MustAddScenarios(scenarios)
 

@@ -16,7 +16,7 @@ var Description = family.Sharing(&suite.Protocol{
 	Name:    "dynamic",
 	Summary: "dynamic work sharing: a coordinator hands tasks to empty machines, re-issues a crashed worker's, appoints a new analyser; the bully algorithm replaces the coordinator",
 	Source:  works.Elections + ", \"Dynamic sharing\"; " + works.Garcia + ", as presented in the same notes",
-	Claims:  []string{"all-results", "results-once", "unique-leader"},
+	Claims:  []string{"result", "all-results", "results-once", "unique-leader"},
 	Params: []suite.Param{{Name: DedupParam, Default: 1, Values: []string{"off", "on"},
 		Doc: "whether the analyser drops a result it counted already"}},
 	Compile: suite.Compiler[State, Msg]("work/dynamic", Protocol{}, work.Validate("work/dynamic")),

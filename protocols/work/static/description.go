@@ -15,7 +15,7 @@ var Description = family.Sharing(&suite.Protocol{
 	Name:    "static",
 	Summary: "static work sharing: node 0 divides the tasks among the workers up front and analyses their results",
 	Source:  works.Elections + ", \"Static sharing\"",
-	Claims:  []string{"all-results", "results-once"},
+	Claims:  []string{"result", "all-results", "results-once"},
 	Compile: suite.Compiler[State, Msg]("work/static", Protocol{}, work.Validate("work/static")),
 }).MustAddScenarios(scenarios)
 
