@@ -137,10 +137,24 @@ func learnerOf(s ConsensusState, v int) string {
 	return fmt.Sprintf("a node learned %d after another value", v)
 }
 
+// ConsensusLearned: some run has a node learn a value, the situation
+// agreement and validity speak of (their trigger).
+var ConsensusLearned = &Property{
+	Name: "learned", Family: "consensus", When: Possibly, Monitor: Decisions, MonitorOnly: true,
+	Doc: "some node learns a value",
+	Check: func(v View) string {
+		s := decisions(v)
+		if s.Chosen == 0 {
+			return ""
+		}
+		return learnerOf(s, bits.TrailingZeros64(s.Chosen))
+	},
+}
+
 // ConsensusAgreement: no two learners learn different values, "only a
 // single value is chosen" (Lamport, Paxos Made Simple).
 var ConsensusAgreement = &Property{
-	Name: "agreement", Family: "consensus", When: Always, Monitor: Decisions, MonitorOnly: true,
+	Name: "agreement", Family: "consensus", When: Always, Monitor: Decisions, MonitorOnly: true, Trigger: ConsensusLearned,
 	Doc: "in every reachable world at most one value has been learned, by any node, crashed since or not",
 	Check: func(v View) string {
 		s := decisions(v)
@@ -155,7 +169,7 @@ var ConsensusAgreement = &Property{
 
 // ConsensusValidity: a learned value is one that some proposer proposed.
 var ConsensusValidity = &Property{
-	Name: "validity", Family: "consensus", When: Always, Monitor: Decisions, MonitorOnly: true,
+	Name: "validity", Family: "consensus", When: Always, Monitor: Decisions, MonitorOnly: true, Trigger: ConsensusLearned,
 	Doc: "in every reachable world every value learned had been proposed when it was learned",
 	Check: func(v View) string {
 		s := decisions(v)
@@ -206,4 +220,4 @@ func hasHave(n int) string {
 	return "ve"
 }
 
-func init() { register(ConsensusAgreement, ConsensusValidity, ConsensusTermination) }
+func init() { register(ConsensusLearned, ConsensusAgreement, ConsensusValidity, ConsensusTermination) }

@@ -127,7 +127,7 @@ func TestConsensusRuns(t *testing.T) {
 // The consensus family: its properties, when each is judged, the
 // obligations of termination, and how its observations print.
 func TestConsensusFamily(t *testing.T) {
-	require.Equal(t, []*properties.Property{properties.ConsensusAgreement, properties.ConsensusTermination, properties.ConsensusValidity},
+	require.Equal(t, []*properties.Property{properties.ConsensusAgreement, properties.ConsensusLearned, properties.ConsensusTermination, properties.ConsensusValidity},
 		properties.Family("consensus"))
 	require.Equal(t, properties.Always, properties.ConsensusAgreement.When)
 	require.Equal(t, properties.Always, properties.ConsensusValidity.When)

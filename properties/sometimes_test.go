@@ -41,6 +41,8 @@ func TestBuiltInSometimes(t *testing.T) {
 			"a process that crashed since delivered " + m0.String()},
 		{"no result", properties.Result, nil, ""},
 		{"a result counted", properties.Result, []obsStep{counts(1, 0)}, "n1 holds t0"},
+		{"proposed, not learned", properties.ConsensusLearned, []obsStep{{0, properties.Propose(1)}}, ""},
+		{"a value learned", properties.ConsensusLearned, []obsStep{{0, properties.Propose(1)}, {2, properties.Learn(1)}}, "n2 learned 1"},
 	}
 	for _, c := range cases {
 		v := monitorView{cfg: model.Config{N: 3}, states: map[model.Monitor]any{c.p.Monitor: fed(c.p.Monitor, c.run...)}}
@@ -49,10 +51,11 @@ func TestBuiltInSometimes(t *testing.T) {
 		require.Equal(t, c.want, c.p.Judge(v, false), "%s: judged in every world", c.name)
 	}
 	triggers := map[*properties.Property][]*properties.Property{
-		properties.Elected:   {properties.UniqueLeader, properties.Agreement, properties.HighestLeader},
-		properties.Entered:   {properties.MutualExclusion, properties.RequestOrder},
-		properties.Delivered: {properties.DeliveryAgreement, properties.UniformAgreement, properties.FIFOOrder, properties.CausalOrder, properties.TotalOrder},
-		properties.Result:    {properties.ResultsOnce},
+		properties.Elected:          {properties.UniqueLeader, properties.Agreement, properties.HighestLeader},
+		properties.Entered:          {properties.MutualExclusion, properties.RequestOrder},
+		properties.Delivered:        {properties.DeliveryAgreement, properties.UniformAgreement, properties.FIFOOrder, properties.CausalOrder, properties.TotalOrder},
+		properties.Result:           {properties.ResultsOnce},
+		properties.ConsensusLearned: {properties.ConsensusAgreement, properties.ConsensusValidity},
 	}
 	for trigger, ps := range triggers {
 		for _, p := range ps {

@@ -12,7 +12,7 @@ func Consensus(p *suite.Protocol) *suite.Protocol {
 	p.Family = "consensus"
 	p.Properties = properties.Family("consensus")
 	if p.Claims == nil {
-		p.Claims = []string{"agreement", "validity", "termination"}
+		p.Claims = []string{"learned", "agreement", "validity", "termination"}
 	}
 	return p
 }
