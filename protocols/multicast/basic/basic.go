@@ -32,7 +32,7 @@ type Protocol struct {
 	multicast.Sequential[Msg, State]
 }
 
-// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// NetworkNeeds declares what the protocol's source assumes of its channels:
 // set channels, which give neither order nor exactly-once delivery, are
 // refused.
 func (Protocol) NetworkNeeds() model.Needs {

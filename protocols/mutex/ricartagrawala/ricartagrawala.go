@@ -95,7 +95,7 @@ func less(t1 int, p1 model.NodeID, t2 int, p2 model.NodeID) bool {
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
-// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// NetworkNeeds declares what the protocol's source assumes of its channels:
 // set channels, which give neither order nor exactly-once delivery, are
 // refused.
 func (Protocol) NetworkNeeds() model.Needs {

@@ -55,7 +55,7 @@ func (Msg) String() string { return "token" }
 // Protocol implements model.Protocol and model.Actor.
 type Protocol struct{}
 
-// NetworkNeeds declares what the protocol"s source assumes of its channels:
+// NetworkNeeds declares what the protocol's source assumes of its channels:
 // set channels, which give neither order nor exactly-once delivery, are
 // refused.
 func (Protocol) NetworkNeeds() model.Needs {
