@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -148,7 +149,7 @@ func TestSometimesShardsMerge(t *testing.T) {
 		want checker.Verdict
 	}{{3, checker.Pass}, {7, checker.Unknown}} {
 		m := countMachine(t, below(9), holds(c.goal))
-		merged := mergedShards(t, m, opt, 3)
+		merged := shardtest.Merged(t, m, opt, 3)
 		whole := checker.Random(context.Background(), m, opt)
 		require.Equal(t, c.want, merged.Property(holds(c.goal).Name).Verdict, "goal %d", c.goal)
 		require.Equal(t, whole.Properties, merged.Properties, "goal %d", c.goal)
@@ -244,7 +245,7 @@ func TestVacuousPassOfWalks(t *testing.T) {
 	whole := checker.Random(context.Background(), m, opt)
 	require.Equal(t, want, whole.Vacuous)
 	require.Len(t, whole.Properties, 1)
-	merged := mergedShards(t, m, opt, 2)
+	merged := shardtest.Merged(t, m, opt, 2)
 	require.Equal(t, whole.Properties, merged.Properties)
 	require.Equal(t, want, merged.Vacuous)
 	auto := checker.Auto(context.Background(), m, checker.AutoOptions{Random: opt})
