@@ -75,9 +75,6 @@ func (decisionsMonitor) Observe(_ *model.Config, st any, node model.NodeID, o mo
 	s := st.(ConsensusState)
 	switch o.Kind {
 	case Proposed:
-		if s.Proposed&valueBit(o.Arg) != 0 {
-			return st
-		}
 		s.Proposed |= valueBit(o.Arg)
 		return s
 	case Learned:

@@ -141,10 +141,17 @@ func TestConsensusFamily(t *testing.T) {
 }
 
 // A value the monitor cannot hold is a fault of the protocol that reports
-// it, with a message that says which.
+// it, with a message that says which; the values at the ends of the range
+// it holds.
 func TestConsensusValueOutOfRange(t *testing.T) {
 	cfg := model.Config{N: 1}
 	st := properties.Decisions.Start(&cfg)
+	for _, v := range []int{0, properties.MaxValue} {
+		got := properties.Decisions.Observe(&cfg, properties.Decisions.Observe(&cfg, st, 0, properties.Propose(v)), 0, properties.Learn(v)).(properties.ConsensusState)
+		require.Equal(t, uint64(1)<<v, got.Proposed, "value %d", v)
+		require.Equal(t, uint64(1)<<v, got.Chosen, "value %d", v)
+		require.Equal(t, []int{v}, got.Learned, "value %d", v)
+	}
 	require.PanicsWithValue(t, "consensus value 64 out of range: the consensus properties follow values 0..63",
 		func() { properties.Decisions.Observe(&cfg, st, 0, properties.Learn(64)) })
 	require.PanicsWithValue(t, "consensus value -1 out of range: the consensus properties follow values 0..63",
