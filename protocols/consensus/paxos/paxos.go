@@ -407,10 +407,9 @@ func (c *step) learn(s State, from model.NodeID, m Msg) State {
 }
 
 // Timeout: the retry timer fired; the proposer starts its next ballot.
+// The timer is armed only while a ballot is left (armRetry) and cancelled
+// once a value is learned (learn): those two guard the retry alone.
 func (Protocol) Timeout(ctx *model.Ctx[Msg], s State, _ model.Timer) State {
-	if s.Learned != 0 || !ballotsLeft(&ctx.Env, s) {
-		return s // unreachable: the timer is armed only with a ballot left and cancelled on learning
-	}
 	c := &step{Ctx: ctx}
 	return c.drain(c.prepare(s))
 }

@@ -159,10 +159,6 @@ func TestTimeout(t *testing.T) {
 			Timer: Retry,
 			Want:  State{Promised: 4, Round: 2, Ballot: 4, Promises: 0b010},
 			Sent:  to(prepare(4), 0, 2), Timers: []checktest.TimerEffect{armedOn(1)}},
-		{Name: "a proposer that learned does not retry", Config: twoBallots, Self: 0, In: State{Round: 1, Ballot: 1, Learned: 2}, Timer: Retry,
-			Want: State{Round: 1, Ballot: 1, Learned: 2}},
-		{Name: "a proposer out of ballots does not retry", Self: 0, In: State{Round: 1, Ballot: 1}, Timer: Retry,
-			Want: State{Round: 1, Ballot: 1}},
 	})
 }
 

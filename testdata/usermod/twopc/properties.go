@@ -36,6 +36,17 @@ var Atomicity = &properties.Property{
 	},
 }
 
+// Committed: some run commits. It is the trigger of CommitValidity, which
+// a run without a commit passes whatever it does: vigil warns where no run
+// reaches it.
+var Committed = func() *properties.Property {
+	p := properties.Sometimes("committed", "commit", "some node commits", func(v properties.View) bool {
+		return properties.MonitorState[uint8](v, outcomes)&(1<<Commit) != 0
+	})
+	p.Monitor, p.MonitorOnly = outcomes, true
+	return p
+}()
+
 // CommitValidity: a commit needs every participant's Yes vote; read from
 // the nodes' states.
 var CommitValidity = properties.Invariant("commit-validity",
@@ -56,6 +67,8 @@ var CommitValidity = properties.Invariant("commit-validity",
 		return ""
 	})
 
+func init() { CommitValidity.Trigger = Committed }
+
 // Termination: where a run ends, every live node has decided.
 var Termination = properties.Quiescent("termination",
 	"in every quiescent world every live node has decided",
@@ -74,10 +87,12 @@ var Description = &suite.Protocol{
 	Name: "twopc", Family: "commit",
 	Summary:    "two-phase commit: canCommit?, votes, then doCommit or doAbort; blocks when the coordinator crashes",
 	Source:     "G. Coulouris et al., Distributed Systems: Concepts and Design, 5th ed., ch. 17.3, after J. Gray (1978)",
-	Properties: []*properties.Property{Atomicity, CommitValidity, Termination},
+	Properties: []*properties.Property{Atomicity, CommitValidity, Termination, Committed},
 	Claims:     []string{"atomicity", "commit-validity", "termination"},
-	Params: []suite.Param{{Name: "no-votes", Default: 1,
-		Doc: "whether a participant may vote no (0: every vote is yes)"}},
+	Params: []suite.Param{
+		{Name: "no-votes", Default: 1, Doc: "whether a participant may vote no (0: every vote is yes)"},
+		{Name: "yes-votes", Default: 1, Doc: "whether a participant may vote yes (0: every vote is no)"},
+	},
 	// The type arguments are spelled out: Go cannot infer them from the
 	// methods of a type declared in a later file of the same package.
 	Compile: suite.Compiler[State, Msg]("commit/twopc", Protocol{}, nil),

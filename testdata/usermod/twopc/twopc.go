@@ -159,16 +159,28 @@ func (Protocol) Init(ctx *model.Ctx[Msg]) State {
 	return State{}
 }
 
-// Actions: a participant asked canCommit? votes Yes or, where the run
-// allows No votes (parameter no-votes, default 1), No.
+// NetworkNeeds: the coordinator counts Yes votes, not voters, so a Yes
+// delivered twice would be counted twice; vigil refuses set channels,
+// which deliver any message any number of times.
+func (Protocol) NetworkNeeds() model.Needs {
+	return model.Needs{ExactlyOnce: true, Why: "the coordinator counts Yes votes, not voters"}
+}
+
+// Actions: a participant asked canCommit? votes Yes where the run allows
+// Yes votes (parameter yes-votes, default 1) and No where it allows No
+// votes (parameter no-votes, default 1).
 func (Protocol) Actions(env *model.Env, s State) []model.Action {
 	if s.Phase != Asked {
 		return nil
 	}
-	if env.Param("no-votes", 1) == 0 {
-		return []model.Action{VoteYes}
+	var votes []model.Action
+	if env.Param("yes-votes", 1) != 0 {
+		votes = append(votes, VoteYes)
 	}
-	return []model.Action{VoteYes, VoteNo}
+	if env.Param("no-votes", 1) != 0 {
+		votes = append(votes, VoteNo)
+	}
+	return votes
 }
 
 // Do: a Yes vote leaves the participant prepared, a No vote aborts it.

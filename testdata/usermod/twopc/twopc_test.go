@@ -2,6 +2,7 @@ package twopc_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -9,6 +10,7 @@ import (
 	"example.com/commit/twopc"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/checktest"
+	"github.com/vigil-check/vigil/checker/cli"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/model"
 )
@@ -81,6 +83,48 @@ func TestHastyCoordinator(t *testing.T) {
 	cx := checktest.Fails(t, &hasty, suite.Scenario{N: 4}, "commit-validity")
 	if cx != nil && !strings.Contains(cx.Detail, "voted") {
 		t.Errorf("detail %q", cx.Detail)
+	}
+}
+
+// A commit is reachable, and its witness is the shortest run to one: the
+// coordinator asks both participants, both vote yes, and the second yes
+// commits (2 canCommit?, 2 votes, the yes that decides).
+func TestSomeRunCommits(t *testing.T) {
+	r := checktest.Check(t, twopc.Description, suite.Scenario{N: 3, Props: []string{"committed"}})
+	pr := r.Property("committed")
+	if pr == nil || !pr.Sometimes || pr.Witness == nil || len(pr.Witness.Events) != 6 {
+		t.Fatalf("committed: %+v", pr)
+	}
+}
+
+// Where every vote is no, no run commits: commit-validity holds, but only
+// because what it speaks of never happens, and the result says so.
+func TestVacuousCommitValidity(t *testing.T) {
+	sc := suite.Scenario{N: 3, Params: map[string]int{"yes-votes": 0}, Props: []string{"commit-validity"}}
+	r := checktest.Check(t, twopc.Description, sc)
+	if len(r.Vacuous) != 1 || r.Vacuous[0].Property != "commit-validity" || r.Vacuous[0].Trigger != "committed" {
+		t.Fatalf("vacuous passes: %+v", r.Vacuous)
+	}
+	if r := checktest.Check(t, twopc.Description, suite.Scenario{N: 3, Props: []string{"commit-validity"}}); len(r.Vacuous) != 0 {
+		t.Fatalf("a run commits, yet the pass is called vacuous: %+v", r.Vacuous)
+	}
+}
+
+// The coordinator counts Yes votes, not voters: a Yes delivered twice
+// commits before the other participant voted, so set channels, which
+// deliver any message any number of times, are refused, by the library
+// and by this module's vigil binary.
+func TestNeedsExactlyOnce(t *testing.T) {
+	checktest.Fails(t, twopc.Description, suite.Scenario{N: 3, Duplicates: 1}, "commit-validity")
+	_, err := suite.Compile(twopc.Description, &suite.Scenario{N: 3, Channels: model.Set})
+	if !errors.Is(err, model.ErrNetwork) || !strings.Contains(err.Error(), "counts Yes votes") {
+		t.Fatalf("set channels: %v", err)
+	}
+	var r suite.Registry
+	r.MustRegister(twopc.Description)
+	var out, errOut strings.Builder
+	if code := cli.Main(&r, []string{"check", "twopc", "-n", "3", "-channels", "set"}, &out, &errOut); code != 2 || !strings.Contains(errOut.String(), "exactly-once") {
+		t.Fatalf("exit %d, %q", code, errOut.String())
 	}
 }
 
