@@ -252,3 +252,46 @@ func (t *Trace) hotEnd() string {
 	fmt.Fprintf(b, "\n  the hot steps by kind: %s", strings.Join(kinds, ", "))
 	return b.String()
 }
+
+// validHot refuses a hot stretch that a trace cannot have: longer than
+// its run, within its bound, or on a lasso.
+func (t *Trace) validHot() error {
+	switch {
+	case t.Hot == 0 && t.HotBound == 0:
+		return nil
+	case t.Hot < 0 || t.Hot > len(t.Events):
+		return fmt.Errorf("a hot stretch of %d steps in a run of %d", t.Hot, len(t.Events))
+	case t.HotBound < 0 || t.Hot <= t.HotBound:
+		return fmt.Errorf("a hot stretch of %d steps is within its hot bound of %d", t.Hot, t.HotBound)
+	case t.Cycle > 0:
+		return fmt.Errorf("a run with both a cycle and a hot stretch")
+	}
+	return nil
+}
+
+// judgeHot judges the Eventually properties of props on the run's hot
+// stretch (the worlds kept), naming in t the first one of whose
+// obligations stays outstanding throughout, with the stretch marked.
+// done: the replay ends with out and err (a fault, a property stuck).
+func (r *replayer) judgeHot(t *Trace, props []*properties.Property) (out *Trace, done bool, err error) {
+	for _, p := range props {
+		if p.When != properties.Eventually {
+			continue
+		}
+		stuck := ^uint64(0)
+		for _, w := range r.worlds {
+			pend, f := pending(p, r.st.View(w))
+			if f != nil {
+				t.Fault = f.Error()
+				return t, true, fmt.Errorf("the run faults on its hot stretch: %w", faultOf(f, t))
+			}
+			stuck &= pend
+		}
+		if stuck != 0 {
+			t.Property, t.Detail = p.Name, hotDetail(p, bits.TrailingZeros64(stuck), r.in.Hot, r.in.HotBound)
+			markHot(t, r.m, r.events, r.in.Hot, r.in.HotBound)
+			return t, true, nil
+		}
+	}
+	return t, false, nil
+}

@@ -51,7 +51,7 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, hot i
 	// the faults alone, the run completed around them; a hot walk's run
 	// is no shorter than its bound, and one completed in canonical order
 	// from its faults, as long, reads better: it repeats
-	if faults := slices.DeleteFunc(slices.Clone(best), func(e sim.Event) bool { return !faultKind(e.Kind) }); len(faults) > 0 || hot > 0 {
+	if faults := slices.DeleteFunc(slices.Clone(best), func(e sim.Event) bool { return !faultKind(e.Kind) }); (len(faults) > 0 || hot > 0) && !r.late() {
 		if got, d := r.run(faults); hot > 0 && got != nil && len(got) <= len(best) {
 			best, detail, stretch = got, d, r.stretch
 		} else {
