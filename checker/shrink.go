@@ -188,10 +188,10 @@ type shrinker struct {
 	// hot: the hot bound a candidate must exceed, or 0 (see shrink), and
 	// stretch the hot steps of the last run that did
 	hot, stretch int
-	keys     map[sim.Event]string // EventKey, for canonical
-	deadline time.Time
-	evs      []sim.Event
-	next     sim.World
+	keys         map[sim.Event]string // EventKey, for canonical
+	deadline     time.Time
+	evs          []sim.Event
+	next         sim.World
 }
 
 func (r *shrinker) late() bool { return time.Now().After(r.deadline) }
