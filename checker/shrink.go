@@ -58,6 +58,9 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, hot i
 			try(faults)
 		}
 	}
+	if hot > 0 && stretch == len(best) {
+		return best, detail, stretch, false // hot from the start: none is shorter
+	}
 	for progress := true; progress && !r.late(); {
 		progress = false
 		for n := range m.Config().N {
