@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/msc"
 	"github.com/vigil-check/vigil/internal/shardtest"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
@@ -167,6 +168,9 @@ func TestHotWalkRendered(t *testing.T) {
 				require.NotContains(t, b.String(), w)
 			}
 			require.Equal(t, c.numbered, bytes.Count(b.Bytes(), []byte(". n")))
+			var chart bytes.Buffer
+			require.NoError(t, msc.Mermaid(&chart, msc.New(res.Property("counted").Counterexample)))
+			require.Contains(t, chart.String(), fmt.Sprintf("    Note over n0,n1: from here the obligation stays outstanding to the end, %d steps, past the hot bound of %d: a possible livelock, not a proof\n    n0->>n1: 1. 1", c.bound+1, c.bound))
 		})
 	}
 }
