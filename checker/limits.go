@@ -44,7 +44,7 @@ func (opt Options) Validate() error {
 // MaxMemory is unsigned; CheckRandomFits checks it against the memory
 // this process may hold. Random calls Validate first.
 func (opt RandomOptions) Validate() error {
-	if err := notNegative(field{"Walks", int64(opt.Walks)}, field{"MaxDepth", int64(opt.MaxDepth)}); err != nil {
+	if err := notNegative(field{"Walks", int64(opt.Walks)}, field{"MaxDepth", int64(opt.MaxDepth)}, field{"HotBound", int64(opt.HotBound)}); err != nil {
 		return err
 	}
 	if opt.Time < 0 || opt.ShrinkTime < 0 {

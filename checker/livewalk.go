@@ -28,10 +28,10 @@ func walksLive(m *sim.Machine, opt RandomOptions) bool {
 // liveWalk is walk on a Walker: the same draws from the same seed, the
 // same world after every step (see sim.Walker), so the same record. It
 // keeps no events: a walk whose run is wanted (a new violation, a fault)
-// is walked again on a Stepper.
-func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, seed uint64, maxDepth int, first, figures bool, obj *properties.Object) walkResult {
+// is walked again on a Stepper. hot is the hot bound (see hotWatch).
+func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, seed uint64, maxDepth, hot int, first, figures bool, obj *properties.Object) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
-	var r walkResult
+	r := walkResult{hot: newHotWatch(props, hot)}
 	if !lw.Start(func() bool { return ctx.Err() != nil }) {
 		return r // a walk of a batch the search drops
 	}

@@ -53,6 +53,15 @@ type RandomOptions struct {
 	// of a message sent at different depths are distinct deliveries, so
 	// the walks of a seed differ from those without Rounds.
 	Rounds bool
+	// HotBound, if above 0, is the number of steps an obligation of an
+	// Eventually property may stay outstanding on a walk without a break
+	// (see properties.Property.Pending, the hot state of its monitor): a
+	// walk on which one stays outstanding longer is a counterexample to
+	// the property, a possible livelock, which is no proof (the run may
+	// yet meet it), shown with the stretch of steps that kept it
+	// (Trace.Hot). 0 turns the check off; the command line's default is
+	// DefaultHotBound.
+	HotBound int
 	// Shard, if its Count is 1 or more, runs that shard of the search alone
 	// (Result.Shard); MergeShards combines the shards' runs.
 	Shard Shard
@@ -247,14 +256,14 @@ func (p *walkPool) walk(ctx context.Context, wi, i int, known map[int]bool) walk
 	opt, seed := p.opt, p.opt.Seed+uint64(i)
 	var o walkResult
 	if lw != nil {
-		o = liveWalk(ctx, lw, p.props, seed, opt.MaxDepth, opt.First, opt.EntryFigures, opt.Object)
+		o = liveWalk(ctx, lw, p.props, seed, opt.MaxDepth, opt.HotBound, opt.First, opt.EntryFigures, opt.Object)
 		o.kinds = o.named(lw.Kinds())
 		o.took = o.cover.named(lw.Labels())
 		if o.fault != nil || newViolation(o.viol, known) {
 			o = runOf(ctx, st, p.props, opt, seed, o)
 		}
 	} else {
-		o = walk(ctx, st, p.props, seed, opt.MaxDepth, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
+		o = walk(ctx, st, p.props, seed, opt.MaxDepth, opt.HotBound, opt.EntryFigures, opt.Object, opt.First, opt.Scheduler)
 		o.kinds = o.named(wm.Kinds())
 		o.took = o.cover.named(wm.Labels())
 	}
@@ -280,13 +289,13 @@ func runOf(ctx context.Context, st *sim.Stepper, props []*properties.Property, o
 			depth = max(depth, v.at)
 		}
 	}
-	o := walk(ctx, st, props, seed, depth, false, nil, opt.First, opt.Scheduler)
+	o := walk(ctx, st, props, seed, depth, opt.HotBound, false, nil, opt.First, opt.Scheduler)
 	same := (o.fault != nil) == (live.fault != nil) && len(o.viol) == len(live.viol)
 	for p, v := range live.viol {
 		same = same && o.viol[p] == v
 	}
 	if !same {
-		o = walk(ctx, st, props, seed, opt.MaxDepth, false, nil, opt.First, opt.Scheduler)
+		o = walk(ctx, st, props, seed, opt.MaxDepth, opt.HotBound, false, nil, opt.First, opt.Scheduler)
 		o.kinds = o.named(st.Machine().Kinds())
 		o.took = o.cover.named(st.Machine().Labels())
 		return o

@@ -42,13 +42,21 @@ func replay(m *sim.Machine, props []*properties.Property, in *Trace) (*Trace, er
 	if in.Cycle < 0 || in.Cycle > len(in.Events) {
 		return nil, fmt.Errorf("the cycle of %d steps is longer than the run's %d", in.Cycle, len(in.Events))
 	}
-	r := &replayer{m: m, in: in, st: m.NewStepper(), loop: len(in.Events) - in.Cycle}
+	if err := in.validHot(); err != nil {
+		return nil, err
+	}
+	r := &replayer{m: m, in: in, st: m.NewStepper(), loop: len(in.Events) - in.Cycle - in.Hot}
 	if t, err := r.run(); err != nil {
 		return t, err
 	}
 	t := buildTrace(m, r.events)
 	if in.Cycle > 0 {
 		if out, done, err := r.judgeCycle(t, props); done {
+			return out, err
+		}
+	}
+	if in.Hot > 0 {
+		if out, done, err := r.judgeHot(t, props); done {
 			return out, err
 		}
 	}

@@ -107,6 +107,7 @@ type Search struct {
 	Walks        int    `json:"walks"`
 	Seed         uint64 `json:"seed"`
 	MaxDepth     int    `json:"depth"`
+	HotBound     int    `json:"hot_bound,omitempty"`
 	Scheduler    string `json:"scheduler"`
 	First        bool   `json:"first,omitempty"`
 	Rounds       bool   `json:"rounds,omitempty"`
@@ -115,7 +116,7 @@ type Search struct {
 }
 
 func (opt RandomOptions) search(protocol string) Search {
-	s := Search{Protocol: protocol, Walks: opt.Walks, Seed: opt.Seed, MaxDepth: opt.MaxDepth,
+	s := Search{Protocol: protocol, Walks: opt.Walks, Seed: opt.Seed, MaxDepth: opt.MaxDepth, HotBound: opt.HotBound,
 		Scheduler: opt.Scheduler.String(), First: opt.First, Rounds: opt.Rounds, EntryFigures: opt.EntryFigures}
 	if opt.Object != nil {
 		s.Object = opt.Object.Name

@@ -27,23 +27,39 @@ import (
 // The result is the run a candidate gave, so it always replays; cut
 // reports that the budget ran out before a round kept nothing, so that
 // a shorter run may exist.
-func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budget time.Duration) (best []sim.Event, detail string, cut bool) {
-	r := &shrinker{st: m.NewStepper(), prop: prop, keys: map[sim.Event]string{}, deadline: time.Now().Add(budget)}
+//
+// With hot above 0, the violation is a hot walk's (see hotWatch): a
+// candidate is kept when an obligation of prop stays outstanding for
+// more than hot steps in a row, and a run that stops short of that is
+// completed as above, until it does, the obligation is met, or the run
+// ends. stretch is then the shrunk run's hot steps, up to its end.
+func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, hot int, budget time.Duration) (best []sim.Event, detail string, stretch int, cut bool) {
+	r := &shrinker{st: m.NewStepper(), prop: prop, hot: hot, keys: map[sim.Event]string{}, deadline: time.Now().Add(budget)}
 	best, detail = r.run(events)
 	if best == nil {
-		return events, "", false // not a counterexample: leave it alone
+		return events, "", 0, false // not a counterexample: leave it alone
 	}
+	stretch = r.stretch
 	try := func(cand []sim.Event) bool {
 		got, d := r.run(cand)
 		if got == nil || len(got) >= len(best) {
 			return false
 		}
-		best, detail = got, d
+		best, detail, stretch = got, d, r.stretch
 		return true
 	}
-	// the faults alone, the run completed around them
-	if faults := slices.DeleteFunc(slices.Clone(best), func(e sim.Event) bool { return !faultKind(e.Kind) }); len(faults) > 0 {
-		try(faults)
+	// the faults alone, the run completed around them; a hot walk's run
+	// is no shorter than its bound, and one completed in canonical order
+	// from its faults, as long, reads better: it repeats
+	if faults := slices.DeleteFunc(slices.Clone(best), func(e sim.Event) bool { return !faultKind(e.Kind) }); (len(faults) > 0 || hot > 0) && !r.late() {
+		if got, d := r.run(faults); hot > 0 && got != nil && len(got) <= len(best) {
+			best, detail, stretch = got, d, r.stretch
+		} else {
+			try(faults)
+		}
+	}
+	if hot > 0 && stretch == len(best) {
+		return best, detail, stretch, false // hot from the start: none is shorter
 	}
 	for progress := true; progress && !r.late(); {
 		progress = false
@@ -116,7 +132,7 @@ func shrink(m *sim.Machine, prop *properties.Property, events []sim.Event, budge
 			}
 		}
 	}
-	return best, detail, r.late()
+	return best, detail, stretch, r.late()
 }
 
 // earlierLoss tries runs that lose, instead of the message best[i]
@@ -170,12 +186,15 @@ func faultKind(k sim.EventKind) bool {
 }
 
 type shrinker struct {
-	st       *sim.Stepper
-	prop     *properties.Property
-	keys     map[sim.Event]string // EventKey, for canonical
-	deadline time.Time
-	evs      []sim.Event
-	next     sim.World
+	st   *sim.Stepper
+	prop *properties.Property
+	// hot: the hot bound a candidate must exceed, or 0 (see shrink), and
+	// stretch the hot steps of the last run that did
+	hot, stretch int
+	keys         map[sim.Event]string // EventKey, for canonical
+	deadline     time.Time
+	evs          []sim.Event
+	next         sim.World
 }
 
 func (r *shrinker) late() bool { return time.Now().After(r.deadline) }
@@ -192,6 +211,10 @@ func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
 		return nil, ""
 	}
 	var applied []sim.Event
+	var hot *hotOf
+	if r.hot > 0 {
+		hot = newHotOf(r.prop, r.hot)
+	}
 	// judge returns the violation in w, or bad when listing its events met
 	// a fault; nproto is the protocol events enabled there
 	judge := func() (d string, nproto int, bad bool) {
@@ -199,7 +222,12 @@ func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
 		if st.TakeFault() != nil {
 			return "", 0, true
 		}
-		d, f := judgeSafely(r.prop, st.View(w), nproto == 0)
+		var f *sim.Fault
+		if hot != nil {
+			d, r.stretch, f = hot.feed(r.prop, st.View(w), len(applied))
+		} else {
+			d, f = judgeSafely(r.prop, st.View(w), nproto == 0)
+		}
 		return d, nproto, f != nil // a property that panics here shows nothing
 	}
 	step := func(ev sim.Event) bool {
@@ -232,8 +260,8 @@ func (r *shrinker) run(events []sim.Event) ([]sim.Event, string) {
 	}
 	// Complete the run: the first protocol event in canonical order, each
 	// time, until the run ends; a run that does not end within as many
-	// steps again as it has is given up.
-	for limit := len(applied) + len(events) + 64; nproto > 0 && len(applied) < limit; {
+	// steps again as it has (and, for a hot walk, its bound) is given up.
+	for limit := len(applied) + len(events) + r.hot + 64; nproto > 0 && len(applied) < limit; {
 		i := slices.IndexFunc(r.evs, func(e sim.Event) bool { return !faultKind(e.Kind) && e.Kind != sim.Tick })
 		if i < 0 {
 			i = slices.IndexFunc(r.evs, func(e sim.Event) bool { return e.Kind == sim.Tick })

@@ -68,6 +68,9 @@ func (r *walkResult) judge(props []*properties.Property, v properties.View, atEn
 			r.viol[p] = walkViolation{at: at, detail: d}
 		}
 	}
+	if r.hot != nil && !atEnd {
+		r.fault = r.hot.watch(r, props, v, at, sameMonitors)
+	}
 }
 
 // DefaultWalkDepth is the depth bound of a random walk when none is given:
@@ -146,6 +149,10 @@ func (f *forcedRun) goesRound(only bool, fingerprint func() uint64) bool {
 type walkViolation struct {
 	at     int // number of events before the violating world
 	detail string
+	// hot: the steps for which an obligation stayed outstanding up to
+	// the violating world, past the walk's hot bound (see hotWatch); 0
+	// for any other violation
+	hot int
 }
 
 type walkResult struct {
@@ -165,6 +172,7 @@ type walkResult struct {
 	cut       bool          // the depth bound ended it before its run ended
 	cycled    bool          // it ended on a cycle its run goes round for ever
 	fault     *sim.Fault    // a handler or monitor failed past events; the walk ended
+	hot       *hotWatch     // how long its obligations have been outstanding, if watched
 	entry     *EntryFigures // nil unless asked for and entered
 	// the client history's verdict and size, and the history itself
 	// when it is not linearizable
@@ -200,9 +208,10 @@ type stepWalk struct {
 }
 
 // walk runs the walk of seed on st, at most maxDepth steps, judging
-// props; figures asks for its entry figures, obj for its client history.
-func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
-	k := &stepWalk{st: st, props: props, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)), maxDepth: maxDepth, first: first,
+// props, with hot bound hot (0: none); figures asks for its entry
+// figures, obj for its client history.
+func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth, hot int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
+	k := &stepWalk{r: walkResult{hot: newHotWatch(props, hot)}, st: st, props: props, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)), maxDepth: maxDepth, first: first,
 		uniform: sched.Kind == "" || sched.Kind == "uniform", keys: map[sim.Event]string{}}
 	cfg := st.Machine().Config()
 	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)

@@ -57,7 +57,7 @@ func (t *tally) more() bool {
 		return false
 	case t.opt.First && anyViolation(t.props, t.found):
 		return false
-	case t.done > 0 && !t.ended && onlyAtEnd(t.props, t.failed):
+	case t.done > 0 && !t.ended && onlyAtEnd(t.props, t.failed, t.opt.HotBound > 0):
 		return false
 	}
 	return true
@@ -116,9 +116,16 @@ type walkArtifacts struct {
 
 func (a *walkArtifacts) counterexample(p int) *Trace {
 	o := a.o
-	events, detail, cut := shrink(o.m, a.props[p], o.events[:o.viol[p].at], a.opt.ShrinkTime)
+	hot := 0
+	if o.viol[p].hot > 0 {
+		hot = a.opt.HotBound
+	}
+	events, detail, stretch, cut := shrink(o.m, a.props[p], o.events[:o.viol[p].at], hot, a.opt.ShrinkTime)
 	t := buildTrace(o.m, events)
 	t.Property, t.Detail, t.ShrinkCut = a.props[p].Name, detail, cut
+	if stretch > 0 {
+		markHot(t, o.m, events, stretch, hot)
+	}
 	t.Seed = &a.seed
 	return t
 }
@@ -281,10 +288,11 @@ type kindRange struct {
 }
 
 // onlyAtEnd reports whether every property not yet failed is judged only
-// where a run ends (not an invariant).
-func onlyAtEnd(props []*properties.Property, failed map[int]bool) bool {
+// where a run ends (not an invariant, nor, with hot, an Eventually
+// property, which a walk that stays hot breaks anywhere).
+func onlyAtEnd(props []*properties.Property, failed map[int]bool, hot bool) bool {
 	for p, prop := range props {
-		if !failed[p] && prop.EveryWorld() {
+		if !failed[p] && (prop.EveryWorld() || hot && prop.When == properties.Eventually) {
 			return false
 		}
 	}

@@ -40,7 +40,7 @@ func init() {
 // walkSteps walks m from seed for at most maxDepth steps, as a random
 // search does, and returns the key of each step of the walk's trace.
 func walkSteps(m *sim.Machine, props []*properties.Property, seed uint64, maxDepth int) []string {
-	r := walk(context.Background(), m.NewStepper(), props, seed, maxDepth, false, nil, false, Scheduler{})
+	r := walk(context.Background(), m.NewStepper(), props, seed, maxDepth, 0, false, nil, false, Scheduler{})
 	var out []string
 	for _, s := range buildTrace(m, r.events).Events {
 		out = append(out, s.key())

@@ -26,8 +26,20 @@ type Trace struct {
 	// counterexample).
 	Cycle int `json:"cycle,omitempty"`
 	// Fairness under which the cycle is fair (see checker.Fairness).
-	Fairness string      `json:"fairness,omitempty"`
-	Initial  []NodeState `json:"initial"`
+	Fairness string `json:"fairness,omitempty"`
+	// Hot: the last Hot events are a stretch of a random walk through
+	// which the obligation Detail names stayed outstanding, more than
+	// HotBound steps (RandomOptions.HotBound): a possible livelock, not
+	// a proof. Repeats is the shortest sequence of events, by node and
+	// kind, that repeats back to back to the end of the stretch,
+	// RepeatTimes times (nil when none covers half of it), and HotEvents
+	// the stretch's events by kind, the most frequent first.
+	Hot         int          `json:"hot,omitempty"`
+	HotBound    int          `json:"hot_bound,omitempty"`
+	Repeats     []string     `json:"repeats,omitempty"`
+	RepeatTimes int          `json:"repeat_times,omitempty"`
+	HotEvents   []EventCount `json:"hot_events,omitempty"`
+	Initial     []NodeState  `json:"initial"`
 	// Start: the messages the nodes sent as they started up, and
 	// StartObserved what each node (by id) observed then.
 	Start         []Send      `json:"start,omitempty"`
@@ -335,6 +347,13 @@ func Render(out io.Writer, t *Trace) {
 		if t.Cycle > 0 && i == loop {
 			fmt.Fprintf(out, "  -- from here the run goes round a cycle forever --\n")
 		}
+		show, note := t.hotShown(i)
+		if note != "" {
+			fmt.Fprintln(out, note)
+		}
+		if !show {
+			continue
+		}
 		fmt.Fprintf(out, "  %2d. %s\n", i+1, s)
 		if t.FaultInStep && i == len(t.Events)-1 {
 			break
@@ -366,6 +385,8 @@ func Render(out io.Writer, t *Trace) {
 		if loop == 0 {
 			end = "  (back to the initial world: the cycle repeats forever)"
 		}
+	case t.Hot > 0:
+		end = t.hotEnd()
 	case t.Quiescent:
 		end = "  (the run is over: nothing but faults can happen)"
 	}

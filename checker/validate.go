@@ -47,6 +47,9 @@ func (t *Trace) Validate(n int) error {
 	if t.Cycle < 0 || t.Cycle > len(t.Events) {
 		return fmt.Errorf("a cycle of %d steps in a run of %d", t.Cycle, len(t.Events))
 	}
+	if err := t.validHot(); err != nil {
+		return err
+	}
 	if t.Fairness != "" {
 		if _, err := ParseFairness(t.Fairness); err != nil {
 			return err

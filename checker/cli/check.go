@@ -44,6 +44,7 @@ type checkFlags struct {
 	ranks, initiators                  string
 	mode                               string
 	depth                              int
+	hotBound                           int
 	maxStates                          int64
 	timeLimit, shrinkTime, probe       time.Duration
 	memoryMB                           uint64
@@ -104,6 +105,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.StringVar(&f.initiators, "initiators", "", "all, or a comma-separated list of node ids")
 	fs.StringVar(&f.mode, "mode", "auto", fmt.Sprintf("exhaustive, random, or auto (below n = %d: a random probe, an exhaustive search within %v or 3/4 of -time, random walks if a bound cut it; from n = %[1]d: random)", checker.AutoWalksN, checker.DefaultBudget))
 	fs.IntVar(&f.depth, "depth", 0, "exhaustive: depth bound; random: steps per walk; auto: both (0: default)")
+	fs.IntVar(&f.hotBound, "hot-bound", 0, "random: steps an eventually-property's obligation may stay outstanding on a walk before the walk is reported as a possible livelock (default: 20000, or 200·n² above n = 10; 0: off)")
 	fs.Int64Var(&f.maxStates, "max-states", 0, "stop an exhaustive search after this many states (0: no bound)")
 	fs.DurationVar(&f.timeLimit, "time", 0, "stop after this long, e.g. 30s (0: no bound); in auto mode, the whole search's bound")
 	fs.Uint64Var(&f.memoryMB, "memory", 0, "stop a search when the heap exceeds this many MiB (0: half of the least limit on memory, at most 16 GiB)")
@@ -170,7 +172,7 @@ func (f *checkFlags) checkCounts() error {
 		v        any
 	}{
 		// (the fault budgets are the configuration's, which says their range)
-		{"depth", f.depth < 0, f.depth},
+		{"depth", f.depth < 0, f.depth}, {"hot-bound", f.hotBound < 0, f.hotBound},
 		{"max-states", f.maxStates < 0, f.maxStates}, {"window", f.window < 0, f.window},
 		{"workers", f.workers < 0, f.workers}, {"time", f.timeLimit < 0, f.timeLimit},
 		{"shrink-time", f.shrinkTime < 0, f.shrinkTime}, {"probe", f.probe < 0, f.probe},

@@ -143,6 +143,8 @@ func TestBadInputIsOneLineAndExit2(t *testing.T) {
 		{[]string{"check", "lelann", "-mode", "exhaustive", "-scheduler", "swarm"}, "-scheduler chooses the events of random walks"},
 		{[]string{"check", "central", "-mode", "exhaustive", "-shrink-time", "1s"}, "-shrink-time shortens the counterexamples of random walks"},
 		{[]string{"check", "central", "-mode", "random", "-shrink-time", "-1s"}, "-shrink-time must not be negative"},
+		{[]string{"check", "paxos", "-mode", "random", "-hot-bound", "-1"}, "-hot-bound must not be negative, not -1"},
+		{[]string{"check", "paxos", "-mode", "exhaustive", "-hot-bound", "100"}, "-hot-bound bounds how long random walks stay hot"},
 		{[]string{"check", "central", "-mode", "exhaustive", "-probe", "1s"}, "-probe sets the time of the auto mode's random probe"},
 		{[]string{"check", "central", "-probe", "-1s"}, "-probe must not be negative"},
 		{[]string{"check", "-no-such-flag"}, "vigil: flag provided but not defined: -no-such-flag"},

@@ -140,7 +140,7 @@ func mergeShardFiles(r *suite.Registry, names []string, files []*shardFile) (*me
 		return nil, badInput("%s: %v", names[0], err)
 	}
 	s := first.Shard.Search
-	opt := checker.RandomOptions{Walks: s.Walks, Seed: s.Seed, MaxDepth: s.MaxDepth, First: s.First, Rounds: s.Rounds, EntryFigures: s.EntryFigures}
+	opt := checker.RandomOptions{Walks: s.Walks, Seed: s.Seed, MaxDepth: s.MaxDepth, HotBound: s.HotBound, First: s.First, Rounds: s.Rounds, EntryFigures: s.EntryFigures}
 	if opt.Scheduler, err = checker.ParseScheduler(s.Scheduler); err != nil {
 		return nil, badInput("%s: %v", names[0], err)
 	}

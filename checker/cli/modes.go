@@ -22,6 +22,9 @@ func (f *checkFlags) checkModeFlags(mode checker.Mode, sc suite.Scenario, cfg mo
 	if f.probe != 0 && f.mode != string(checker.ModeAuto) { // (auto from AutoWalksN nodes on walks alone: no probe)
 		return badInput("-probe sets the time of the auto mode's random probe; it does not apply to -mode %s", mode)
 	}
+	if f.set["hot-bound"] && mode == checker.ModeExhaustive {
+		return badInput("-hot-bound bounds how long random walks stay hot; it does not apply to -mode %s", mode)
+	}
 	if f.scheduler != "uniform" && mode == checker.ModeExhaustive {
 		return badInput("-scheduler chooses the events of random walks; it does not apply to -mode %s", mode)
 	}
@@ -62,7 +65,10 @@ func (f *checkFlags) exhaustiveOptions(sc suite.Scenario) (checker.Options, erro
 // asks for.
 func (f *checkFlags) randomOptions(p *suite.Protocol, cfg model.Config) (checker.RandomOptions, error) {
 	opt := checker.RandomOptions{Walks: f.walks, Seed: f.seed, MaxDepth: f.depth, Time: f.timeLimit, Workers: f.workers, MaxMemory: f.memoryMB << 20,
-		EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, ShrinkTime: f.shrinkTime}
+		EntryFigures: p.EntryFigures, First: f.first, Rounds: f.rounds, ShrinkTime: f.shrinkTime, HotBound: f.hotBound}
+	if !f.set["hot-bound"] {
+		opt.HotBound = checker.DefaultHotBound(cfg.N)
+	}
 	var err error
 	if opt.Scheduler, err = checker.ParseScheduler(f.scheduler); err != nil {
 		return opt, badInput("%v", err)

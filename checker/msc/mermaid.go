@@ -42,6 +42,9 @@ func Mermaid(w io.Writer, l *Layout, header ...string) error {
 			}
 			fmt.Fprintf(b, "    loop the cycle repeats forever (%s)\n", fair)
 		}
+		if t.Hot > 0 && i == len(t.Events)-t.Hot {
+			fmt.Fprintf(b, "    Note over %s: from here the obligation stays outstanding to the end, %d steps, past the hot bound of %d: a possible livelock, not a proof\n", l.all(), t.Hot, t.HotBound)
+		}
 		switch ev.Kind {
 		case "deliver":
 			a := l.Arrows[l.At[i]]

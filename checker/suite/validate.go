@@ -16,7 +16,7 @@ import (
 // names: checker/cli tests that every flag it defines is listed here.
 var reservedParamNames = []string{
 	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "format", "h", "help",
-	"html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
+	"hot-bound", "html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
 	"n", "param", "partitions", "port", "probe", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
 	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace",
 	"walks", "window", "witness", "workers",
