@@ -13,7 +13,7 @@ import (
 var liveWalks = true
 
 // walksLive reports whether the walks of a search with opt on m's
-// configuration run on a sim.Walker: uniform draws, no rounds (they need
+// configuration run on a sim.Walker: any scheduler, no rounds (they need
 // a walk's steps), entry figures only where no node crashes and no cut
 // parts the network and no message is lost or duplicated, and a
 // configuration the Walker runs.
@@ -21,7 +21,7 @@ func walksLive(m *sim.Machine, opt RandomOptions) bool {
 	// entry figures time the messages lost to a crashed receiver or to a
 	// cut as a Stepper's walks do only where none are
 	cfg := m.Config()
-	return liveWalks && sim.Supported(cfg) && (opt.Scheduler.Kind == "" || opt.Scheduler.Kind == "uniform") &&
+	return liveWalks && sim.Supported(cfg) &&
 		!(opt.EntryFigures && cfg.Crashes+cfg.Partitions+cfg.Losses+cfg.Duplicates > 0) && !opt.Rounds
 }
 
@@ -29,8 +29,15 @@ func walksLive(m *sim.Machine, opt RandomOptions) bool {
 // same world after every step (see sim.Walker), so the same record. It
 // keeps no events: a walk whose run is wanted (a new violation, a fault)
 // is walked again on a Stepper. hot is the hot bound (see hotWatch).
-func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, seed uint64, maxDepth, hot int, first, figures bool, obj *properties.Object) walkResult {
+func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, seed uint64, maxDepth, hot int, first, figures bool, obj *properties.Object, sched Scheduler) walkResult {
 	rng := rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d))
+	// the scheduler draws its own choices (PCT's priorities, swarm's
+	// kinds) first, as on a Stepper
+	var choice chooser
+	if !sched.uniform() {
+		cfg := lw.Config()
+		choice = sched.start(rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
+	}
 	r := walkResult{hot: newHotWatch(props, hot)}
 	if !lw.Start(func() bool { return ctx.Err() != nil }) {
 		return r // a walk of a batch the search drops
@@ -65,49 +72,13 @@ func liveWalk(ctx context.Context, lw sim.Walker, props []*properties.Property, 
 		return r
 	}
 	undecided := func() bool { return r.undecided(props, first) }
-	forced := newForcedRun(lw.N())
-walking:
+	d := &liveDraw{lw: lw, rng: rng, choice: choice, forced: newForcedRun(lw.N()), judge: judge, undecided: undecided, first: first}
 	for r.steps < maxDepth && undecided() {
 		if stopped(ctx, r.steps) {
 			return r // a walk of a batch the search drops
 		}
-		total, nproto := lw.Enabled()
-		if r.fault = lw.Fault(); r.fault != nil {
+		if !d.take(&r) {
 			break
-		}
-		only := total == nproto && nproto > 0 && lw.Moving(2) == 1
-		if r.fault = lw.Fault(); r.fault != nil {
-			break
-		}
-		if forced.goesRound(only, lw.Fingerprint) {
-			r.cycled = true
-			break
-		}
-		// draw until a step is taken: one that would stutter is drawn
-		// again, without it (see sim.Walker)
-		for {
-			if nproto == 0 {
-				r.quiesce(judge)
-				if r.fault != nil {
-					break walking
-				}
-				if total == 0 || rng.IntN(2) == 0 {
-					break walking
-				}
-				if !undecided() {
-					r.cutFirst = first
-					break walking
-				}
-			} else {
-				r.complete = false
-			}
-			if lw.Take(draw(rng, total, groups(lw, nproto))) {
-				break
-			}
-			if r.fault = lw.Fault(); r.fault != nil {
-				break walking // running what was drawn faulted
-			}
-			total, nproto = lw.Enabled()
 		}
 		r.steps++
 		label, sent := lw.Step()
@@ -148,6 +119,67 @@ walking:
 		r.linearize(obj, rec)
 	}
 	return r
+}
+
+// liveDraw is how a walk on a Walker chooses and takes its steps:
+// uniformly (choice nil), or by a Scheduler's chooser (see takeChosen).
+type liveDraw struct {
+	lw        sim.Walker
+	rng       *rand.Rand
+	choice    chooser
+	runs      []sim.Run // scratch: the events that move (takeChosen)
+	forced    *forcedRun
+	judge     func(atEnd bool)
+	undecided func() bool
+	first     bool // Options.First
+}
+
+// take chooses the walk's next step and takes it, judging the run where
+// it ends on the way; it returns false where the walk ends (as
+// stepWalk.step does): a fault, a forced cycle, or a run that ends.
+func (d *liveDraw) take(r *walkResult) bool {
+	if d.choice != nil {
+		return d.takeChosen(r)
+	}
+	lw, rng := d.lw, d.rng
+	total, nproto := lw.Enabled()
+	if r.fault = lw.Fault(); r.fault != nil {
+		return false
+	}
+	only := total == nproto && nproto > 0 && lw.Moving(2) == 1
+	if r.fault = lw.Fault(); r.fault != nil {
+		return false
+	}
+	if d.forced.goesRound(only, lw.Fingerprint) {
+		r.cycled = true
+		return false
+	}
+	// draw until a step is taken: one that would stutter is drawn
+	// again, without it (see sim.Walker)
+	for {
+		if nproto == 0 {
+			r.quiesce(d.judge)
+			if r.fault != nil {
+				return false
+			}
+			if total == 0 || rng.IntN(2) == 0 {
+				return false
+			}
+			if !d.undecided() {
+				r.cutFirst = d.first
+				return false
+			}
+		} else {
+			r.complete = false
+		}
+		if lw.Take(draw(rng, total, groups(lw, nproto))) {
+			return true
+		}
+		if r.fault = lw.Fault(); r.fault != nil {
+			return false // running what was drawn faulted
+		}
+		total, nproto = lw.Enabled()
+	}
 }
 
 // record feeds the last step of a Walker to rec.

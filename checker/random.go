@@ -256,7 +256,7 @@ func (p *walkPool) walk(ctx context.Context, wi, i int, known map[int]bool) walk
 	opt, seed := p.opt, p.opt.Seed+uint64(i)
 	var o walkResult
 	if lw != nil {
-		o = liveWalk(ctx, lw, p.props, seed, opt.MaxDepth, opt.HotBound, opt.First, opt.EntryFigures, opt.Object)
+		o = liveWalk(ctx, lw, p.props, seed, opt.MaxDepth, opt.HotBound, opt.First, opt.EntryFigures, opt.Object, opt.Scheduler)
 		o.kinds = o.named(lw.Kinds())
 		o.took = o.cover.named(lw.Labels())
 		if o.fault != nil || newViolation(o.viol, known) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/vigil-check/vigil/internal/sim"
+	"github.com/vigil-check/vigil/model"
 )
 
 // Scheduler is how a random walk chooses among the events enabled at each
@@ -52,6 +53,9 @@ func ParseScheduler(s string) (Scheduler, error) {
 	return Scheduler{}, fmt.Errorf("unknown scheduler %q (uniform, pct:D or swarm)", s)
 }
 
+// uniform reports whether s draws uniformly among the events enabled.
+func (s Scheduler) uniform() bool { return s.Kind == "" || s.Kind == "uniform" }
+
 func (s Scheduler) String() string {
 	switch s.Kind {
 	case "pct":
@@ -64,10 +68,20 @@ func (s Scheduler) String() string {
 
 // chooser is a Scheduler at work in one walk.
 type chooser interface {
-	// choose takes one of evs, the events enabled at step (from 0), in
-	// canonical order; false where only faults are enabled (the run is
-	// over) and the scheduler injects no more.
-	choose(evs []sim.Event, step int) (sim.Event, bool)
+	// choose takes one of the events enabled at step (from 0), listed in
+	// canonical order as runs of one kind and node each, and returns its
+	// position among them; false where only faults are enabled (the run
+	// is over) and the scheduler injects no more. It reads an event's
+	// kind, node and position alone, however the list is cut into runs,
+	// so that a Walker's runs (see sim.Walker.Moves) draw as a Stepper's
+	// events do (see runsOf).
+	choose(runs []sim.Run, step int) (int, bool)
+	// byNode reports whether choose reads which node each delivery is
+	// to. If not, the deliveries may come as one run that names no node;
+	// if so, they may come in any order but each node's own: choose
+	// depends on the order of each node's events alone (see
+	// sim.Walker.Moves).
+	byNode() bool
 }
 
 func (s Scheduler) start(rng *rand.Rand, n int, faults int) chooser {
@@ -77,12 +91,19 @@ func (s Scheduler) start(rng *rand.Rand, n int, faults int) chooser {
 	case "swarm":
 		return newSwarm(rng, faults)
 	}
-	return uniform{rng}
+	return &uniform{rng: rng}
 }
 
-type uniform struct{ rng *rand.Rand }
+type uniform struct {
+	rng    *rand.Rand
+	groups [][2]int // scratch (see pickRun)
+}
 
-func (u uniform) choose(evs []sim.Event, _ int) (sim.Event, bool) { return pick(u.rng, evs), true }
+func (*uniform) byNode() bool { return false }
+
+func (u *uniform) choose(runs []sim.Run, _ int) (int, bool) {
+	return pickRun(u.rng, runs, &u.groups), true
+}
 
 // pct: prio[i] is node i's priority (the environment's at index n);
 // higher goes first.
@@ -91,7 +112,43 @@ type pct struct {
 	prio    []int
 	changes []int // the steps after which the last actor drops, sorted
 	lowest  int
-	mine    []sim.Event // scratch: the chosen node's events
+	// scratch: the chosen node's runs, where each starts among the
+	// events enabled, and pickRun's groups
+	sub
+}
+
+// sub is the runs of events a chooser keeps of those enabled, and where
+// each starts among them.
+type sub struct {
+	runs   []sim.Run
+	at     []int
+	groups [][2]int
+}
+
+// keep keeps the runs of runs that ok accepts.
+func (s *sub) keep(runs []sim.Run, ok func(sim.Run) bool) []sim.Run {
+	s.runs, s.at = s.runs[:0], s.at[:0]
+	at := 0
+	for _, r := range runs {
+		if ok(r) {
+			s.runs, s.at = append(s.runs, r), append(s.at, at)
+		}
+		at += r.N
+	}
+	return s.runs
+}
+
+// pick draws one of the events kept, as pickRun does, and returns its
+// position among those enabled.
+func (s *sub) pick(rng *rand.Rand) int {
+	k := pickRun(rng, s.runs, &s.groups)
+	for i, r := range s.runs {
+		if k < r.N {
+			return s.at[i] + k
+		}
+		k -= r.N
+	}
+	panic("pick: event out of range")
 }
 
 func newPCT(rng *rand.Rand, n, depth int) *pct {
@@ -108,43 +165,44 @@ func newPCT(rng *rand.Rand, n, depth int) *pct {
 	return p
 }
 
-func actor(ev sim.Event, n int) int {
-	switch ev.Kind {
+// actor is the node that acts in events of kind k at node i; n, the
+// environment, partitions, heals, loses and duplicates (and lets time
+// pass).
+func actor(k sim.EventKind, i model.NodeID, n int) int {
+	switch k {
 	case sim.Partition, sim.Heal, sim.Lose, sim.Duplicate, sim.Tick:
 		return n
 	}
-	return int(ev.Node)
+	return int(i)
 }
 
-func (p *pct) choose(evs []sim.Event, step int) (sim.Event, bool) {
+// byNode: PCT chooses the node first, then one of its events.
+func (*pct) byNode() bool { return true }
+
+func (p *pct) choose(runs []sim.Run, step int) (int, bool) {
 	n := len(p.prio) - 1
 	best := -1
-	for _, ev := range evs {
-		if a := actor(ev, n); best < 0 || p.prio[a] > p.prio[best] {
+	for _, r := range runs {
+		if a := actor(r.Kind, r.Node, n); best < 0 || p.prio[a] > p.prio[best] {
 			best = a
 		}
 	}
-	p.mine = p.mine[:0]
-	for _, ev := range evs {
-		if actor(ev, n) == best {
-			p.mine = append(p.mine, ev)
-		}
-	}
-	ev := pick(p.rng, p.mine)
+	p.keep(runs, func(r sim.Run) bool { return actor(r.Kind, r.Node, n) == best })
+	k := p.pick(p.rng)
 	for len(p.changes) > 0 && p.changes[0] <= step {
 		p.changes = p.changes[1:]
 		p.prio[best] = p.lowest
 		p.lowest--
 	}
-	return ev, true
+	return k, true
 }
 
 // swarm: the kinds of events a walk leaves out, and its fault budget.
 type swarm struct {
 	rng    *rand.Rand
 	off    [sim.Tick + 1]bool
-	budget int         // faults left to inject
-	kept   []sim.Event // scratch: the events the walk may choose
+	budget int // faults left to inject
+	sub        // scratch: the events the walk may choose
 }
 
 func newSwarm(rng *rand.Rand, faults int) *swarm {
@@ -155,26 +213,30 @@ func newSwarm(rng *rand.Rand, faults int) *swarm {
 	return s
 }
 
-func (s *swarm) choose(evs []sim.Event, _ int) (sim.Event, bool) {
-	keep := func(ok func(sim.Event) bool) []sim.Event {
-		s.kept = s.kept[:0]
-		for _, ev := range evs {
-			if ok(ev) {
-				s.kept = append(s.kept, ev)
-			}
-		}
-		return s.kept
-	}
-	kept := keep(func(ev sim.Event) bool { return !s.off[ev.Kind] && !(faultKind(ev.Kind) && s.budget == 0) })
+func (*swarm) byNode() bool { return false }
+
+func (s *swarm) choose(runs []sim.Run, _ int) (int, bool) {
+	kept := s.keep(runs, func(r sim.Run) bool { return !s.off[r.Kind] && !(faultKind(r.Kind) && s.budget == 0) })
 	if len(kept) == 0 {
 		// no run is cut short by what a walk leaves out
-		if kept = keep(func(ev sim.Event) bool { return !faultKind(ev.Kind) }); len(kept) == 0 {
-			return sim.Event{}, false
+		if kept = s.keep(runs, func(r sim.Run) bool { return !faultKind(r.Kind) }); len(kept) == 0 {
+			return 0, false
 		}
 	}
-	ev := pick(s.rng, kept)
-	if faultKind(ev.Kind) {
+	k := s.pick(s.rng)
+	if faultKind(kindAt(runs, k)) {
 		s.budget--
 	}
-	return ev, true
+	return k, true
+}
+
+// kindAt is the kind of the k-th event of runs.
+func kindAt(runs []sim.Run, k int) sim.EventKind {
+	for _, r := range runs {
+		if k < r.N {
+			return r.Kind
+		}
+		k -= r.N
+	}
+	panic("kindAt: event out of range")
 }

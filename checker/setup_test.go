@@ -56,7 +56,7 @@ func TestSetupStopsWalks(t *testing.T) {
 		{"at once", 0, 0},
 		{"in the third thousand steps", 3, 2 * stopEvery},
 	} {
-		r := liveWalk(&stopsAfter{context.Background(), tc.calls}, m.NewWalker(), nil, 1, depth, 0, false, false, nil)
+		r := liveWalk(&stopsAfter{context.Background(), tc.calls}, m.NewWalker(), nil, 1, depth, 0, false, false, nil, Scheduler{})
 		require.Equal(t, tc.want, r.steps, "walker, %s", tc.name)
 		r = walk(&stopsAfter{context.Background(), tc.calls}, m.NewStepper(), nil, 1, depth, 0, false, nil, false, Scheduler{})
 		require.Equal(t, tc.want, len(r.events), "stepper, %s", tc.name)

@@ -198,6 +198,7 @@ type stepWalk struct {
 	// the events enabled in w, the first nproto the protocol's, and
 	// (uniform) which of them stutter
 	evs    []sim.Event
+	runs   []sim.Run // evs as runs, for the chooser
 	nproto int
 	stut   []bool
 	keys   map[sim.Event]string // see canonical
@@ -212,7 +213,7 @@ type stepWalk struct {
 // figures, obj for its client history.
 func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, seed uint64, maxDepth, hot int, figures bool, obj *properties.Object, first bool, sched Scheduler) walkResult {
 	k := &stepWalk{r: walkResult{hot: newHotWatch(props, hot)}, st: st, props: props, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)), maxDepth: maxDepth, first: first,
-		uniform: sched.Kind == "" || sched.Kind == "uniform", keys: map[sim.Event]string{}}
+		uniform: sched.uniform(), keys: map[sim.Event]string{}}
 	cfg := st.Machine().Config()
 	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
 	k.forced = newForcedRun(cfg.N)
@@ -349,13 +350,17 @@ func (k *stepWalk) choose(moving int) (sim.Event, bool) {
 				r.cutFirst = k.first
 				return ev, false
 			}
-			var ok bool
-			if ev, ok = k.choice.choose(k.evs, len(r.events)); !ok {
+			k.runs = runsOf(k.evs, k.runs[:0])
+			at, ok := k.choice.choose(k.runs, len(r.events))
+			if !ok {
 				return ev, false // the scheduler injects no more faults
 			}
+			ev = k.evs[at]
 		} else {
 			r.complete = false
-			ev, _ = k.choice.choose(k.evs, len(r.events))
+			k.runs = runsOf(k.evs, k.runs[:0])
+			at, _ := k.choice.choose(k.runs, len(r.events))
+			ev = k.evs[at]
 		}
 		ev = canonical(k.st.Machine(), k.evs, ev, k.keys)
 		if !k.uniform {
@@ -476,17 +481,39 @@ func canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event
 // the duplications (one per message in flight): a walk partitions, or
 // loses a message, about as often as it crashes a given node, whatever N.
 func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
-	// groups: the runs of events drawn as one choice, [lo, hi) each
 	var groups [][2]int
-	for i := 0; i < len(evs); {
-		j := i + 1
-		if k := evs[i].Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
-			for j < len(evs) && evs[j].Kind == k {
-				j++
+	return evs[pickRun(rng, runsOf(evs, nil), &groups)]
+}
+
+// pickRun is pick over the events runs list, whose position among them
+// it returns; groups is its scratch.
+func pickRun(rng *rand.Rand, runs []sim.Run, groups *[][2]int) int {
+	// groups: the runs of events of one of those kinds, [lo, hi) each
+	gs := (*groups)[:0]
+	total := 0
+	for i, r := range runs {
+		if k := r.Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
+			if i > 0 && runs[i-1].Kind == k {
+				gs[len(gs)-1][1] += r.N
+			} else {
+				gs = append(gs, [2]int{total, total + r.N})
 			}
-			groups = append(groups, [2]int{i, j})
 		}
-		i = j
+		total += r.N
 	}
-	return evs[draw(rng, len(evs), groups)]
+	*groups = gs
+	return draw(rng, total, gs)
+}
+
+// runsOf appends to buf the runs of evs: each of the events that follow
+// one another with the same kind and node.
+func runsOf(evs []sim.Event, buf []sim.Run) []sim.Run {
+	for i, e := range evs {
+		if i > 0 && e.Kind == evs[i-1].Kind && e.Node == evs[i-1].Node {
+			buf[len(buf)-1].N++
+			continue
+		}
+		buf = append(buf, sim.Run{Kind: e.Kind, Node: e.Node, N: 1})
+	}
+	return buf
 }

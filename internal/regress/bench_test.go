@@ -18,6 +18,7 @@ import (
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/cli"
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/internal/testhook"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/protocols"
 )
@@ -194,6 +195,41 @@ func BenchmarkRandom(b *testing.B) {
 		b.Run(c.name, func(b *testing.B) {
 			benchWalks(b, p, &c.sc, checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1})
 		})
+	}
+}
+
+// BenchmarkSchedulerWalks measures the walks of each scheduler on one
+// worker as BenchmarkRandom does (steps per second, the heap per walk,
+// and allocations), at N = 15 and 50, on the walker the search chooses
+// (live) and, at N = 15, on the Stepper alone (stepper), whose walks are
+// the same.
+//
+//	go test ./internal/regress -run '^$' -bench SchedulerWalks -benchmem -count 5 | benchstat -
+func BenchmarkSchedulerWalks(b *testing.B) {
+	p, err := protocols.Lookup("bully")
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer debug.SetGCPercent(debug.SetGCPercent(cli.WalkGCPercent))
+	for _, c := range []struct{ n, walks int }{{15, 1000}, {50, 60}} {
+		n, sc := c.n, suite.Scenario{N: c.n, Crashes: 1}
+		for _, name := range []string{"uniform", "pct:3", "swarm"} {
+			sched, err := checker.ParseScheduler(name)
+			require.NoError(b, err)
+			for _, live := range []bool{true, false} {
+				if !live && n > 15 {
+					continue // PCT's walks at N = 50 take minutes on a Stepper
+				}
+				sub := fmt.Sprintf("bully-n%d-crash/%s/live", n, name)
+				if !live {
+					sub = fmt.Sprintf("bully-n%d-crash/%s/stepper", n, name)
+				}
+				b.Run(sub, func(b *testing.B) {
+					defer testhook.SetLiveWalks(live)()
+					benchWalks(b, p, &sc, checker.RandomOptions{Walks: c.walks, Seed: 1, Workers: 1, Scheduler: sched})
+				})
+			}
+		}
 	}
 }
 

@@ -311,38 +311,56 @@ func lockstep(t *testing.T, name string, m *sim.Machine) map[sim.EventKind]int {
 
 // TestLiveWalksAgainstStepper walks every scenario of every built-in
 // protocol, at its own N and at N = 7, on a sim.Walker and on a Stepper
-// from the same seeds: every walk must take the same steps to the same
-// end (its length, how it ended, its violations, its messages and events
-// by kind, the mutual-exclusion figures of the protocols that have them,
-// porcupine's verdict on the client history of those that have one), and a counterexample found live must replay to its violation.
+// from the same seeds, under each scheduler: every walk must take the
+// same steps to the same end (its length, how it ended, its violations,
+// its messages and events by kind, the mutual-exclusion figures of the
+// protocols that have them, porcupine's verdict on the client history of
+// those that have one), and a counterexample found live must replay to
+// its violation. PCT at depth 1 keeps its priorities for the whole walk;
+// at depth 3 they change twice.
 func TestLiveWalksAgainstStepper(t *testing.T) {
-	compared := 0
-	eachScaledScenario(t, func(name string, p *suite.Protocol, m *checker.Machine) {
-		opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1}, EntryFigures: p.EntryFigures}
-		if p.Object != nil {
-			opt.Object = p.Object(m.Config())
-		}
-		if !testhook.WalksLive(m, opt) {
-			return
-		}
-		compared++
-		live := checker.Random(context.Background(), m, opt)
-		restore := testhook.SetLiveWalks(false)
-		stepper := checker.Random(context.Background(), m, opt)
-		restore()
-		require.Equal(t, records(stepper), records(live), name)
-		require.Equal(t, stepper.Verdict, live.Verdict, name)
-		require.Equal(t, stepper.Linearizability, live.Linearizability, name)
-		for _, pr := range live.Failed() {
-			one, err := m.WithProperties(propertyNamed(t, m, pr.Name))
+	for _, sched := range []string{"uniform", "pct:1", "pct:3", "swarm"} {
+		// one at a time: the Walkers are turned off for the whole process
+		t.Run(sched, func(t *testing.T) {
+			s, err := checker.ParseScheduler(sched)
 			require.NoError(t, err)
-			again, err := checker.Replay(one, pr.Counterexample)
-			require.NoError(t, err, name)
-			require.Equal(t, pr.Name, again.Property, "%s: the counterexample replays to its violation", name)
-		}
-	})
-	t.Logf("%d configurations walked both ways", compared)
-	require.Greater(t, compared, 100, "configurations walked both ways")
+			compared := 0
+			eachScaledScenario(t, func(name string, p *suite.Protocol, m *checker.Machine) {
+				opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
+					EntryFigures: p.EntryFigures, Scheduler: s}
+				if p.Object != nil {
+					opt.Object = p.Object(m.Config())
+				}
+				if !testhook.WalksLive(m, opt) {
+					return
+				}
+				compared++
+				compareLiveWalks(t, name+" "+sched, m, opt)
+			})
+			t.Logf("%d configurations walked both ways", compared)
+			require.Greater(t, compared, 100, "configurations walked both ways")
+		})
+	}
+}
+
+// compareLiveWalks runs the random search of m with opt on Walkers and on
+// Steppers alone and requires the same walks (see
+// TestLiveWalksAgainstStepper).
+func compareLiveWalks(t *testing.T, name string, m *checker.Machine, opt checker.RandomOptions) {
+	live := checker.Random(context.Background(), m, opt)
+	restore := testhook.SetLiveWalks(false)
+	stepper := checker.Random(context.Background(), m, opt)
+	restore()
+	require.Equal(t, records(stepper), records(live), name)
+	require.Equal(t, stepper.Verdict, live.Verdict, name)
+	require.Equal(t, stepper.Linearizability, live.Linearizability, name)
+	for _, pr := range live.Failed() {
+		one, err := m.WithProperties(propertyNamed(t, m, pr.Name))
+		require.NoError(t, err)
+		again, err := checker.Replay(one, pr.Counterexample)
+		require.NoError(t, err, name)
+		require.Equal(t, pr.Name, again.Property, "%s: the counterexample replays to its violation", name)
+	}
 }
 
 // eachScaledScenario calls f with every scenario of every built-in

@@ -54,3 +54,12 @@ func (f *fenwick) find(k int) (slot, j int) {
 	}
 	return pos, k
 }
+
+// prefix counts the events of the slots before slot.
+func (f *fenwick) prefix(slot int) int {
+	n := 0
+	for i := slot; i > 0; i -= i & -i {
+		n += int(f.tree[i])
+	}
+	return n
+}

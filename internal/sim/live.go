@@ -70,6 +70,23 @@ type Walker interface {
 	// caller draws again (see EnabledAll). Nor does it take one whose
 	// handler faulted as it ran to tell (see Fault).
 	Take(k int) bool
+	// Moves lists the events enabled whose step would move, as runs of
+	// events of one kind and node (see Run), in the order in which a
+	// Stepper's Enabled lists them once each channel's deliveries and
+	// each node's timeouts are in content order (see EnabledAll), but for
+	// the deliveries: with byReceiver one run per receiver, in node order,
+	// each the deliveries to it in channel order; else one run, in
+	// channel order, that names no node. It returns how many events are
+	// the protocol's (listed first). A scheduler that chooses by kind and
+	// node (checker's PCT and swarm) chooses among them, and TakeMove
+	// takes its choice. Moves turns down the timeouts and actions that
+	// would stutter, running the handlers it needs to: Enabled then
+	// counts the events listed.
+	Moves(buf []Run, byReceiver bool) (runs []Run, protocol int)
+	// TakeMove takes event k of those the last Moves listed, in its
+	// order, and reports whether it did: it does not only where its
+	// handler faulted as Moves ran it.
+	TakeMove(k int) bool
 	// Moving counts the protocol events enabled that would not stutter,
 	// up to atMost: it runs the handlers it needs to.
 	Moving(atMost int) int
@@ -167,11 +184,14 @@ type walker[S, M any] struct {
 	chanRec  []*liveChan[M]
 	inFlight int
 	chans    fenwick // deliveries enabled per channel
+	toNode   []int32 // deliveries enabled per receiver (see enable)
 	local    fenwick // timeouts and actions enabled per node, but gone
 	dirty    []model.NodeID
 	// gone lists the outcomes turned down since the last step
 	gone []goneOut[S, M]
-	mf   liveFaults
+	// byReceiver: how the last Moves listed the deliveries
+	byReceiver bool
+	mf         liveFaults
 	// inits holds the outcomes of the nodes' Inits, by node, as far as
 	// they ran, with the timers each arms already merged (a node may arm
 	// one per peer: merged at every walk's start, they took a tenth of
@@ -256,7 +276,7 @@ func (t *typed[S, M]) newWalker(m *Machine) Walker {
 	n := m.cfg.N
 	w := &walker[S, M]{m: m, t: t, cfg: &m.cfg, n: n, fifo: m.cfg.Channels == model.FIFO,
 		nodes: make([]liveNode[S, M], n), dead: make([]bool, n), net: liveNet{groups: make([]uint8, n)}, chanAt: make([]int32, n*n), now: make([]int, n),
-		chans: newFenwick(n * n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
+		chans: newFenwick(n * n), toNode: make([]int32, n), local: newFenwick(n), mons: make([]any, len(m.monitors)),
 		labels: eventLabels(), evLbl: map[evKey]uint16{},
 		kinds: messageKinds(), seed: maphash.MakeSeed()}
 	for i := range n {
@@ -302,7 +322,7 @@ func (w *walker[S, M]) Start(stop func() bool) bool {
 		clear(rec.fifo[rec.head:])
 		clear(rec.bag)
 		*rec = liveChan[M]{fifo: rec.fifo[:0], bag: rec.bag[:0]}
-		w.chans.add(c, -int(w.chans.count[c]))
+		w.enable(c, -int(w.chans.count[c]))
 		w.chanAt[c] = 0
 	}
 	w.used = w.used[:0]

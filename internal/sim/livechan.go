@@ -88,14 +88,14 @@ func (w *walker[S, M]) remove(c, j int) {
 		rec.head++
 		if rec.head == len(rec.fifo) {
 			rec.fifo, rec.head = rec.fifo[:0], 0
-			w.chans.add(c, -1)
+			w.enable(c, -1)
 		}
 	} else {
 		b := rec.bag
 		b[j].stamps = b[j].stamps[1:]
 		if b[j].count--; b[j].count == 0 {
 			rec.bag = slices.Delete(b, j, j+1)
-			w.chans.add(c, -1)
+			w.enable(c, -1)
 		}
 	}
 	rec.len--
@@ -123,7 +123,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 	}
 	if w.fifo {
 		if len(rec.fifo) == rec.head {
-			w.chans.add(c, 1)
+			w.enable(c, 1)
 		}
 		if key == "" && w.mf.on { // to tell a channel's messages apart
 			key = string(appendKeyOf(w.buf[:0], msg))
@@ -156,7 +156,7 @@ func (w *walker[S, M]) send(i, j model.NodeID, msg *M, kind uint8, key string, s
 			b[at].stamps = append(b[at].stamps, stamp)
 		} else {
 			rec.bag = slices.Insert(b, at, bagMsg[M]{liveMsg[M]{msg: *msg, kind: kind, key: key, sent: w.clock}, 1, []int{stamp}})
-			w.chans.add(c, 1)
+			w.enable(c, 1)
 		}
 	}
 	rec.len++

@@ -231,7 +231,7 @@ func (w *walker[S, M]) loseOne(c, j int) {
 		rec.fifo = slices.Delete(q, at, at+1)
 		if rec.head == len(rec.fifo) {
 			rec.fifo, rec.head = rec.fifo[:0], 0
-			w.chans.add(c, -1)
+			w.enable(c, -1)
 		}
 		rec.len--
 		w.inFlight--
