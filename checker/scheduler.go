@@ -142,7 +142,7 @@ func (p *pct) choose(evs []sim.Event, step int) (sim.Event, bool) {
 // swarm: the kinds of events a walk leaves out, and its fault budget.
 type swarm struct {
 	rng    *rand.Rand
-	off    [sim.Tick + 1]bool
+	off    [sim.Traitor + 1]bool
 	budget int         // faults left to inject
 	kept   []sim.Event // scratch: the events the walk may choose
 }

@@ -205,7 +205,7 @@ func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, se
 	k := &stepWalk{st: st, props: props, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)), maxDepth: maxDepth, first: first,
 		uniform: sched.Kind == "" || sched.Kind == "uniform", keys: map[sim.Event]string{}}
 	cfg := st.Machine().Config()
-	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
+	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates+cfg.Traitors)
 	k.forced = newForcedRun(cfg.N)
 	if !k.begin(ctx, figures, obj) {
 		return k.r
@@ -466,6 +466,8 @@ func canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event
 // N²/2 of them, listed together) count as one, and so do the losses and
 // the duplications (one per message in flight): a walk partitions, or
 // loses a message, about as often as it crashes a given node, whatever N.
+// So do the choices of a traitor's step (listed together, see
+// sim.Event.Forge): the step is drawn as any other, then its lies.
 func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
 	// groups: the runs of events drawn as one choice, [lo, hi) each
 	var groups [][2]int
@@ -473,6 +475,11 @@ func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
 		j := i + 1
 		if k := evs[i].Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
 			for j < len(evs) && evs[j].Kind == k {
+				j++
+			}
+			groups = append(groups, [2]int{i, j})
+		} else if j < len(evs) && evs[j].Forge == 1 {
+			for j < len(evs) && evs[j].Forge == uint32(j-i) {
 				j++
 			}
 			groups = append(groups, [2]int{i, j})
