@@ -51,7 +51,7 @@ type Trace struct {
 
 // TraceStep is one event of a trace and the nodes it changed.
 type TraceStep struct {
-	Kind   string `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal, lose, duplicate
+	Kind   string `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal, lose, duplicate, tick, traitor
 	Node   int    `json:"node"`             // deliver, lose, duplicate: the receiver; partition: the first node of the arc cut away
 	From   int    `json:"from,omitempty"`   // deliver, lose, duplicate: the sender; partition: the arc's last node
 	Groups string `json:"groups,omitempty"` // partition: the groups after the cut
