@@ -384,7 +384,7 @@ func Render(out io.Writer, t *Trace) {
 		if t.FaultInStep && i == len(t.Events)-1 {
 			break
 		}
-		if len(s.Changes) == 0 && len(s.Observed) == 0 && len(s.Sent) == 0 {
+		if len(s.Changes) == 0 && len(s.Observed) == 0 && !(s.Traitor && len(s.Sent) > 0) {
 			fmt.Fprintf(out, "      (no node changed)\n")
 		}
 		if s.Traitor {
