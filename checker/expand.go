@@ -68,13 +68,23 @@ type candidate struct {
 }
 
 // packEvent packs an event in 64 bits: node ids fit in 15 bits
-// (model.MaxNodes) and arguments, interned ids, in 30.
+// (model.MaxNodes) and arguments, interned ids, in 30. A traitor's choice
+// of lies (Event.Forge) does not fit beside them: such an event packs to
+// byPosition, and is found again by its position among its world's
+// events (see rebuild).
 func packEvent(e sim.Event) uint64 {
 	if e.Arg >= 1<<30 {
 		panic("more than 2^30 distinct messages, timers or actions")
 	}
+	if e.Forge != 0 {
+		return byPosition
+	}
 	return uint64(e.Kind)<<60 | uint64(e.Node)<<45 | uint64(e.From)<<30 | uint64(e.Arg)
 }
+
+// byPosition is the packed event that names no event: the candidate's
+// position among its source's events does.
+const byPosition = uint64(0xf) << 60
 
 func unpackEvent(p uint64) sim.Event {
 	return sim.Event{Kind: sim.EventKind(p >> 60), Node: model.NodeID(p >> 45 & 0x7fff),
@@ -388,7 +398,13 @@ func (e *search) rebuild(xs []*expander, chunks []*chunk, next *level) {
 		c := chunks[ci]
 		for _, cd := range c.cand {
 			if cd.dst >= 0 {
-				x.buf, _ = x.st.Apply(c.in.world(int(cd.src)), unpackEvent(cd.ev), x.buf)
+				src := c.in.world(int(cd.src))
+				ev := unpackEvent(cd.ev)
+				if cd.ev == byPosition {
+					x.evs, _ = x.st.Enabled(src, x.evs[:0])
+					ev = x.evs[cd.pos]
+				}
+				x.buf, _ = x.st.Apply(src, ev, x.buf)
 				w := x.buf
 				if e.sym != nil {
 					x.can = x.st.Canonical(e.sym, x.buf, x.can)

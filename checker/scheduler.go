@@ -200,7 +200,7 @@ func (p *pct) choose(runs []sim.Run, step int) (int, bool) {
 // swarm: the kinds of events a walk leaves out, and its fault budget.
 type swarm struct {
 	rng    *rand.Rand
-	off    [sim.Tick + 1]bool
+	off    [sim.Traitor + 1]bool
 	budget int // faults left to inject
 	sub        // scratch: the events the walk may choose
 }

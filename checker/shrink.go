@@ -179,7 +179,7 @@ func (r *shrinker) earlierLoss(best []sim.Event, i int, try func([]sim.Event) bo
 
 func faultKind(k sim.EventKind) bool {
 	switch k {
-	case sim.Crash, sim.Recover, sim.Partition, sim.Heal, sim.Lose, sim.Duplicate:
+	case sim.Crash, sim.Recover, sim.Partition, sim.Heal, sim.Lose, sim.Duplicate, sim.Traitor:
 		return true
 	}
 	return false

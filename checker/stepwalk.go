@@ -215,7 +215,7 @@ func walk(ctx context.Context, st *sim.Stepper, props []*properties.Property, se
 	k := &stepWalk{r: walkResult{hot: newHotWatch(props, hot)}, st: st, props: props, rng: rand.New(rand.NewPCG(seed, 0x5851f42d4c957f2d)), maxDepth: maxDepth, first: first,
 		uniform: sched.uniform(), keys: map[sim.Event]string{}}
 	cfg := st.Machine().Config()
-	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates)
+	k.choice = sched.start(k.rng, cfg.N, cfg.Crashes+cfg.Recoveries+cfg.Partitions+cfg.Losses+cfg.Duplicates+cfg.Traitors)
 	k.forced = newForcedRun(cfg.N)
 	if !k.begin(ctx, figures, obj) {
 		return k.r
@@ -480,6 +480,8 @@ func canonical(m *sim.Machine, evs []sim.Event, ev sim.Event, keys map[sim.Event
 // N²/2 of them, listed together) count as one, and so do the losses and
 // the duplications (one per message in flight): a walk partitions, or
 // loses a message, about as often as it crashes a given node, whatever N.
+// So do the choices of a traitor's step (listed together, see
+// sim.Event.Forge): the step is drawn as any other, then its lies.
 func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
 	var groups [][2]int
 	return evs[pickRun(rng, runsOf(evs, nil), &groups)]
@@ -488,11 +490,14 @@ func pick(rng *rand.Rand, evs []sim.Event) sim.Event {
 // pickRun is pick over the events runs list, whose position among them
 // it returns; groups is its scratch.
 func pickRun(rng *rand.Rand, runs []sim.Run, groups *[][2]int) int {
-	// groups: the runs of events of one of those kinds, [lo, hi) each
+	// groups: the runs of events drawn as one choice, [lo, hi) each
 	gs := (*groups)[:0]
 	total := 0
 	for i, r := range runs {
-		if k := r.Kind; k == sim.Partition || k == sim.Lose || k == sim.Duplicate {
+		switch k := r.Kind; {
+		case r.Forged:
+			gs = append(gs, [2]int{total, total + r.N})
+		case k == sim.Partition || k == sim.Lose || k == sim.Duplicate:
 			if i > 0 && runs[i-1].Kind == k {
 				gs[len(gs)-1][1] += r.N
 			} else {
@@ -506,14 +511,20 @@ func pickRun(rng *rand.Rand, runs []sim.Run, groups *[][2]int) int {
 }
 
 // runsOf appends to buf the runs of evs: each of the events that follow
-// one another with the same kind and node.
+// one another with the same kind and node, but that the choices of a
+// traitor's step (Event.Forge 0, 1, 2, ... in a row) are a run of their
+// own, Forged.
 func runsOf(evs []sim.Event, buf []sim.Run) []sim.Run {
 	for i, e := range evs {
-		if i > 0 && e.Kind == evs[i-1].Kind && e.Node == evs[i-1].Node {
-			buf[len(buf)-1].N++
-			continue
+		forged := e.Forge == 0 && i+1 < len(evs) && evs[i+1].Forge == 1
+		switch last := len(buf) - 1; {
+		case e.Forge != 0: // a lie of the traitor's step listed last
+			buf[last].N++
+		case !forged && i > 0 && !buf[last].Forged && e.Kind == evs[i-1].Kind && e.Node == evs[i-1].Node:
+			buf[last].N++
+		default:
+			buf = append(buf, sim.Run{Kind: e.Kind, Node: e.Node, N: 1, Forged: forged})
 		}
-		buf = append(buf, sim.Run{Kind: e.Kind, Node: e.Node, N: 1})
 	}
 	return buf
 }

@@ -63,7 +63,7 @@ type Trace struct {
 
 // TraceStep is one event of a trace and the nodes it changed.
 type TraceStep struct {
-	Kind   string `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal, lose, duplicate
+	Kind   string `json:"kind"`             // deliver, timeout, action, crash, recover, partition, heal, lose, duplicate, tick, traitor
 	Node   int    `json:"node"`             // deliver, lose, duplicate: the receiver; partition: the first node of the arc cut away
 	From   int    `json:"from,omitempty"`   // deliver, lose, duplicate: the sender; partition: the arc's last node
 	Groups string `json:"groups,omitempty"` // partition: the groups after the cut
@@ -83,14 +83,35 @@ type TraceStep struct {
 	Observed []string `json:"observed,omitempty"`
 	// Sent: the messages the acting node sent in this step, in order.
 	Sent []Send `json:"sent,omitempty"`
+	// Traitor: the acting node is a traitor (see model.Forger), and Sent
+	// holds what it chose to send, each with what its handler wrote.
+	// Replay reads Sent of such a step, for it tells the choices apart.
+	Traitor bool `json:"traitor,omitempty"`
 }
 
-// Send is a message sent, as text: replay does not read it, and a chart of
-// the run draws an arrow from it to its delivery.
+// Send is a message sent, as text: replay does not read it (but of a
+// traitor's step), and a chart of the run draws an arrow from it to its
+// delivery.
 type Send struct {
 	From int    `json:"from"`
 	To   int    `json:"to"`
 	Msg  string `json:"msg"`
+	// Written: sent by a traitor, the message its handler wrote, which it
+	// sent as is or replaced by Msg.
+	Written string `json:"written,omitempty"`
+}
+
+// Forged reports whether a traitor sent s in place of what its handler
+// wrote.
+func (s Send) Forged() bool { return s.Written != "" && s.Written != s.Msg }
+
+// String says what a traitor sent: "n2 (traitor) sends retreat to n1 in
+// place of attack", or "... as written".
+func (s Send) String() string {
+	if s.Forged() {
+		return fmt.Sprintf("n%d (traitor) sends %s to n%d in place of %s", s.From, s.Msg, s.To, s.Written)
+	}
+	return fmt.Sprintf("n%d (traitor) sends %s to n%d as written", s.From, s.Msg, s.To)
 }
 
 // sends lists a step's sends by node from.
@@ -105,6 +126,16 @@ func sends(m *sim.Machine, from int, step *sim.Step) []Send {
 	return out
 }
 
+// traitorSends lists what traitor from sent in step forged, written's
+// choice of lies, beside what its handler wrote.
+func traitorSends(m *sim.Machine, from int, written, forged *sim.Step) []Send {
+	out := sends(m, from, forged)
+	for i, x := range written.Sends {
+		out[i].Written = m.FormatMsg(sim.SendMsg(x))
+	}
+	return out
+}
+
 // NodeState is a node's state as text.
 type NodeState struct {
 	Node  int    `json:"node"`
@@ -112,9 +143,16 @@ type NodeState struct {
 	State string `json:"state"`
 }
 
-// key identifies the event, leaving out the states it produced.
+// key identifies the event, leaving out the states it produced: of a
+// traitor's step, what it sent too.
 func (s TraceStep) key() string {
-	return fmt.Sprintf("%s|%d|%d|%s|%s|%s|%d|%d", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action, s.Pos, s.Age)
+	k := fmt.Sprintf("%s|%d|%d|%s|%s|%s|%d|%d", s.Kind, s.Node, s.From, s.Msg, s.Timer, s.Action, s.Pos, s.Age)
+	if s.Traitor {
+		for _, x := range s.Sent {
+			k += fmt.Sprintf("|%d:%s", x.To, x.Msg)
+		}
+	}
+	return k
 }
 
 // String renders the event alone, e.g. "n1 → n2  election{rank:1}".
@@ -142,6 +180,8 @@ func (s TraceStep) String() string {
 		return fmt.Sprintf("lose  n%d → n%d  %s", s.From, s.Node, s.Msg)
 	case "duplicate":
 		return fmt.Sprintf("duplicate  n%d → n%d  %s", s.From, s.Node, s.Msg)
+	case "traitor":
+		return fmt.Sprintf("n%d  turns traitor", s.Node)
 	}
 	return fmt.Sprintf("n%d  %s", s.Node, s.Kind)
 }
@@ -167,6 +207,9 @@ func describe(st *sim.Stepper, w sim.World, ev sim.Event) TraceStep {
 		}
 	case sim.Duplicate:
 		s.From, s.Msg = int(ev.From), m.FormatMsg(ev.Arg)
+	}
+	if written, forged, ok := st.TraitorStep(w, ev); ok {
+		s.Traitor, s.Sent = true, traitorSends(m, s.Node, written, forged)
 	}
 	return s
 }
@@ -226,7 +269,9 @@ func replayEvents(st *sim.Stepper, w sim.World, events []sim.Event) (*Trace, sim
 			for _, o := range step.Obs {
 				s.Observed = append(s.Observed, o.String())
 			}
-			s.Sent = sends(st.Machine(), s.Node, step)
+			if !s.Traitor {
+				s.Sent = sends(st.Machine(), s.Node, step)
+			}
 		}
 		before, after := st.Nodes(w), st.Nodes(next)
 		for i := range after {
@@ -358,8 +403,13 @@ func Render(out io.Writer, t *Trace) {
 		if t.FaultInStep && i == len(t.Events)-1 {
 			break
 		}
-		if len(s.Changes) == 0 && len(s.Observed) == 0 {
+		if len(s.Changes) == 0 && len(s.Observed) == 0 && !(s.Traitor && len(s.Sent) > 0) {
 			fmt.Fprintf(out, "      (no node changed)\n")
+		}
+		if s.Traitor {
+			for _, x := range s.Sent {
+				fmt.Fprintf(out, "      %s\n", x)
+			}
 		}
 		for _, n := range s.Changes {
 			state := n.State

@@ -18,7 +18,7 @@ import (
 const maxCount = 1 << 31
 
 // traceKinds are the kinds of event a TraceStep may have.
-var traceKinds = []string{"deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate", "tick"}
+var traceKinds = []string{"deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate", "tick", "traitor"}
 
 // Validate reports the first thing in t that no trace of a run of n nodes
 // holds: initial states that are not the n nodes in order, a node outside

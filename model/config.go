@@ -163,6 +163,11 @@ type Config struct {
 	// and duplicated, per run (see the package doc).
 	Losses     int `json:"losses,omitempty"`
 	Duplicates int `json:"duplicates,omitempty"`
+	// Traitors: at most this many nodes turn traitor per run, each at any
+	// point; a traitor's handlers run as written, and each message it
+	// sends is one the checker chooses among those its protocol forges
+	// (see Forger and the package doc). Fewer than N.
+	Traitors int `json:"traitors,omitempty"`
 	// Ranks[i] is the id node i's algorithm compares; distinct. Nil means
 	// sorted: Ranks[i] = i.
 	Ranks []int `json:"ranks,omitempty"`
@@ -207,6 +212,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Duplicates < 0 || c.Duplicates > MaxMessageFaults {
 		return fmt.Errorf("duplicates must be between 0 and %d, not %d", MaxMessageFaults, c.Duplicates)
+	}
+	if c.Traitors < 0 || c.Traitors >= c.N {
+		return fmt.Errorf("traitors must be between 0 and n-1 = %d (some node must stay loyal), not %d", c.N-1, c.Traitors)
 	}
 	if err := c.validateSet(); err != nil {
 		return err
@@ -256,6 +264,8 @@ func (c *Config) validateSet() error {
 		return fmt.Errorf("set channels lose no message to a cut (a message across it only waits, as any may): run them with no partitions, not %d", c.Partitions)
 	case c.Timing == Bounded:
 		return fmt.Errorf("set channels keep every message for ever, which bounded timing's delivery within %d ticks cannot: use sync or async timing", c.Delay)
+	case c.Traitors > 0:
+		return fmt.Errorf("set channels with traitors are not supported (a forged message the set holds already would make a step a stutter for some choices and not others): use fifo or unordered channels")
 	}
 	return nil
 }

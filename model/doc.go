@@ -89,6 +89,11 @@
 //     channel, not only the oldest: the messages behind it keep their order
 //     and the lost one leaves a gap. As a message lost to a cut, it expires
 //     the timers of either end that wait on the other.
+//   - Traitor: while fewer than Config.Traitors nodes turned traitor, any
+//     live loyal node may turn; the monitors observe ObsTraitor. From then
+//     on its handlers run as written and each message it sends is one the
+//     checker chooses among those its protocol's Forge lists (see Forger):
+//     one successor per choice of every send of the step.
 //   - Duplicate: while fewer than Config.Duplicates duplications happened,
 //     any message in flight may be duplicated: a copy joins its channel,
 //     with FIFO channels at the tail (so it arrives again after everything

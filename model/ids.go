@@ -61,7 +61,7 @@ func NewObsKind(name string, format func(arg int) string) ObsKind {
 	if name == "" {
 		panic("model.NewObsKind: empty name")
 	}
-	for k := ObsLeader; k <= ObsReadReturn; k++ {
+	for k := ObsLeader; k <= ObsTraitor; k++ {
 		if k.String() == name {
 			panic("model.NewObsKind: " + name + " is one of vigil's own observation kinds")
 		}
@@ -107,6 +107,8 @@ func (k ObsKind) String() string {
 		return "read"
 	case ObsReadReturn:
 		return "read-return"
+	case ObsTraitor:
+		return "traitor"
 	}
 	if name, _ := ownKind(k); name != "" {
 		return name
@@ -154,6 +156,10 @@ const (
 	// the write that value comes from; 0, the initial value).
 	ObsReadCall
 	ObsReadReturn
+	// ObsTraitor is reported by the checker when a node turns traitor
+	// (Config.Traitors), never by protocols: a monitor that judges the
+	// loyal nodes alone learns from it which are not.
+	ObsTraitor
 )
 
 // Obs is an observation: a protocol-neutral fact a handler reports.
@@ -260,6 +266,8 @@ func (o Obs) String() string {
 		return "read"
 	case ObsReadReturn:
 		return "read=" + o.Msg().String()
+	case ObsTraitor:
+		return "traitor"
 	}
 	if name, format := ownKind(o.Kind); name != "" {
 		return name + "=" + format(o.Arg)

@@ -1,7 +1,8 @@
 package model
 
 // Monitor is a small automaton fed with the observations of a run, and with
-// ObsCrash and ObsRecover when a node crashes or recovers. Its state is
+// ObsCrash and ObsRecover when a node crashes or recovers (and ObsTraitor
+// when it turns traitor). Its state is
 // part of every world the checker explores, so a search that merges equal
 // worlds never hides a violation. States must be plain values, as node
 // states are (see the package doc); Observe must be pure and return a new

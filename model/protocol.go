@@ -80,6 +80,24 @@ func (n Needs) Refuses(c Channels) error {
 	return fmt.Errorf("%w: it needs %s (%s), which set channels do not give", ErrNetwork, what, n.Why)
 }
 
+// ErrNoForger is the error of compiling a run that allows traitors
+// (Config.Traitors) for a protocol that is not a Forger: the checker would
+// not know what a traitor may send.
+var ErrNoForger = errors.New("protocol declares no messages for traitors")
+
+// Forger is implemented by protocols that run with Byzantine nodes
+// (Config.Traitors): it declares the domain of a traitor's lies. Once a
+// node turns traitor its handlers still run as written, and each message
+// m a step sends to node to is replaced by one the checker chooses from
+// Forge(env, to, m): every choice, in exhaustive search; one drawn, in a
+// random walk. The list must hold m itself (a traitor may also tell the
+// truth, which is what makes a traitor from any moment cover one from the
+// start), in a fixed order, with no message twice; like a handler, Forge
+// must be pure. env is the traitor's.
+type Forger[M any] interface {
+	Forge(env *Env, to NodeID, m M) []M
+}
+
 // Actor is implemented by protocols with local actions: steps a node may take
 // on its own, such as asking for the critical section.
 type Actor[S, M any] interface {
@@ -149,6 +167,10 @@ func (e *Env) Initiator() bool { return e.cfg.Initiator(e.self) }
 // Crashes is how many crashes the run allows: a protocol whose steps only
 // a crash could interrupt may take them whole when it is 0.
 func (e *Env) Crashes() int { return e.cfg.Crashes }
+
+// Traitors is how many traitors the run allows (Config.Traitors): the
+// m of an algorithm that must know how many faults it tolerates.
+func (e *Env) Traitors() int { return e.cfg.Traitors }
 
 // Param returns a protocol parameter, or def when the run does not set it.
 func (e *Env) Param(name string, def int) int {

@@ -45,10 +45,15 @@
 //     2001: single-decree Paxos, its phases 1 and 2 and the learners, the
 //     invariant P2c that the value rule keeps, and why progress needs a
 //     distinguished proposer.
+//   - (Lamport et al.) L. Lamport, R. Shostak and M. Pease, The Byzantine
+//     Generals Problem, ACM TOPLAS 4(3), 1982: the oral-messages algorithm
+//     OM(m), its message figures, and why no solution exists with fewer
+//     than 3m+1 generals.
 package protocols
 
 import (
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/protocols/agreement/om"
 	"github.com/vigil-check/vigil/protocols/consensus/paxos"
 	"github.com/vigil-check/vigil/protocols/election/activelist"
 	"github.com/vigil-check/vigil/protocols/election/bully"
@@ -112,6 +117,7 @@ var builtin = []struct {
 	{"work/static", static.Description},
 	{"work/dynamic", dynamic.Description},
 	{"consensus/paxos", paxos.Description},
+	{"agreement/om", om.Description},
 }
 
 // init registers the built-in protocols, which the stock vigil binary

@@ -30,7 +30,7 @@ type checkFlags struct {
 	all                                bool
 	scenario                           string
 	n, crashes, recoveries, partitions int
-	losses, duplicates                 int
+	losses, duplicates, traitors       int
 	protoParams                        map[string]string // -NAME VALUE for declared parameters, parsed once the protocol is known
 	reduce                             string
 	fairness                           string
@@ -76,6 +76,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.IntVar(&f.partitions, "partitions", 0, fmt.Sprintf("network partitions allowed per run (0..%d); a split network may heal at any time", model.MaxPartitions))
 	fs.IntVar(&f.losses, "losses", 0, fmt.Sprintf("messages in flight that may be lost per run (0..%d); under FIFO any message of a channel", model.MaxMessageFaults))
 	fs.IntVar(&f.duplicates, "duplicates", 0, fmt.Sprintf("messages in flight that may be duplicated per run (0..%d)", model.MaxMessageFaults))
+	fs.IntVar(&f.traitors, "traitors", 0, "nodes that may turn traitor per run (0..n-1): each message a traitor sends is chosen among those its protocol's Forge lists")
 	for _, prm := range declaredParams(r) {
 		// no clash with vigil's flags: Register refuses such names
 		// (suite.ReservedParamNames)
@@ -412,6 +413,7 @@ func (f *checkFlags) scenarioFor(p *suite.Protocol) (suite.Scenario, error) {
 		{"partitions", func() { sc.Partitions = f.partitions }},
 		{"losses", func() { sc.Losses = f.losses }},
 		{"duplicates", func() { sc.Duplicates = f.duplicates }},
+		{"traitors", func() { sc.Traitors = f.traitors }},
 		{"timing", func() { sc.Timing, sc.Delay, err = model.ParseTimingSpec(f.timing); parse(err) }},
 		{"channels", func() { sc.Channels, err = model.ParseChannels(f.channels); parse(err) }},
 		{"topology", func() { sc.Topology = f.topology }}, // checked with the rest of the Config, whose N it needs

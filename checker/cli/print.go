@@ -80,6 +80,9 @@ func messageFaults(cfg model.Config) string {
 	if cfg.Duplicates > 0 {
 		s += fmt.Sprintf(" duplicates=%d", cfg.Duplicates)
 	}
+	if cfg.Traitors > 0 {
+		s += fmt.Sprintf(" traitors=%d", cfg.Traitors)
+	}
 	return s
 }
 

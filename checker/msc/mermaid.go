@@ -68,6 +68,8 @@ func Mermaid(w io.Writer, l *Layout, header ...string) error {
 			fmt.Fprintf(b, "    Note over %s: %d. the network heals\n", l.all(), step)
 		case "tick":
 			fmt.Fprintf(b, "    Note over %s: %d. a tick of the clock\n", l.all(), step)
+		case "traitor":
+			fmt.Fprintf(b, "    rect rgb(255, 236, 236)\n    Note over n%d: %d. TURNS TRAITOR\n    end\n", ev.Node, step)
 		default:
 			fmt.Fprintf(b, "    Note over n%d: %d. %s\n", ev.Node, step, text(ev.Kind))
 		}
@@ -118,7 +120,7 @@ func sentAt(a Arrow) string {
 	case a.Sent == 0:
 		return " (sent at start-up)"
 	}
-	return fmt.Sprintf(" (sent at %d)", a.Sent)
+	return fmt.Sprintf(" (sent at %d%s)", a.Sent, a.forgery())
 }
 
 func orDefault(s, d string) string {

@@ -2,7 +2,9 @@
 // lifeline per node, an arrow from each send to its delivery (or to its
 // loss, or to nowhere when the run ends first), and a mark for every other
 // event of the run: timeouts, local actions, crashes, recoveries,
-// partitions, heals and what the nodes observed. Layout is the chart's
+// partitions, heals, nodes turning traitor and what the nodes observed. A
+// traitor's lie is drawn as the message it sent, labelled with the one its
+// handler wrote. Layout is the chart's
 // model; Mermaid writes it as Mermaid text, and vigil's HTML report draws it
 // as SVG.
 package msc
@@ -30,6 +32,18 @@ type Arrow struct {
 	// sent, or a partition cut it off ("" for a lose event).
 	Cause string
 	Copy  bool // a copy the network made (a duplicate event)
+	// Written: a traitor's lie, the message its handler wrote, which it
+	// sent Msg in place of ("" for any other message).
+	Written string
+}
+
+// forgery says what a traitor's lie replaced: ", forged in place of
+// attack"; "" for any other message.
+func (a Arrow) forgery() string {
+	if a.Written == "" {
+		return ""
+	}
+	return fmt.Sprintf(", forged by traitor n%d in place of %s", a.From, a.Written)
 }
 
 // Delivered reports whether the arrow's message reached its receiver.
@@ -116,7 +130,11 @@ func New(t *checker.Trace) *Layout {
 			side = nil
 		}
 		for _, s := range ev.Sent {
-			send(Arrow{From: s.From, To: s.To, Msg: s.Msg, Sent: step})
+			a := Arrow{From: s.From, To: s.To, Msg: s.Msg, Sent: step}
+			if s.Forged() {
+				a.Written = s.Written
+			}
+			send(a)
 		}
 	}
 	return l

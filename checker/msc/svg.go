@@ -124,6 +124,8 @@ func SVG(w io.Writer, l *Layout) error {
 		case "timeout", "action", "recover", "duplicate":
 			what := map[string]string{"timeout": "timeout " + ev.Timer, "action": ev.Action, "recover": "recovers", "duplicate": "the network duplicates " + ev.Msg}[ev.Kind]
 			fmt.Fprintf(b, `<g class="event %s"><circle cx="%d" cy="%d" r="5"/><text x="%d" y="%d">%s</text></g>`+"\n", ev.Kind, x, y, x+noteGap, y+4, esc(what))
+		case "traitor":
+			fmt.Fprintf(b, `<g class="crash traitor"><circle cx="%d" cy="%d" r="7"/><text x="%d" y="%d">turns traitor</text></g>`+"\n", x, y, x+noteGap+6, y+4)
 		case "heal", "tick":
 			what := map[string]string{"heal": "the network heals", "tick": "a tick of the clock"}[ev.Kind]
 			fmt.Fprintf(b, `<text class="event %s" x="%d" y="%d">%s</text>`+"\n", ev.Kind, gutter+4, y+4, what)
@@ -175,7 +177,10 @@ func (l *Layout) arrow(b *strings.Builder, a Arrow) {
 		class += " copy"
 	}
 	x1, y1, x2, y2 := l.x(a.From), l.y(a.Sent), l.x(a.To), l.y(end)
-	label := a.Msg
+	label := a.Msg + a.forgery()
+	if a.Written != "" {
+		class += " forged"
+	}
 	switch {
 	case a.Cause != "":
 		label += " (lost: " + a.Cause + ")"
@@ -200,7 +205,11 @@ func (l *Layout) arrow(b *strings.Builder, a Arrow) {
 		if x2 < x1 {
 			anchor = "end"
 		}
-		text = fmt.Sprintf(`<text x="%d" y="%d" text-anchor="%s">%s</text>`, lx, ly, anchor, esc(a.Msg))
+		shown := a.Msg
+		if a.Written != "" {
+			shown += " (forged; wrote " + a.Written + ")"
+		}
+		text = fmt.Sprintf(`<text x="%d" y="%d" text-anchor="%s">%s</text>`, lx, ly, anchor, esc(shown))
 	}
 	fmt.Fprintf(b, `<g class="%s" data-end="%d"><title>%s</title><line x1="%d" y1="%d" x2="%d" y2="%d" marker-end="url(#%s)"/>%s</g>`+"\n",
 		class, a.End, esc(fmt.Sprintf("n%d → n%d %s", a.From, a.To, label)), x1, y1, x2, y2, marker, text)

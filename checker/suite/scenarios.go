@@ -209,7 +209,7 @@ func (s *Scenario) setFlags(args []string, params []Param) error {
 // setFlag sets what flag (name, the parameter's name under -param) says.
 func (s *Scenario) setFlag(flag, name, value string, params []Param) error {
 	counts := map[string]*int{"n": &s.N, "crashes": &s.Crashes, "recoveries": &s.Recoveries,
-		"partitions": &s.Partitions, "losses": &s.Losses, "duplicates": &s.Duplicates,
+		"partitions": &s.Partitions, "losses": &s.Losses, "duplicates": &s.Duplicates, "traitors": &s.Traitors,
 		"depth": &s.MaxDepth, "window": &s.Window}
 	texts := map[string]*string{"topology": &s.Topology, "ranks": &s.Ranks, "initiators": &s.Initiators}
 	var err error

@@ -234,6 +234,9 @@ type Scenario struct {
 	Topology   string
 	Losses     int
 	Duplicates int
+	// Traitors: at most this many nodes turn traitor per run (see
+	// model.Config.Traitors).
+	Traitors int
 	// Ranks and Initiators are specifications for N nodes: see
 	// model.ParseRanks ("" is sorted) and model.ParseInitiators ("" is
 	// all).
@@ -265,7 +268,7 @@ type Scenario struct {
 func (s *Scenario) Config() (model.Config, error) {
 	cfg := model.Config{N: s.N, Channels: s.Channels, Timing: s.Timing, Delay: s.Delay, Crashes: s.Crashes,
 		Recoveries: s.Recoveries, Partitions: s.Partitions, Params: s.Params, Topology: s.Topology}
-	cfg.Losses, cfg.Duplicates = s.Losses, s.Duplicates
+	cfg.Losses, cfg.Duplicates, cfg.Traitors = s.Losses, s.Duplicates, s.Traitors
 	var err error
 	if cfg.Ranks, err = model.ParseRanks(s.Ranks, s.N); err != nil {
 		return cfg, err

@@ -18,7 +18,7 @@ var reservedParamNames = []string{
 	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "format", "h", "help",
 	"hot-bound", "html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
 	"n", "param", "partitions", "port", "probe", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
-	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace",
+	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace", "traitors",
 	"walks", "window", "witness", "workers",
 }
 

@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"reflect"
+	"slices"
 
 	"github.com/vigil-check/vigil/model"
 )
@@ -59,15 +60,19 @@ type compiled interface {
 	renameState(s uint32, to []model.NodeID) uint32
 	renameMsg(m uint32, to []model.NodeID) uint32
 	stateKeyOf(s uint32) string
+	// forge lists the messages a traitor self may send to node to in
+	// place of message m, interned (see model.Forger)
+	forge(self, to model.NodeID, m uint32) []uint32
 }
 
 type typed[S, M any] struct {
-	name  string
-	cfg   *model.Config
-	p     model.Protocol[S, M]
-	actor model.Actor[S, M]     // nil when the protocol has no local actions
-	timed model.Timed[S, M]     // nil when the protocol arms no timers
-	rec   model.Recoverer[S, M] // nil when the protocol is crash-stop
+	name   string
+	cfg    *model.Config
+	p      model.Protocol[S, M]
+	actor  model.Actor[S, M]     // nil when the protocol has no local actions
+	timed  model.Timed[S, M]     // nil when the protocol arms no timers
+	rec    model.Recoverer[S, M] // nil when the protocol is crash-stop
+	forger model.Forger[M]       // nil when the protocol declares no lies
 
 	states   []S
 	stateKey []string
@@ -123,6 +128,10 @@ func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, 
 	t.rec, _ = p.(model.Recoverer[S, M])
 	if t.rec == nil && cfg.Recoveries > 0 {
 		return nil, fmt.Errorf("protocol %s: %w (it has no Recover method): run it with no recoveries, not %d", name, model.ErrCrashStop, cfg.Recoveries)
+	}
+	t.forger, _ = p.(model.Forger[M])
+	if t.forger == nil && cfg.Traitors > 0 {
+		return nil, fmt.Errorf("protocol %s: %w (it has no Forge method): run it with no traitors, not %d", name, model.ErrNoForger, cfg.Traitors)
 	}
 	if nn, ok := p.(model.NetworkNeeder); ok {
 		if err := nn.NetworkNeeds().Refuses(cfg.Channels); err != nil {
@@ -401,3 +410,39 @@ func (t *typed[S, M]) rounds(s uint32) uint32 {
 }
 func (t *typed[S, M]) hasActions() bool { return t.actor != nil }
 func (t *typed[S, M]) tableBytes() int  { return t.keyBytes }
+
+// forge calls the protocol's Forge for a traitor self's message m to node
+// to and interns the messages it lists, each with m's causal depth (a lie
+// travels as the truth would). The list must hold m and no message twice,
+// and two calls must agree: else it is a misuse of the contract.
+func (t *typed[S, M]) forge(self, to model.NodeID, m uint32) []uint32 {
+	env := &model.NewCtx[M](*t.cfg, self).Env
+	t.curMsg = int64(m) // for repair, if Forge panics
+	alts := t.forger.Forge(env, to, t.msgs[m])
+	t.curMsg = -1
+	if f := t.putBack(-1, int64(m)); f != nil {
+		panic(f)
+	}
+	var depth uint32
+	if t.clocks {
+		depth = t.msgDepth[m]
+	}
+	ids := make([]uint32, 0, len(alts))
+	for _, a := range alts {
+		id := t.internMsg(a, depth)
+		if slices.Contains(ids, id) {
+			panic(misuse(fmt.Sprintf("Forge lists %+v twice in place of %+v", a, t.msgs[m])))
+		}
+		ids = append(ids, id)
+	}
+	if !slices.Contains(ids, m) {
+		panic(misuse(fmt.Sprintf("Forge must list the message itself, %+v, among those a traitor may send in its place", t.msgs[m])))
+	}
+	again := t.forger.Forge(&model.NewCtx[M](*t.cfg, self).Env, to, t.msgs[m])
+	if len(again) != len(alts) || slices.ContainsFunc(again, func(a M) bool {
+		return !slices.Contains(ids, t.internMsg(a, depth))
+	}) {
+		panic(misuse(fmt.Sprintf("Forge is not deterministic: two calls for %+v to %v listed different messages", t.msgs[m], to)))
+	}
+	return ids
+}

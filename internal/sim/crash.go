@@ -53,7 +53,7 @@ func (s *Stepper) crashSuccessor(w World, f uint64, e Event) Successor {
 func (s *Stepper) applyRecovery(w World, e Event) (World, *Step) {
 	w[0] += 1 << 8
 	s.observe(w, e.Node, model.Obs{Kind: model.ObsRecover})
-	return s.apply(w, e.Node, w[1+int(e.Node)], input(e))
+	return s.apply(w, e.Node, w[1+int(e.Node)], input(e), e.Forge)
 }
 
 // recoverySuccessor is Successor for a Recover event.

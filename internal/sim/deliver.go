@@ -26,7 +26,7 @@ func (s *Stepper) applyDelivery(w World, e Event) (World, *Step) {
 	if !s.set {
 		w = slices.Delete(w, s.header+i, s.header+i+1)
 	}
-	return s.apply(w, e.Node, w[1+int(e.Node)], input(e))
+	return s.apply(w, e.Node, w[1+int(e.Node)], input(e), e.Forge)
 }
 
 // deliverySuccessor is Successor for a Deliver event.

@@ -38,11 +38,11 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 			// a crashed node receives nothing; a redelivery that changes
 			// nothing is a stutter, not a step (see setStutters)
 			if rec := w[1+int(e.Node)]; !recDead(rec) {
-				buf, stut = listStep(buf, stut, all, e, s.setStutters(w, e.Node, rec, input(e)))
+				buf, stut = s.listStep(w, buf, stut, all, e, s.setStutters(w, e.Node, rec, input(e)))
 			}
 			continue
 		}
-		buf = append(buf, e)
+		buf = s.forgedEvents(w, buf, e, w[1+int(e.Node)])
 	}
 	stut = unflagged(stut, all, stutStart, len(buf)-start) // the deliveries
 	for i := range cfg.N {
@@ -62,13 +62,13 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 					fires = s.waitOver(w, model.NodeID(i), s.waitSets[e.wait])
 				}
 				if fires {
-					buf, stut = listStep(buf, stut, all, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
+					buf, stut = s.listStep(w, buf, stut, all, Event{Kind: Timeout, Node: model.NodeID(i), Arg: e.timer}, s.stutters(w, model.NodeID(i), rec, inTimeout<<56|uint64(e.timer)))
 				}
 			}
 		}
 		if s.acts {
 			for a := range s.localActions(model.NodeID(i), recState(rec)) {
-				buf, stut = listStep(buf, stut, all, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
+				buf, stut = s.listStep(w, buf, stut, all, Event{Kind: Act, Node: model.NodeID(i), Arg: uint32(a)}, s.stutters(w, model.NodeID(i), rec, inAction<<56|uint64(a)))
 			}
 		}
 	}
@@ -90,9 +90,12 @@ func (s *Stepper) enabled(w World, buf []Event, stut []bool, all bool) ([]Event,
 				buf = append(buf, Event{Kind: Crash, Node: model.NodeID(i)})
 			}
 			if dead && recoveries < cfg.Recoveries {
-				buf = append(buf, Event{Kind: Recover, Node: model.NodeID(i)})
+				buf = s.forgedEvents(w, buf, Event{Kind: Recover, Node: model.NodeID(i)}, w[1+i])
 			}
 		}
+	}
+	if cfg.Traitors > 0 {
+		buf = s.traitorEvents(w, buf)
 	}
 	stut = unflagged(stut, all, stutStart, len(buf)-start) // a tick, the faults
 	return buf, nProtocol, stut
@@ -109,13 +112,19 @@ func unflagged(stut []bool, all bool, from, n int) []bool {
 }
 
 // listStep lists timeout or action e, which stutters or not, with its
-// flag (all, see EnabledAll) or only if it does not stutter.
-func listStep(buf []Event, stut []bool, all bool, e Event, stutters bool) ([]Event, []bool) {
-	switch {
-	case all:
-		return append(buf, e), append(stut, stutters)
-	case !stutters:
-		return append(buf, e), stut
+// flag (all, see EnabledAll) or only if it does not stutter; at a traitor,
+// once per choice of its lies (whether a step stutters does not depend on
+// what its messages say, only on whether they arrive).
+func (s *Stepper) listStep(w World, buf []Event, stut []bool, all bool, e Event, stutters bool) ([]Event, []bool) {
+	if !all && stutters {
+		return buf, stut
+	}
+	n := len(buf)
+	buf = s.forgedEvents(w, buf, e, w[1+int(e.Node)])
+	if all {
+		for range len(buf) - n {
+			stut = append(stut, stutters)
+		}
 	}
 	return buf, stut
 }

@@ -132,9 +132,10 @@ type Walker interface {
 // lists, and those over set channels, whose deliveries a Walker would have
 // to tell stutters among as a Stepper does (random walks over a set run on
 // a Stepper, which interns the set's messages once and memoises each
-// redelivery's outcome).
+// redelivery's outcome). Nor does it run traitors, whose steps branch on
+// the messages they forge: their walks run on a Stepper.
 func Supported(cfg *model.Config) bool {
-	if cfg.Channels == model.Set {
+	if cfg.Channels == model.Set || cfg.Traitors > 0 {
 		return false
 	}
 	return cfg.Timing != model.Bounded || cfg.Losses+cfg.Duplicates+cfg.Partitions == 0

@@ -10,6 +10,9 @@ type Run struct {
 	Kind EventKind
 	Node model.NodeID
 	N    int
+	// Forged: the run is the choices of one traitor's step (see
+	// Event.Forge), which a uniform draw takes as one.
+	Forged bool
 }
 
 // enable adds d to the deliveries enabled on channel c, and to those to
@@ -43,7 +46,7 @@ func (w *walker[S, M]) Moves(buf []Run, byReceiver bool) ([]Run, int) {
 	listed := 0
 	add := func(kind EventKind, node model.NodeID, n int) {
 		if n > 0 {
-			buf = append(buf, Run{kind, node, n})
+			buf = append(buf, Run{Kind: kind, Node: node, N: n})
 			listed += n
 		}
 	}

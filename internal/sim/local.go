@@ -18,7 +18,7 @@ import (
 
 // applyLocal is Apply for a Timeout or Act event; w is a copy to change.
 func (s *Stepper) applyLocal(w World, e Event) (World, *Step) {
-	return s.apply(w, e.Node, w[1+int(e.Node)], input(e))
+	return s.apply(w, e.Node, w[1+int(e.Node)], input(e), e.Forge)
 }
 
 // localSuccessor is Successor for a Timeout or Act event.

@@ -38,6 +38,9 @@ type Machine struct {
 	mons      []monTable
 	monSteps  map[monKey]uint32
 	writable  map[reflect.Type]bool // monitor state types, see writable
+	// forgeries: what a traitor may send in place of a message, by
+	// (traitor, receiver, message), interned (see Stepper.Forged)
+	forgeries map[[3]uint32][]uint32
 	buf       []byte
 
 	// clocked compiles, once, the twin whose worlds carry causal clocks
@@ -150,6 +153,7 @@ func compile[S, M any](name string, p model.Protocol[S, M], cfg model.Config, cl
 		m.labels.id(k.String()) // ids 0.. in order: see FaultLabel
 	}
 	m.monSteps = map[monKey]uint32{}
+	m.forgeries = map[[3]uint32][]uint32{}
 	m.writable = map[reflect.Type]bool{}
 	m.internTimerSet(nil) // id 0: no timer armed
 	m.mons = make([]monTable, len(monitors))
@@ -174,11 +178,11 @@ func (m *Machine) Kinds() []string {
 
 // faultKinds are the events no handler runs for, or that are faults
 // whatever the handler; their labels come first, in this order.
-var faultKinds = []EventKind{Crash, Recover, Partition, Heal, Lose, Duplicate, Tick}
+var faultKinds = []EventKind{Crash, Recover, Partition, Heal, Lose, Duplicate, Tick, Traitor}
 
 // Labels lists the kinds of events met so far, by Label: the fault kinds
 // first ("crash", "recover", "partition", "heal", "lose", "duplicate",
-// "tick"), then "receive K", "timeout K" and "action K" for the kinds K
+// "tick", "traitor"), then "receive K", "timeout K" and "action K" for the kinds K
 // of the messages, timers and actions that handlers took (see
 // model.Kinder).
 func (m *Machine) Labels() []string {
@@ -216,7 +220,7 @@ func (m *Machine) Expected() (labels []string, declared bool) {
 		k  EventKind
 		on bool
 	}{{Crash, c.Crashes > 0}, {Recover, c.Recoveries > 0}, {Partition, c.Partitions > 0}, {Heal, c.Partitions > 0},
-		{Lose, c.Losses > 0}, {Duplicate, c.Duplicates > 0}} {
+		{Lose, c.Losses > 0}, {Duplicate, c.Duplicates > 0}, {Traitor, c.Traitors > 0}} {
 		if f.on {
 			labels = append(labels, f.k.String())
 		}
@@ -571,11 +575,21 @@ func (m *Machine) EventKey(e Event) string {
 		// copies of one message sent at different ticks (Bounded timing)
 		// differ by age: youngest first, as a key is a whole encoding,
 		// never a prefix of another
-		return m.impl.msgKeyOf(idOf(e.Arg)) + string(rune(AgeOf(e.Arg)))
+		return m.impl.msgKeyOf(idOf(e.Arg)) + string(rune(AgeOf(e.Arg))) + forgeKeyOf(e)
 	case Timeout:
-		return m.timerKey[e.Arg]
+		return m.timerKey[e.Arg] + forgeKeyOf(e)
+	case Act, Recover:
+		return forgeKeyOf(e)
 	}
 	return ""
+}
+
+// forgeKeyOf orders the choices of a traitor's step, as EventKey's suffix.
+func forgeKeyOf(e Event) string {
+	if e.Forge == 0 {
+		return ""
+	}
+	return fmt.Sprintf("\x00%010d", e.Forge)
 }
 
 // TimerName returns timer index t.

@@ -112,7 +112,7 @@ func (s *Stepper) partition(w World, a, b int) World {
 		}
 		labels[i] = int(renum[k])
 	}
-	clear(w[s.net:s.header])
+	clear(w[s.net:s.tw])
 	for i, l := range labels {
 		w[s.net+i/16] |= uint64(l) << (4 * (i % 16))
 	}
@@ -131,7 +131,7 @@ func (s *Stepper) partition(w World, a, b int) World {
 // heal is Apply for a Heal event, in place: every node is in group 0
 // again. Timers that expired stay expired (see lose).
 func (s *Stepper) heal(w World) World {
-	clear(w[s.net:s.header])
+	clear(w[s.net:s.tw])
 	return w
 }
 

@@ -52,6 +52,8 @@ func (m *Machine) Symmetry() (*Symmetry, string) {
 		return nil, "a topology other than the complete graph may tell the nodes apart"
 	case cfg.Partitions > 0:
 		return nil, "partitions cut the nodes in id order"
+	case cfg.Traitors > 0:
+		return nil, "traitors: what a traitor may send (Forge) is not declared to rename with its nodes"
 	}
 	for _, mon := range m.monitors {
 		if _, ok := mon.(model.SymmetricMonitor); !ok {

@@ -15,8 +15,10 @@ import (
 //	                   | losses used << 24 | duplications used << 32
 //	w[1 : 1+N]         node records: state id | timer-set id << 32 | dead << 63
 //	w[1+N : 1+N+K]     the K monitors' state ids
-//	w[1+N+K : H]       the network, when Config.Partitions > 0: a 4-bit
+//	w[1+N+K : T]       the network, when Config.Partitions > 0: a 4-bit
 //	                   group label per node, 16 to a word (see network.go)
+//	w[T : H]           the traitors, when Config.Traitors > 0: a bit per
+//	                   node, 64 to a word (see traitor.go)
 //	w[H :]             messages in flight: from<<48 | to<<32 | msg id, and
 //	                   under Bounded timing the message's age in ticks in
 //	                   bits 24..31 (the id then takes the 24 bits below)
@@ -44,10 +46,12 @@ const (
 	// Tick: under Bounded timing, time passes by one tick: every message
 	// in flight ages, every timer armed with SetTimerAfter counts down.
 	Tick
+	// Traitor: node Node turns traitor (Config.Traitors).
+	Traitor
 )
 
 func (k EventKind) String() string {
-	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate", "tick"}[k]
+	return [...]string{"?", "deliver", "timeout", "action", "crash", "recover", "partition", "heal", "lose", "duplicate", "tick", "traitor"}[k]
 }
 
 // Event is one enabled step from a World.
@@ -59,6 +63,10 @@ type Event struct {
 	// index; Lose: the message's id under unordered channels, its index in
 	// its channel (0: the oldest) under FIFO, where any one may be lost.
 	Arg uint32
+	// Forge: for a step of a traitor (Deliver, Timeout, Act, Recover), the
+	// choice of the messages it sends in place of those its handler sent
+	// (see Stepper.Forged); 0 for every other event.
+	Forge uint32
 }
 
 func packMsg(from, to model.NodeID, msg uint32) uint64 {
@@ -98,6 +106,7 @@ type Stepper struct {
 	waitSets  [][]model.NodeID
 	monVals   [][]any
 	net       int   // 1 + N + K: index of the first network word
+	tw        int   // index of the first traitor word
 	header    int   // index of the first message word
 	scratch   World // Successor in a split network
 	expiries  map[[2]uint32]uint32
@@ -108,6 +117,7 @@ type Stepper struct {
 	fault     *Fault   // the first fault met since TakeFault
 	sym       *symCache
 	po        *persistentScratch // see PersistentSets
+	forged    map[forgeKey]*Step // see Forged
 }
 
 // NewStepper returns a Stepper for m.
@@ -117,7 +127,9 @@ func (m *Machine) NewStepper() *Stepper {
 		actIDs: map[model.Action]uint32{}, monSteps: newMemo[monKey, uint32](monKey.hash),
 		expiries: map[[2]uint32]uint32{},
 		monVals:  make([][]any, len(m.monitors)), net: 1 + m.cfg.N + len(m.monitors),
-		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg), set: m.cfg.Channels == model.Set,
+		tw:     1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg),
+		header: 1 + m.cfg.N + len(m.monitors) + netWords(&m.cfg) + traitorWords(&m.cfg), set: m.cfg.Channels == model.Set,
+		forged: map[forgeKey]*Step{},
 	}
 }
 
@@ -281,7 +293,7 @@ func (s *Stepper) Init() (World, []*Step) {
 		if s.fault != nil {
 			break
 		}
-		w, steps[i] = s.apply(w, model.NodeID(i), 0, inInit<<56)
+		w, steps[i] = s.apply(w, model.NodeID(i), 0, inInit<<56, 0)
 	}
 	return w, steps
 }
@@ -348,13 +360,19 @@ func (s *Stepper) Apply(w World, e Event, dst World) (World, *Step) {
 		return s.applyDuplication(dst, e), nil
 	case Tick:
 		return s.tick(dst), nil
+	case Traitor:
+		return s.applyTurn(dst, e), nil
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }
 
-// apply runs input in at node and applies the step's effects to w in place.
-func (s *Stepper) apply(w World, node model.NodeID, rec uint64, in uint64) (World, *Step) {
+// apply runs input in at node and applies the step's effects to w in place;
+// forge is the event's choice of lies, if node is a traitor (see Forged).
+func (s *Stepper) apply(w World, node model.NodeID, rec uint64, in uint64, forge uint32) (World, *Step) {
 	st := s.step(node, rec, in)
+	if s.IsTraitor(w, node) {
+		st = s.Forged(node, st, forge)
+	}
 	w[1+int(node)] = st.Rec
 	for _, snd := range st.Sends {
 		to := SendTo(snd)
@@ -439,7 +457,7 @@ func recDead(r uint64) bool { return r&deadBit != 0 }
 // Group returns node i's group label in w: nodes with equal labels are
 // connected. Without partitions every node is in group 0.
 func (s *Stepper) Group(w World, i model.NodeID) int {
-	if s.net == s.header {
+	if s.net == s.tw {
 		return 0
 	}
 	return int(w[s.net+int(i)/16] >> (4 * (uint(i) % 16)) & 0xf)
@@ -447,12 +465,12 @@ func (s *Stepper) Group(w World, i model.NodeID) int {
 
 // Connected reports whether messages between i and j can pass in w.
 func (s *Stepper) Connected(w World, i, j model.NodeID) bool {
-	return s.net == s.header || s.Group(w, i) == s.Group(w, j)
+	return s.net == s.tw || s.Group(w, i) == s.Group(w, j)
 }
 
 // Split reports whether some cut separates the nodes in w.
 func (s *Stepper) Split(w World) bool {
-	for _, x := range w[s.net:s.header] {
+	for _, x := range w[s.net:s.tw] {
 		if x != 0 {
 			return true
 		}
@@ -563,6 +581,8 @@ func (s *Stepper) Successor(w World, f uint64, e Event) Successor {
 		return s.duplicationSuccessor(w, f, e)
 	case Tick:
 		return s.tickSuccessor(w, e)
+	case Traitor:
+		return s.builtSuccessor(w, e)
 	}
 	panic(fmt.Sprintf("unknown event kind %d", e.Kind))
 }
@@ -614,6 +634,9 @@ func (s *Stepper) stepSuccessor(w World, f uint64, e Event, size int, first mode
 	node := e.Node
 	rec := w[1+int(node)]
 	st := s.step(node, rec, input(e))
+	if s.IsTraitor(w, node) {
+		st = s.Forged(node, st, e.Forge)
+	}
 	f += hashWord(uint64(1+node), st.Rec) - hashWord(uint64(1+node), rec)
 	if fifo && len(st.Sends) > 0 {
 		s.sent = slices.Grow(s.sent[:0], cfg.N)[:cfg.N]

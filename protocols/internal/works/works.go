@@ -28,4 +28,7 @@ const (
 	Elections = "the lecture notes Elections, \"Work schedule\""
 	// Lamport is Lamport's Paxos Made Simple: single-decree Paxos.
 	Lamport = "L. Lamport, Paxos Made Simple (ACM SIGACT News 32(4), 2001)"
+	// Generals is Lamport, Shostak and Pease's paper: the oral-messages
+	// algorithm OM(m).
+	Generals = "L. Lamport, R. Shostak and M. Pease, The Byzantine Generals Problem (ACM TOPLAS 4(3), 1982)"
 )

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -205,4 +206,36 @@ func TestCoordinatorDecides(t *testing.T) {
 			Want: twopc.State{Phase: twopc.Done, Decision: twopc.Abort}, Sent: toAll(twopc.DoAbort),
 			Timers: []checktest.TimerEffect{cancel(1), cancel(1), cancel(2)}, Observed: []model.Obs{decided(twopc.Abort)}},
 	})
+}
+
+// byzantine is two-phase commit whose traitors (-traitors) may send either
+// decision in place of the other.
+type byzantine struct{ twopc.Protocol }
+
+func (byzantine) Forge(_ *model.Env, _ model.NodeID, m twopc.Msg) []twopc.Msg {
+	switch m.Type {
+	case twopc.DoCommit:
+		return []twopc.Msg{m, {Type: twopc.DoAbort}}
+	case twopc.DoAbort:
+		return []twopc.Msg{m, {Type: twopc.DoCommit}}
+	}
+	return []twopc.Msg{m}
+}
+
+// Two-phase commit trusts its coordinator: a traitor coordinator tells one
+// participant to commit and another to abort. Without Forge, traitors are
+// refused.
+func TestTraitorCoordinatorBreaksAtomicity(t *testing.T) {
+	byz := *twopc.Description
+	byz.Name = "twopc-byzantine"
+	byz.Compile = suite.Compiler("commit/twopc-byzantine", byzantine{}, nil)
+	byz.Binary = "" // commit-vigil does not hold the variant
+	sc := suite.Scenario{N: 3, Traitors: 1, Props: []string{"atomicity"}}
+	cx := checktest.Fails(t, &byz, sc, "atomicity")
+	if cx != nil && !slices.ContainsFunc(cx.Events, func(e checker.TraceStep) bool { return e.Kind == "traitor" }) {
+		t.Errorf("the counterexample shows no traitor: %+v", cx.Events)
+	}
+	if _, err := suite.Compile(twopc.Description, &sc); !errors.Is(err, model.ErrNoForger) {
+		t.Errorf("traitors without Forge: %v", err)
+	}
 }
