@@ -62,8 +62,8 @@ func partialOrder(m *sim.Machine, props []*properties.Property, opt Options, sym
 		return false, "none: more than 64 nodes"
 	case live && opt.Fairness == NoFairness:
 		return false, "none: eventually-properties judged without fairness"
-	case opt.graph:
-		return false, "none: the search met an edge back to a level it had reached, where a cycle may close, and searched again keeping the graph"
+	case opt.unreduced:
+		return false, "none: eventually-properties are judged on cycles, and the reduced graph has one, so every world is searched"
 	}
 	return true, ""
 }
@@ -89,7 +89,7 @@ next:
 			if st := x.succs[pos].Step; x.e.observed && st != nil && len(st.Obs) > 0 {
 				continue next // visible
 			}
-			if _, _, earlier := x.e.seen.find(x.fps[pos]); earlier {
+			if x.e.reachedBefore(x.fps[pos]) {
 				continue next // the cycle proviso
 			}
 			x.narrowed = append(x.narrowed, pos)
@@ -111,4 +111,18 @@ func (x *expander) enabledAt(k int) int {
 		return x.narrowed[k]
 	}
 	return k
+}
+
+// reachedBefore reports whether fp is a state of a level already reached,
+// the one being expanded included: an edge to it may close a cycle. A
+// search with sets per level finds it in its window; one that keeps the
+// graph keeps every state in one set, numbered breadth first, so the
+// states reached are those numbered below the next level's first.
+func (e *search) reachedBefore(fp uint64) bool {
+	if e.seen.perLevel {
+		_, _, earlier := e.seen.find(fp)
+		return earlier
+	}
+	num, found := e.seen.next.lookup(fp)
+	return found && num < e.levelEnd
 }
