@@ -597,7 +597,9 @@ func (e *search) stats(res *Result) {
 // or Unknown that Result.finish gives.
 func (e *search) verdicts(res *Result, opt Options, stoppedFirst bool) {
 	var traced *Result
-	if (!e.parents || e.por && e.reduced > 0) && len(e.first) > 0 {
+	// (a reduced search's runs need not be the shortest, unless it is
+	// itself the search for traces)
+	if (!e.parents || e.por && e.reduced > 0 && !opt.traced) && len(e.first) > 0 {
 		traced = e.searchForTraces(e.m, e.props, opt)
 	}
 	for p := range e.props {

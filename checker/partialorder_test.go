@@ -41,11 +41,13 @@ func (raceToHub) Receive(ctx *model.Ctx[raceKind], s hubState, _ model.NodeID, m
 	switch m {
 	case "a":
 		s.GotA = true
+		ctx.Observe(model.Leader(1))
 		if !s.GotB {
 			ctx.Send(1, "x")
 		}
 	case "b":
 		s.GotB = true
+		ctx.Observe(model.Leader(2))
 	case "x":
 		ctx.Send(0, "y")
 	}
@@ -111,6 +113,35 @@ func TestPartialOrderKeepsFiguresOnTheGraph(t *testing.T) {
 				require.Nil(t, r.Messages)
 			}
 		})
+	}
+}
+
+// The hub observes each of a and b; heardBoth counts what it observed.
+var (
+	hubHeard = properties.NewMonitor("hub-heard", func(*model.Config) int { return 0 },
+		func(_ *model.Config, n int, _ model.NodeID, _ model.Obs) int { return n + 1 })
+	heardBoth = properties.Sometimes("heard-both", "race", "the hub heard a and b", func(v properties.View) bool {
+		return properties.MonitorState[int](v, hubHeard) == 2
+	})
+)
+
+func init() { heardBoth.Monitor, heardBoth.MonitorOnly = hubHeard, true }
+
+// A reduced search cut by a bound, whose run to a witness the full search
+// for traces cannot reach within that bound, shows the run it found
+// itself. The reduced search counts 1, 3, 5 and 7 worlds by level and
+// meets the hub hearing both at depth 2 (through B), while the full one,
+// 1, 3 and 6, is cut before its depth 2: at 6 worlds, the bound.
+func TestPartialOrderCutSearchShowsItsOwnRun(t *testing.T) {
+	m, err := checker.Compile("race", raceToHub{}, model.Config{N: 3, Topology: "star"}, heardBoth, hubDone)
+	require.NoError(t, err)
+	for _, opt := range []checker.Options{{Messages: true, MaxStates: 6}, checker.KeepGraph(checker.Options{Messages: true, MaxStates: 6})} {
+		r := checker.Exhaustive(context.Background(), m, opt)
+		require.Equal(t, checker.CutStates, r.Cut, "%+v", opt)
+		require.Contains(t, r.PartialOrder, "partial order: ", "%+v", opt)
+		w := r.Properties[0].Witness
+		require.NotNil(t, w, "%+v", opt)
+		require.Len(t, w.Events, 2, "%+v", opt)
 	}
 }
 
