@@ -62,6 +62,10 @@ type Options struct {
 	// graph: a lean search met an edge that is not level to level, and
 	// the search keeps the state graph instead.
 	lean, graph bool
+	// unreduced: a search reduced by partial order that judges
+	// eventually-properties met a cycle, and searches again without the
+	// reduction (see partialOrder)
+	unreduced bool
 	// clocked: the search over worlds with causal clocks that measures
 	// rounds (see Rounds)
 	clocked bool
@@ -207,6 +211,7 @@ type kept struct {
 	paths    *pathMessages // or the figures, carried level to level
 	revisits int64         // edges into the earlier levels kept (see fellBack)
 	levelLo  int           // number of the frontier's first state
+	levelEnd int           // and of the next level's first (see reachedBefore)
 	// fallsBack: the search is lean, and searches again keeping the graph
 	// at the first edge back (see fellBack)
 	fallsBack bool
@@ -382,7 +387,7 @@ func (e *search) levels(ctx context.Context, xs []*expander, cur *level, opt Opt
 	for depth := 0; cur.len() > 0 && !e.allFailed() && !stoppedFirst; depth++ {
 		judgeOnly := opt.MaxDepth > 0 && depth >= opt.MaxDepth
 		n := cur.len()
-		e.levelLo = lo
+		e.levelLo, e.levelEnd = lo, lo+n
 		for p := range e.skip {
 			e.skip[p] = e.failed(p)
 		}
@@ -528,7 +533,15 @@ func (e *search) end(rb *runBounds, res *Result, opt Options, cur *level, initSt
 			}
 			return full
 		}
-		if !stoppedFirst && !faulted {
+		if e.reducedCycle() {
+			// a cycle of the reduced graph need not be fair where the
+			// full graph's is, nor the other way round: search again,
+			// every step taken (a search cut short judges no cycle)
+			if e.wholeGraph() && !stoppedFirst && !faulted {
+				opt.unreduced = true
+				return rb.again(e.m, e.props, opt, res)
+			}
+		} else if !stoppedFirst && !faulted {
 			e.judgeCycles()
 		}
 	}
@@ -555,6 +568,13 @@ func (e *search) end(rb *runBounds, res *Result, opt Options, cur *level, initSt
 	return res
 }
 
+// reducedCycle reports whether the search judges eventually-properties on
+// a graph that partial order reduced and that has a cycle (see
+// partialorder.go).
+func (e *search) reducedCycle() bool {
+	return e.por && e.reduced > 0 && len(e.live) > 0 && !e.g.acyclic()
+}
+
 // wholeGraph reports whether the state graph holds every state met: the
 // search expanded them all.
 func (e *search) wholeGraph() bool { return e.g.n() == e.seen.next.len() }
@@ -577,7 +597,9 @@ func (e *search) stats(res *Result) {
 // or Unknown that Result.finish gives.
 func (e *search) verdicts(res *Result, opt Options, stoppedFirst bool) {
 	var traced *Result
-	if !e.parents && len(e.first) > 0 {
+	// (a reduced search's runs need not be the shortest, unless it is
+	// itself the search for traces)
+	if (!e.parents || e.por && e.reduced > 0 && !opt.traced) && len(e.first) > 0 {
 		traced = e.searchForTraces(e.m, e.props, opt)
 	}
 	for p := range e.props {

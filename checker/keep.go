@@ -32,9 +32,10 @@ func (e *search) choose(opt Options) Options {
 		e.g = &graph{pending: make([][]uint64, len(e.live))}
 	}
 	// a search reduced by partial order keeps its levels apart as a lean
-	// one does, for the cycle proviso; a sweep keeps none (see
-	// partialOrder)
-	leveled := opt.lean || e.por && !opt.Sweep
+	// one does, for the cycle proviso, unless it keeps the graph, whose
+	// numbers tell the levels apart (see reachedBefore); a sweep keeps
+	// none (see partialOrder)
+	leveled := opt.lean || e.por && !opt.Sweep && e.g == nil
 	e.fallsBack = opt.lean
 	e.seen = &seen{perLevel: opt.Sweep || leveled, lean: leveled, size: opt.Window, numbered: e.keepsEdges()}
 	e.seen.next = newVisited(e.seen.numbered)

@@ -149,7 +149,7 @@ func TestGoldenVerdicts(t *testing.T) {
 	shown := map[string]*checker.Trace{}
 	opt := checker.Options{Messages: true}
 	if !tier.IsLong() {
-		small, want := quickCases(t)
+		small, want := quickCases(t, quickTransitions)
 		got := verdicts(t, small, opt, nil, shown)
 		if want != string(got) {
 			t.Fatalf("verdicts.golden changed in the shipped scenarios of up to %d transitions; if intended, run go test ./internal/regress -long -update and review the diff:\n%s",
@@ -173,9 +173,9 @@ func TestGoldenVerdicts(t *testing.T) {
 const quickTransitions = 300_000
 
 // quickCases are the shipped scenarios whose golden search took at most
-// quickTransitions, and their golden blocks. The shipped scenarios are
+// most transitions, and their golden blocks. The shipped scenarios are
 // the first blocks of testdata/verdicts.golden, in order.
-func quickCases(t *testing.T) ([]goldenCase, string) {
+func quickCases(t *testing.T, most int64) ([]goldenCase, string) {
 	b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "verdicts.golden"))
 	require.NoError(t, err)
 	blocks := splitBlocks(string(b))
@@ -187,7 +187,7 @@ func quickCases(t *testing.T) ([]goldenCase, string) {
 		var states, transitions int64
 		_, err := fmt.Sscanf(strings.SplitN(blocks[i], "\n", 3)[1], "  %s %d states, %d transitions", new(string), &states, &transitions)
 		require.NoError(t, err, "block %d of verdicts.golden: %q", i, blocks[i])
-		if transitions <= quickTransitions {
+		if transitions <= most {
 			small = append(small, gc)
 			want.WriteString(blocks[i])
 		}
