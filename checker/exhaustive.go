@@ -494,6 +494,12 @@ func (e *search) expandLevel(ctx context.Context, xs []*expander, pool *[]*chunk
 // violations, and tells of none told already.
 func (e *search) withGraph(opt Options) Options {
 	opt.lean, opt.graph = false, true
+	return e.toldOnce(opt)
+}
+
+// toldOnce is opt for a search again of e's: its OnViolation tells of no
+// property e told of already.
+func (e *search) toldOnce(opt Options) Options {
 	if tell := opt.OnViolation; tell != nil {
 		told := map[string]bool{}
 		for p := range e.first {
@@ -527,7 +533,7 @@ func (e *search) end(rb *runBounds, res *Result, opt Options, cur *level, initSt
 			// a cycle of representatives need not be a cycle of worlds,
 			// nor fair where one is: search again, every world kept
 			opt.Reduce = ReduceNone
-			full := rb.again(e.m, e.props, opt, res)
+			full := rb.again(e.m, e.props, e.toldOnce(opt), res)
 			if full != res {
 				full.Reduction = SymmetryUse{Kind: SymmetryNotUsed, Detail: e.sym.String() + ", but runs that never end are judged on every world"}
 			}
@@ -539,7 +545,7 @@ func (e *search) end(rb *runBounds, res *Result, opt Options, cur *level, initSt
 			// every step taken (a search cut short judges no cycle)
 			if e.wholeGraph() && !stoppedFirst && !faulted {
 				opt.unreduced = true
-				return rb.again(e.m, e.props, opt, res)
+				return rb.again(e.m, e.props, e.toldOnce(opt), res)
 			}
 		} else if !stoppedFirst && !faulted {
 			e.judgeCycles()
