@@ -138,7 +138,7 @@ var GeneralsIC1 = &Property{
 	Check: func(v View) string {
 		s := generals(v)
 		l := loyalObeying(s)
-		for _, j := range l[min(1, len(l)):] {
+		for _, j := range l {
 			if s.Obeyed[j] != s.Obeyed[l[0]] {
 				return fmt.Sprintf("loyal lieutenants disagree: %v obeys %s, %v obeys %s", l[0], OrderName(s.Obeyed[l[0]]), j, OrderName(s.Obeyed[j]))
 			}
@@ -167,11 +167,11 @@ var GeneralsIC2 = &Property{
 }
 
 // undecidedLoyal returns the live loyal lieutenants that obey no order
-// yet, one bit each (nodes 0..63).
+// yet, one bit each (nodes 0..63: from 64 on, 1<<i is 0).
 func undecidedLoyal(v View) uint64 {
 	s := generals(v)
 	var m uint64
-	for i, o := range s.Obeyed[:min(len(s.Obeyed), 64)] {
+	for i, o := range s.Obeyed {
 		id := model.NodeID(i)
 		if o == NoOrder && !s.Traitor[i] && id != s.Commander && v.Alive(id) {
 			m |= 1 << i
