@@ -72,7 +72,7 @@ func TestReduceKeepsFiguresAndVerdicts(t *testing.T) {
 // quickReduceTransitions bounds the golden searches of the scenarios
 // TestReduceKeepsFiguresAndVerdicts takes in the quick tier: each is
 // searched three times.
-const quickReduceTransitions = 100_000
+const quickReduceTransitions = 30_000
 
 // printedFigures are the message figures as vigil check prints them, in
 // the order of kinds (a search lists them in the order it met them).
