@@ -44,7 +44,7 @@ func TestUserModule(t *testing.T) {
 		code int
 		want []string
 	}{
-		{[]string{"list"}, 0, []string{"commit/twopc", "(scenarios: no-crash, unordered, coordinator-crash; parameters: no-votes)"}},
+		{[]string{"list"}, 0, []string{"commit/twopc", "(scenarios: no-crash, unordered, coordinator-crash; parameters: no-votes, yes-votes)"}},
 		{[]string{"check", "twopc"}, 0, []string{"commit/twopc [no-crash] n=4", "atomicity        pass", "termination      pass", "messages per complete run: total 7..9"}},
 		{[]string{"check", "commit/twopc", "-scenario", "coordinator-crash", "-trace", trace}, 1,
 			[]string{"termination      fail: the run is over and n1, alive, is still prepared", "n1 observed: voted=yes", "n0  crash"}},
@@ -69,7 +69,7 @@ func TestUserModule(t *testing.T) {
 		{[]string{"check", "twopc", "-n", "3", "-topology", "line"}, 2, []string{"sent to n2, which is not a neighbour of n0 on topology line"}},
 		{[]string{"check", "bully"}, 2, []string{`unknown protocol "bully" (known: commit/twopc)`}},
 		{[]string{"check", "twopc", "-requests", "2"}, 2, []string{"flag provided but not defined: -requests"}},
-		{[]string{"check", "twopc", "-param", "requests=2"}, 2, []string{"commit/twopc has no parameter requests (it has: no-votes)"}},
+		{[]string{"check", "twopc", "-param", "requests=2"}, 2, []string{"commit/twopc has no parameter requests (it has: no-votes, yes-votes)"}},
 	}
 	for _, c := range cases {
 		cmd := exec.Command(bin, c.args...)
