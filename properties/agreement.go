@@ -2,7 +2,6 @@ package properties
 
 import (
 	"fmt"
-	"math/bits"
 	"slices"
 
 	"github.com/vigil-check/vigil/model"
@@ -186,10 +185,7 @@ var GeneralsTermination = &Property{
 	Doc:     "on every fair run every live loyal lieutenant eventually decides which order to obey",
 	Pending: undecidedLoyal,
 	Check: func(v View) string {
-		var ids []model.NodeID
-		for m := undecidedLoyal(v); m != 0; m &= m - 1 {
-			ids = append(ids, model.NodeID(bits.TrailingZeros64(m)))
-		}
+		ids := nodesOf(undecidedLoyal(v))
 		if len(ids) == 0 {
 			return ""
 		}

@@ -197,10 +197,7 @@ var ConsensusTermination = &Property{
 	Doc:     "on every fair run every live node eventually learns a value",
 	Pending: undecided,
 	Check: func(v View) string {
-		var ids []model.NodeID
-		for m := undecided(v); m != 0; m &= m - 1 {
-			ids = append(ids, model.NodeID(bits.TrailingZeros64(m)))
-		}
+		ids := nodesOf(undecided(v))
 		if len(ids) == 0 {
 			return ""
 		}
@@ -218,3 +215,12 @@ func hasHave(n int) string {
 }
 
 func init() { register(ConsensusLearned, ConsensusAgreement, ConsensusValidity, ConsensusTermination) }
+
+// nodesOf lists the nodes of mask, one bit each, in id order.
+func nodesOf(mask uint64) []model.NodeID {
+	var ids []model.NodeID
+	for m := mask; m != 0; m &= m - 1 {
+		ids = append(ids, model.NodeID(bits.TrailingZeros64(m)))
+	}
+	return ids
+}
