@@ -63,6 +63,11 @@ type compiled interface {
 	// forge lists the messages a traitor self may send to node to in
 	// place of message m, interned (see model.Forger)
 	forge(self, to model.NodeID, m uint32) []uint32
+	// encode and decode give a state (state) or message in JSON, and
+	// intern one from its JSON (see Node)
+	encode(state bool, id uint32) ([]byte, error)
+	decode(state bool, b []byte) (uint32, error)
+	recoverable() bool
 }
 
 type typed[S, M any] struct {
