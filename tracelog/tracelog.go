@@ -52,8 +52,8 @@ type Record struct {
 	// From, Sent and Msg: a receive's sender, the sender's event that
 	// sent the message (its Clock[From]), and the message, as the JSON of
 	// the model's message type.
-	From *int           `json:"from,omitempty"`
-	Sent int            `json:"sent,omitempty"`
+	From *int            `json:"from,omitempty"`
+	Sent int             `json:"sent,omitempty"`
 	Msg  json.RawMessage `json:"msg,omitempty"`
 	// Timer: the timer that fired, as the model prints it (%v); Action:
 	// the local action taken, as the model prints it.
