@@ -59,6 +59,7 @@ type checkFlags struct {
 	linHTML                            string
 	shard                              string
 	set                                map[string]bool
+	real                               realFlags // vigil run and vigil node
 }
 
 func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) (*checkFlags, string, error) {
@@ -67,6 +68,9 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	fs.SetOutput(io.Discard) // errors are reported in one line; -h prints the flags
 	if cmd == "explore" {
 		fs.IntVar(&f.port, "port", 0, "the port to serve on, on 127.0.0.1 (0: any free port)")
+	}
+	if cmd == "run" || cmd == "node" {
+		f.real.register(cmd, fs)
 	}
 	fs.BoolVar(&f.all, "all", false, "check every scenario of every protocol (or of the one named) and compare with the expected verdicts")
 	fs.StringVar(&f.scenario, "scenario", "", "start from this named scenario (default: the protocol's first)")
@@ -129,8 +133,13 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		protocol, args = args[0], args[1:]
 	}
 	usage := "vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]"
-	if cmd == "explore" {
+	switch cmd {
+	case "explore":
 		usage = "vigil explore PROTOCOL [-port N] [the flags of vigil check]"
+	case "run":
+		usage = "vigil run PROTOCOL [-for D] [-log DIR] [-tick D] [the flags of vigil check]"
+	case "node":
+		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-runner HOST:PORT] [-tick D]"
 	}
 	if err := parseFlags(fs, args, usage, stderr); err != nil {
 		return nil, "", err

@@ -15,6 +15,8 @@
 //	vigil check --all
 //	vigil replay [-format text|mermaid] [-html FILE] FILE
 //	vigil explore PROTOCOL [-port N] [check flags]
+//	vigil run PROTOCOL [-for D] [-log DIR] [check flags]
+//	vigil node (PROTOCOL [check flags] | -run run.json) -id I -peers ... -log FILE
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE
 //	vigil vet [PACKAGES]
@@ -47,6 +49,8 @@ const usage = `usage:
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
   vigil explore PROTOCOL        step through a protocol's worlds on a local web page (-port N)
+  vigil run PROTOCOL            run the protocol's nodes as processes on this machine, with faults (-for D -log DIR)
+  vigil node PROTOCOL           run one node of a real run (-id I -peers HOST:PORT,... -log FILE)
   vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
   vigil uncovered PROFILE       the protocol code no scenario executed (a Go coverage profile)
   vigil vet [PACKAGES]          check handler and monitor code for nondeterminism (go vet; default ./...)
@@ -107,6 +111,10 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = merge(r, args[1:], stdout, stderr)
 	case "explore":
 		err = exploreCmd(r, args[1:], stdout, stderr)
+	case "run":
+		err = runCmd(r, args[1:], stdout, stderr)
+	case "node":
+		err = nodeCmd(r, args[1:], stderr)
 	case "uncovered":
 		err = uncovered(args[1:], stdout, stderr)
 	case "vet":

@@ -10,16 +10,16 @@ import (
 	"github.com/vigil-check/vigil/properties"
 )
 
-// reservedParamNames are the flags of vigil check and vigil explore (see
+// reservedParamNames are the flags of vigil check, explore, run and node (see
 // checker/cli), and the flag package's -h and -help. A protocol parameter
 // is a flag of those commands too, so it must not take one of their
 // names: checker/cli tests that every flag it defines is listed here.
 var reservedParamNames = []string{
-	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "format", "h", "help",
-	"hot-bound", "html", "initiators", "json", "linearizability-html", "losses", "max-states", "memory", "mode",
-	"n", "param", "partitions", "port", "probe", "props", "ranks", "recoveries", "reduce", "rounds", "scenario",
-	"scheduler", "seed", "shard", "shrink-time", "sweep", "time", "timing", "topology", "trace", "traitors",
-	"walks", "window", "witness", "workers",
+	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
+	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "log", "losses", "max-states",
+	"memory", "mode", "n", "param", "partitions", "peers", "port", "probe", "props", "ranks", "recoveries",
+	"reduce", "rounds", "run", "runner", "scenario", "scheduler", "seed", "shard", "shrink-time", "sweep",
+	"tick", "time", "timing", "topology", "trace", "traitors", "walks", "window", "witness", "workers",
 }
 
 // ReservedParamNames lists the names a protocol parameter cannot take, for

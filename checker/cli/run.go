@@ -1,0 +1,220 @@
+package cli
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/runtime"
+)
+
+// runFile is what a run's directory says of the run (run.json): the
+// protocol and configuration its nodes ran, and the properties watched.
+// vigil node reads it to run one node, vigil validate to judge the logs.
+type runFile struct {
+	Protocol   string       `json:"protocol"`
+	Config     model.Config `json:"config"`
+	Properties []string     `json:"properties"`
+}
+
+const runFileName = "run.json"
+
+// realFlags are the flags of vigil run and vigil node beyond vigil check's.
+type realFlags struct {
+	runFor time.Duration
+	log    string
+	tick   time.Duration
+	// vigil node
+	id     int
+	peers  string
+	report string
+	run    string
+}
+
+func (rf *realFlags) register(cmd string, fs interface {
+	DurationVar(*time.Duration, string, time.Duration, string)
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+}) {
+	fs.DurationVar(&rf.tick, "tick", runtime.DefaultTiming.Tick, "the real duration of one model tick: timers wait a few (sync: 10, async: 0.2 to 2)")
+	if cmd == "run" {
+		fs.DurationVar(&rf.runFor, "for", 8*time.Second, "how long the nodes run")
+		fs.StringVar(&rf.log, "log", "", "the directory of the nodes' logs (default: a new one under the system's temporary directory)")
+		return
+	}
+	fs.StringVar(&rf.log, "log", "", "the file of the node's log (tracelog's format); one that holds events is continued, and the node recovers")
+	fs.IntVar(&rf.id, "id", -1, "the node's id, 0..n-1")
+	fs.StringVar(&rf.peers, "peers", "", "every node's host:port, comma-separated, by id (this node listens at its own)")
+	fs.StringVar(&rf.report, "runner", "", "host:port of the runner that watches the run (vigil run sets it)")
+	fs.StringVar(&rf.run, "run", "", "a run.json that gives the protocol and its configuration, in place of PROTOCOL and check's flags")
+}
+
+// realRun resolves the protocol, configuration and properties of vigil run
+// and vigil node.
+func realRun(r *suite.Registry, name string, f *checkFlags) (*suite.Protocol, model.Config, []string, error) {
+	p, err := r.Lookup(name)
+	if err != nil {
+		return nil, model.Config{}, nil, usageError{err}
+	}
+	sc, err := f.scenarioFor(p)
+	if err != nil {
+		return nil, model.Config{}, nil, err
+	}
+	cfg, err := sc.Config()
+	if err != nil {
+		return nil, model.Config{}, nil, usageError{err}
+	}
+	if cfg.Traitors > 0 {
+		return nil, model.Config{}, nil, badInput("a real run has no traitors: run %s with -traitors 0", p.Path())
+	}
+	props, err := p.Props(cfg, sc.Props)
+	if err != nil {
+		return nil, model.Config{}, nil, usageError{err}
+	}
+	var names []string
+	for _, q := range props {
+		names = append(names, q.Name)
+	}
+	return p, cfg, names, nil
+}
+
+// nodeCmd runs one node: vigil node PROTOCOL [check flags] -id I -peers
+// A,B,... -log FILE, or vigil node -run run.json -id I ...
+func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
+	f, name, err := parseCheck(r, "node", args, stderr)
+	if err != nil {
+		return err
+	}
+	rf := f.real
+	var p *suite.Protocol
+	var cfg model.Config
+	switch {
+	case rf.run != "" && name != "":
+		return badInput("give the protocol either by name or by -run, not both")
+	case rf.run != "":
+		var file runFile
+		if err := readJSON(rf.run, &file); err != nil {
+			return usageError{err}
+		}
+		if p, err = r.Lookup(file.Protocol); err != nil {
+			return usageError{err}
+		}
+		cfg = file.Config
+	case name == "":
+		return badInput("vigil node needs a protocol, or -run run.json")
+	default:
+		if p, cfg, _, err = realRun(r, name, f); err != nil {
+			return err
+		}
+	}
+	peers := strings.Split(rf.peers, ",")
+	switch {
+	case rf.peers == "" || len(peers) != cfg.N:
+		return badInput("-peers needs %d host:port, one per node, not %q", cfg.N, rf.peers)
+	case rf.id < 0 || rf.id >= cfg.N:
+		return badInput("-id must be in 0..%d, not %d", cfg.N-1, rf.id)
+	case rf.log == "":
+		return badInput("-log needs the file of the node's log")
+	case rf.tick <= 0:
+		return badInput("-tick must be positive, not %v", rf.tick)
+	}
+	m, err := p.Compile(cfg, nil)
+	if err != nil {
+		return usageError{err}
+	}
+	timing := runtime.DefaultTiming
+	timing.Tick = rf.tick
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return runtime.RunNode(ctx, runtime.NodeConfig{Machine: m, Self: model.NodeID(rf.id), Peers: peers, Log: rf.log,
+		Report: rf.report, Timing: timing, Seed: f.seed})
+}
+
+// runCmd runs a protocol's nodes as processes on this machine: vigil run
+// PROTOCOL [check flags] -for D -log DIR.
+func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
+	f, name, err := parseCheck(r, "run", args, stderr)
+	if err != nil {
+		return err
+	}
+	if name == "" {
+		return badInput("vigil run needs a protocol")
+	}
+	rf := f.real
+	if rf.runFor <= 0 || rf.tick <= 0 {
+		return badInput("-for and -tick must be positive, not %v and %v", rf.runFor, rf.tick)
+	}
+	p, cfg, props, err := realRun(r, name, f)
+	if err != nil {
+		return err
+	}
+	m, err := p.Compile(cfg, nil)
+	if err != nil {
+		return usageError{err}
+	}
+	dir := rf.log
+	if dir == "" {
+		if dir, err = os.MkdirTemp("", "vigil-run-"); err != nil {
+			return err
+		}
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return usageError{err}
+	}
+	file := filepath.Join(dir, runFileName)
+	if err := writeJSON(file, runFile{Protocol: p.Path(), Config: cfg, Properties: props}); err != nil {
+		return usageError{err}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	timing := runtime.DefaultTiming
+	timing.Tick = rf.tick
+	fmt.Fprintf(stderr, "running %s: %d nodes for %v, logs in %s\n", p.Path(), cfg.N, rf.runFor, dir)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	out, err := runtime.Run(ctx, runtime.RunConfig{
+		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed,
+		Say: func(line string) { fmt.Fprintln(stderr, "  "+line) },
+		Command: func(i int, peers []string, log, report string) *exec.Cmd {
+			return exec.Command(exe, "node", "-run", file, "-id", strconv.Itoa(i), "-peers", strings.Join(peers, ","),
+				"-log", log, "-runner", report, "-tick", rf.tick.String(), "-seed", strconv.FormatUint(f.seed, 10))
+		},
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "ran %s: %d nodes for %v, processes %v; logs in %s\n", p.Path(), cfg.N, rf.runFor, out.PIDs, dir)
+	return nil
+}
+
+func readJSON(path string, v any) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return nil
+}
+
+func writeJSON(path string, v any) error {
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
