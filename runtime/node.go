@@ -149,6 +149,13 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 		}
 	}
 	go nd.accept(ctx, ln, cancel)
+	if restart == nil {
+		// at start-up no node is down, and a message to a peer that is
+		// not up yet would be lost: wait for them all
+		if err := waitForPeers(ctx, cfg.Peers, int(cfg.Self)); err != nil {
+			return err
+		}
+	}
 	if err := nd.startUp(restart); err != nil {
 		return err
 	}
@@ -174,6 +181,32 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 			}
 		}
 	}
+}
+
+// peerWait bounds the wait for the peers at start-up.
+const peerWait = 30 * time.Second
+
+// waitForPeers returns once every peer accepts a connection.
+func waitForPeers(ctx context.Context, peers []string, self int) error {
+	deadline := time.Now().Add(peerWait)
+	for j, addr := range peers {
+		for j != self {
+			c, err := net.DialTimeout("tcp", addr, time.Second)
+			if err == nil {
+				c.Close()
+				break
+			}
+			if time.Now().After(deadline) {
+				return fmt.Errorf("n%d cannot reach n%d at %s within %v: %w", self, j, addr, peerWait, err)
+			}
+			select {
+			case <-ctx.Done():
+				return nil
+			case <-time.After(10 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }
 
 // openLog continues the node's log, or starts it: restart says whether it
@@ -263,6 +296,7 @@ func (nd *node) apply(e *tracelog.Entry, st checker.Step) {
 	type out struct {
 		to  int
 		env envelope
+		msg checker.Message
 	}
 	var outs []out
 	for _, s := range st.Sends {
@@ -270,7 +304,7 @@ func (nd *node) apply(e *tracelog.Entry, st checker.Step) {
 		if err != nil {
 			nd.fail(err)
 		}
-		outs = append(outs, out{int(s.To), envelope{Stamp: e.Send(int(s.To), json.RawMessage(b)), Msg: b}})
+		outs = append(outs, out{int(s.To), envelope{Stamp: e.Send(int(s.To), json.RawMessage(b)), Msg: b}, s.Msg})
 	}
 	for _, t := range st.Timers {
 		text := fmt.Sprint(t.Timer)
@@ -304,8 +338,7 @@ func (nd *node) apply(e *tracelog.Entry, st checker.Step) {
 	}
 	for _, o := range outs {
 		if o.to == int(nd.cfg.Self) {
-			env := o.env
-			nd.local = append(nd.local, func() { nd.receive(int(nd.cfg.Self), env) })
+			nd.local = append(nd.local, func() { nd.receive(int(nd.cfg.Self), o.env.Stamp, o.env.Msg, o.msg) })
 			continue
 		}
 		nd.links[o.to].send(o.env, nd.report.fate(o.to))
@@ -323,16 +356,24 @@ func (nd *node) post(ev func()) bool {
 	}
 }
 
-// receive runs the receipt of a message.
-func (nd *node) receive(from int, env envelope) {
+// receive runs the receipt of message msg, whose JSON is raw, from node
+// from.
+func (nd *node) receive(from int, st tracelog.Stamp, raw json.RawMessage, msg checker.Message) {
+	nd.apply(nd.log.Receive(st, raw), nd.must(nd.n.Receive(nd.state, model.NodeID(from), msg)))
+}
+
+// admit checks a message that came from peer from, before it becomes an
+// event: one the protocol does not have, or stamped as another's, is
+// refused.
+func (nd *node) admit(from int, env envelope) (checker.Message, error) {
+	if env.Stamp.From != from || len(env.Stamp.Clock) != len(nd.cfg.Peers) || env.Stamp.Event < 1 || env.Stamp.Event > env.Stamp.Clock[from] {
+		return 0, fmt.Errorf("n%d sent a message stamped as n%d's event %d with %d clock entries", from, env.Stamp.From, env.Stamp.Event, len(env.Stamp.Clock))
+	}
 	msg, err := nd.m.DecodeMessage(env.Msg)
 	if err != nil {
-		nd.fail(fmt.Errorf("n%d received from n%d a message the protocol does not have: %w", nd.cfg.Self, from, err))
+		return 0, fmt.Errorf("n%d sent a message the protocol does not have: %w", from, err)
 	}
-	if env.Stamp.From != from || len(env.Stamp.Clock) != len(nd.cfg.Peers) {
-		nd.fail(fmt.Errorf("n%d received from n%d a message stamped as n%d's with %d clock entries", nd.cfg.Self, from, env.Stamp.From, len(env.Stamp.Clock)))
-	}
-	nd.apply(nd.log.Receive(env.Stamp, env.Msg), nd.must(nd.n.Receive(nd.state, model.NodeID(from), msg)))
+	return msg, nil
 }
 
 // setTimer arms or cancels a real timer for a timer of the protocol.
@@ -412,7 +453,8 @@ func (nd *node) accept(ctx context.Context, ln net.Listener, cancel context.Canc
 }
 
 // serve reads one peer's messages into the node's events. Whatever the
-// peer sends, a malformed frame closes the connection, and nothing more.
+// peer sends, a malformed frame or a message the protocol does not have
+// closes the connection, and nothing more.
 func (nd *node) serve(ctx context.Context, c net.Conn) {
 	defer c.Close()
 	go func() { <-ctx.Done(); c.Close() }()
@@ -425,7 +467,12 @@ func (nd *node) serve(ctx context.Context, c net.Conn) {
 		if err := readFrame(c, &env); err != nil {
 			return
 		}
-		if !nd.post(func() { nd.receive(h.From, env) }) {
+		msg, err := nd.admit(h.From, env)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "n%d closes a connection: %v\n", nd.cfg.Self, err)
+			return
+		}
+		if !nd.post(func() { nd.receive(h.From, env.Stamp, env.Msg, msg) }) {
 			return
 		}
 	}
