@@ -95,8 +95,8 @@ type Cluster struct {
 	wg     sync.WaitGroup
 
 	// decided counts the nodes that decided, inFlight the messages sent
-	// and not yet taken: both zero-sum at the end of a run that is over,
-	// which Quiet tells.
+	// and not yet taken: the run is over, which Quiet tells, once every
+	// node decided and no message is in flight.
 	decided  atomic.Int64
 	inFlight atomic.Int64
 	quiet    chan struct{}
