@@ -35,29 +35,34 @@ type node struct {
 	inFlight []*sent
 }
 
-// replay takes event rec on the model's node: the handler it calls must
-// exist in the node's state (a timer armed, an action enabled, a crashed
-// node recovering) and have the logged effects exactly. It returns the
-// handler's step and, for a receive, the message; or what differs, with
-// no place.
-func (nd *node) replay(m *checker.Machine, rec tracelog.Logged) (checker.Step, checker.Message, *Discrepancy) {
-	var none checker.Step
-	differ := func(format string, args ...any) (checker.Step, checker.Message, *Discrepancy) {
-		return none, 0, &Discrepancy{What: fmt.Sprintf(format, args...)}
-	}
+// admit says why the model's node cannot take event rec at all, or "":
+// a node starts once, first; a crashed node only recovers.
+func (nd *node) admit(rec tracelog.Logged) string {
 	switch {
 	case !nd.started && rec.Event != tracelog.Start:
-		return differ("the log does not begin with the node's start")
+		return "the log does not begin with the node's start"
 	case nd.started && rec.Event == tracelog.Start:
-		return differ("the node starts again: a node that restarts after a crash logs its recovery")
+		return "the node starts again: a node that restarts after a crash logs its recovery"
 	case nd.crashed && rec.Event != tracelog.Recover:
-		return differ("n%d is down, crashed at line %d: it takes no event but its recovery", rec.Node, nd.crashedAt)
+		return fmt.Sprintf("n%d is down, crashed at line %d: it takes no event but its recovery", rec.Node, nd.crashedAt)
 	case !nd.crashed && rec.Event == tracelog.Recover:
-		return differ("n%d recovers, and it is not down", rec.Node)
+		return fmt.Sprintf("n%d recovers, and it is not down", rec.Node)
+	}
+	return ""
+}
+
+// replay takes event rec, which admit admits, on the model's node, with
+// msg the message of a receive: the handler it calls must exist in the
+// node's state (a timer armed, an action enabled, a recovery) and have
+// the logged effects exactly. It returns the handler's step, or what
+// differs, with no place.
+func (nd *node) replay(m *checker.Machine, rec tracelog.Logged, msg checker.Message) (checker.Step, *Discrepancy) {
+	var none checker.Step
+	differ := func(format string, args ...any) (checker.Step, *Discrepancy) {
+		return none, &Discrepancy{What: fmt.Sprintf(format, args...)}
 	}
 	var (
 		st  checker.Step
-		msg checker.Message
 		err error
 	)
 	switch rec.Event {
@@ -65,9 +70,6 @@ func (nd *node) replay(m *checker.Machine, rec tracelog.Logged) (checker.Step, c
 		nd.started = true
 		st, err = nd.Init()
 	case tracelog.Receive:
-		if msg, err = m.DecodeMessage(rec.Msg); err != nil {
-			return differ("the logged message is none of the model's: %v", err)
-		}
 		st, err = nd.Receive(nd.state, model.NodeID(*rec.From), msg)
 	case tracelog.Timeout:
 		t, ok := nd.armed[rec.Timer]
@@ -89,7 +91,7 @@ func (nd *node) replay(m *checker.Machine, rec tracelog.Logged) (checker.Step, c
 	case tracelog.Crash:
 		nd.crashed, nd.crashedAt, nd.crashState = true, rec.Line, nd.state
 		clear(nd.armed)
-		return none, 0, nil
+		return none, nil
 	case tracelog.Recover:
 		if !m.Recoverable() {
 			return differ("the model's nodes do not recover: the protocol is no model.Recoverer")
@@ -102,10 +104,10 @@ func (nd *node) replay(m *checker.Machine, rec tracelog.Logged) (checker.Step, c
 		if errors.As(err, &d.Fault) {
 			d.What = "the model faults: " + d.Fault.Error()
 		}
-		return none, 0, d
+		return none, d
 	}
 	if what := nd.compare(m, rec.Record, st); what != "" {
-		return none, 0, &Discrepancy{What: what}
+		return none, &Discrepancy{What: what}
 	}
 	nd.state = st.State
 	for _, op := range st.Timers {
@@ -115,7 +117,7 @@ func (nd *node) replay(m *checker.Machine, rec tracelog.Logged) (checker.Step, c
 			delete(nd.armed, text)
 		}
 	}
-	return st, msg, nil
+	return st, nil
 }
 
 // compare says how the logged effects of rec differ from those of the

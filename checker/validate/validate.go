@@ -239,26 +239,41 @@ func (w *Watcher) ready(rec tracelog.Logged) bool {
 	return rec.Event != tracelog.Receive || len(w.nodes[*rec.From].taken) >= rec.Sent
 }
 
-// take takes event rec of node i: replays it on the node, checks its
-// effects against the model's, follows it in the run, and judges the
-// world it leads to.
+// take takes event rec of node i: finds its place in the run, replays it
+// on the node, checking its effects against the model's, follows it in
+// the run, and judges the world it leads to.
 func (w *Watcher) take(i int, rec tracelog.Logged) {
 	nd := w.nodes[i]
 	at := placeOf(rec, nd.file)
-	st, msg, d := nd.replay(w.m, rec)
-	if d != nil {
-		d.Place = at
-		w.stop(d)
+	differ := func(what string) { w.stop(&Discrepancy{Place: at, What: what}) }
+	if what := nd.admit(rec); what != "" {
+		differ(what)
 		return
+	}
+	var msg checker.Message
+	if rec.Event == tracelog.Receive {
+		var err error
+		if msg, err = w.m.DecodeMessage(rec.Msg); err != nil {
+			differ(fmt.Sprintf("the logged message is none of the model's: %v", err))
+			return
+		}
 	}
 	t := &taken{node: i, rec: rec, prev: -1, from: -1}
 	if k := len(nd.taken); k > 0 {
 		t.prev = nd.taken[k-1]
 	}
+	// the event's place in the run first: a message received must have
+	// been sent, whatever the receiver made of it
 	if what := w.place(t, msg); what != "" || w.stopped {
 		if !w.stopped {
-			w.stop(&Discrepancy{Place: at, What: what})
+			differ(what)
 		}
+		return
+	}
+	st, d := nd.replay(w.m, rec, msg)
+	if d != nil {
+		d.Place = at
+		w.stop(d)
 		return
 	}
 	k := len(w.order)
@@ -479,7 +494,7 @@ func (w *Watcher) violation(prop, detail string, k int) {
 	past := w.causalPast(k)
 	if cut, ok := w.followCut(past, prop); ok {
 		w.report.Violation, w.report.CausalPast = cut, true
-		w.report.Notes = append(w.report.Notes, fmt.Sprintf("%s fails at %s; the counterexample is its causal past, the %d of the run's %d events taken that happen before it, with it",
+		w.report.Notes = append(w.report.Notes, fmt.Sprintf("%s fails at %s; the counterexample is its causal past: it and the events that happen before it, %d of the run's %d",
 			prop, at, len(past), len(w.order)))
 		return
 	}
