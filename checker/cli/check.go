@@ -129,8 +129,11 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		protocol, args = args[0], args[1:]
 	}
 	usage := "vigil check PROTOCOL [flags] | vigil check --all [PROTOCOL] [-json]"
-	if cmd == "explore" {
+	switch cmd {
+	case "explore":
 		usage = "vigil explore PROTOCOL [-port N] [the flags of vigil check]"
+	case "validate":
+		usage = validateUsage + "\n  (the flags give the run when DIR holds no run.json, as they give vigil check's)"
 	}
 	if err := parseFlags(fs, args, usage, stderr); err != nil {
 		return nil, "", err

@@ -28,6 +28,9 @@ type Report struct {
 	Violation  *checker.Trace
 	ViolatedAt *Place
 	CausalPast bool
+	// NotJudged names the eventually-properties a run that passed leaves
+	// unjudged: it stops with events still enabled (see the package doc).
+	NotJudged []string
 	// Notes say what the check could not judge, and how it showed the
 	// violation.
 	Notes []string

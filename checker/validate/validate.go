@@ -15,6 +15,14 @@
 // worlds (checker.Follower) and its properties are judged in each world it
 // reaches, as a search judges them.
 //
+// The properties are judged as the searches judge them: the invariants
+// in every world, the quiescence and eventually-properties where the
+// world is quiescent, since a complete run ends there. An
+// eventually-property of a run that stops with events still enabled is
+// not judged (Report.NotJudged): a finite run can neither show nor refute
+// it. A violation is shown by a run of the model: the causal past of the
+// event at which the property fails, when it fails there too.
+//
 // A real network and real timers are not the model's: the run is replayed
 // under Widen of the configuration it ran under, which lets any timer fire
 // and any message arrive in any order or never. The handlers see no
@@ -580,7 +588,7 @@ func (w *Watcher) Finish() *Report {
 		w.notes()
 	}
 	r := w.report
-	r.Nodes, r.Notes = slices.Clone(r.Nodes), slices.Clone(r.Notes)
+	r.Nodes, r.Notes, r.NotJudged = slices.Clone(r.Nodes), slices.Clone(r.Notes), slices.Clone(r.NotJudged)
 	return &r
 }
 
@@ -636,6 +644,7 @@ func (w *Watcher) notes() {
 		w.report.Notes = append(w.report.Notes, fmt.Sprintf("the run ends quiescent, nothing in flight and no timer armed: %s judged there, where it ends", strings.Join(eventually, ", ")))
 		return
 	}
+	w.report.NotJudged = eventually
 	w.report.Notes = append(w.report.Notes, fmt.Sprintf("not judged: %s, which a finite run that stops while events are still enabled (messages in flight, timers armed) can neither show nor refute", strings.Join(eventually, ", ")))
 }
 
