@@ -641,11 +641,11 @@ func (w *Watcher) notes() {
 		return
 	}
 	if quiescent, err := w.follow.Quiescent(); err == nil && quiescent {
-		w.report.Notes = append(w.report.Notes, fmt.Sprintf("the run ends quiescent, nothing in flight and no timer armed: %s judged there, where it ends", strings.Join(eventually, ", ")))
+		w.report.Notes = append(w.report.Notes, fmt.Sprintf("the run ends quiescent, nothing left to happen but faults: %s judged there, where it ends", strings.Join(eventually, ", ")))
 		return
 	}
 	w.report.NotJudged = eventually
-	w.report.Notes = append(w.report.Notes, fmt.Sprintf("not judged: %s, which a finite run that stops while events are still enabled (messages in flight, timers armed) can neither show nor refute", strings.Join(eventually, ", ")))
+	w.report.Notes = append(w.report.Notes, fmt.Sprintf("not judged: %s, which a finite run that stops while events are still enabled (messages in flight, timers armed, actions enabled) can neither show nor refute", strings.Join(eventually, ", ")))
 }
 
 // Check checks the logs of a finished run with a Watcher of m (see New),

@@ -493,14 +493,14 @@ func TestEventuallyPropertiesAtTheEnd(t *testing.T) {
 	require.NoError(t, err)
 	r := check(t, m, logs)
 	require.True(t, r.OK(), "%v", r.Discrepancy)
-	require.Equal(t, []string{"the run ends quiescent, nothing in flight and no timer armed: no-starvation judged there, where it ends"}, r.Notes)
+	require.Equal(t, []string{"the run ends quiescent, nothing left to happen but faults: no-starvation judged there, where it ends"}, r.Notes)
 	require.Empty(t, r.NotJudged)
 
 	logs, err = tracegen.FromTrace(m, events[:len(events)/2])
 	require.NoError(t, err)
 	r = check(t, m, logs)
 	require.True(t, r.OK(), "%v", r.Discrepancy)
-	require.Equal(t, []string{"not judged: no-starvation, which a finite run that stops while events are still enabled (messages in flight, timers armed) can neither show nor refute"}, r.Notes)
+	require.Equal(t, []string{"not judged: no-starvation, which a finite run that stops while events are still enabled (messages in flight, timers armed, actions enabled) can neither show nor refute"}, r.Notes)
 	require.Equal(t, []string{"no-starvation"}, r.NotJudged)
 
 	logs.Nodes[2] = nil
