@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/tracelog"
@@ -40,7 +41,9 @@ type Report struct {
 func (r *Report) OK() bool { return r.Discrepancy == nil && r.Violation == nil }
 
 // Place is one event of a node's log: the line of its file, and the event
-// as text ("receive {"K":0} from n1", "timeout answer", "crash").
+// as text ("receive {"K":0} from n1", "timeout answer", "crash"). A
+// problem at start-up has no file; one of no node's (a monitor's) has
+// Node -1.
 type Place struct {
 	Node  int
 	File  string
@@ -48,8 +51,19 @@ type Place struct {
 	Event string
 }
 
+// String is "n2: n2.jsonl:17: timeout answer", leaving out what p has not.
 func (p Place) String() string {
-	return fmt.Sprintf("n%d: %s:%d: %s", p.Node, p.File, p.Line, p.Event)
+	var parts []string
+	if p.Node >= 0 {
+		parts = append(parts, fmt.Sprintf("n%d", p.Node))
+	}
+	if p.File != "" {
+		parts = append(parts, fmt.Sprintf("%s:%d", p.File, p.Line))
+	}
+	if p.Event != "" {
+		parts = append(parts, p.Event)
+	}
+	return strings.Join(parts, ": ")
 }
 
 // Discrepancy is an event of a node's log whose effects, or whose place in
@@ -64,7 +78,12 @@ type Discrepancy struct {
 
 // String is the discrepancy on one line: "n2: n2.jsonl:17: receive
 // {"K":0} from n0: logged ..., the model ...".
-func (d *Discrepancy) String() string { return d.Place.String() + ": " + d.What }
+func (d *Discrepancy) String() string {
+	if at := d.Place.String(); at != "" {
+		return at + ": " + d.What
+	}
+	return d.What
+}
 
 // placeOf is the place of record r, read from file.
 func placeOf(r tracelog.Logged, file string) Place {

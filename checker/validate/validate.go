@@ -149,7 +149,7 @@ func New(m *checker.Machine, n int) *Watcher {
 	if err != nil {
 		var fault *checker.Fault
 		errors.As(err, &fault)
-		w.stop(&Discrepancy{Place: Place{Node: int(fault.Node), Event: "start"}, What: "the model faults at start-up: " + fault.Error(), Fault: fault})
+		w.stop(&Discrepancy{Place: Place{Node: int(fault.Node), Event: "start"}, What: "the model faults: " + fault.Error(), Fault: fault})
 		return w
 	}
 	w.follow = f
@@ -577,7 +577,7 @@ func (w *Watcher) followCut(past []int, prop string) (*checker.Trace, bool) {
 // the receives wait on each other, which no run does).
 func (w *Watcher) Finish() *Report {
 	if w.bad != nil {
-		return &Report{Discrepancy: &Discrepancy{What: w.bad.Error()}}
+		return &Report{Discrepancy: &Discrepancy{Place: Place{Node: -1}, What: w.bad.Error()}}
 	}
 	w.finished = true
 	w.takeReady()

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -553,4 +554,26 @@ func TestAViolationOfConcurrentEventsIsTheWholeRun(t *testing.T) {
 	again, err := checker.Replay(m, r.Violation)
 	require.NoError(t, err)
 	require.Equal(t, "unique-leader", again.Property)
+}
+
+// shy's node 1 panics as it starts.
+type shy struct{}
+
+func (shy) Init(ctx *model.Ctx[int]) int {
+	if ctx.Self() == 1 {
+		panic("not today")
+	}
+	return 0
+}
+func (shy) Receive(_ *model.Ctx[int], s int, _ model.NodeID, _ int) int { return s }
+
+func TestAFaultAtStartUpIsReported(t *testing.T) {
+	m, err := checker.Compile("shy", shy{}, validate.Widen(model.Config{N: 2}))
+	require.NoError(t, err)
+	w := validate.New(m, 2)
+	require.True(t, w.Stopped())
+	r := w.Finish()
+	require.NotNil(t, r.Discrepancy)
+	require.Equal(t, "not today", r.Discrepancy.Fault.Panic)
+	require.True(t, strings.HasPrefix(r.Discrepancy.String(), "n1: start: the model faults: "), r.Discrepancy.String())
 }
