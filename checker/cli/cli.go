@@ -14,7 +14,7 @@
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
 //	vigil replay [-format text|mermaid] [-html FILE] FILE
-//	vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] DIR
+//	vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] [-trace FILE] DIR
 //	vigil explore PROTOCOL [-port N] [check flags]
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE

@@ -21,7 +21,16 @@ import (
 	"github.com/vigil-check/vigil/tracelog"
 )
 
-const validateUsage = "vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] DIR"
+const validateUsage = "vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] [-trace FILE] DIR"
+
+// validateFlags are the flags of check that validate reads besides those
+// that give the run (runFlags): how to show the result.
+var validateFlags = []string{"props", "format", "html", "trace"}
+
+// runFlags are the flags of check that give the run's configuration, as
+// they give a check's.
+var runFlags = []string{"scenario", "n", "crashes", "recoveries", "partitions", "losses", "duplicates", "traitors",
+	"timing", "channels", "topology", "ranks", "initiators", "param"}
 
 // validateCmd checks the logs of a real run in a directory against the
 // protocol's model (package checker/validate). The directory's run.json
@@ -42,22 +51,31 @@ func validateCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	switch {
-	case f.all:
-		return badInput("validate checks one run's logs: --all does not apply")
-	case f.json:
+	if f.json {
 		return badInput("validate prints text or mermaid, not json")
+	}
+	for flag := range f.set {
+		param := slices.ContainsFunc(declaredParams(r), func(d declared) bool { return d.name == flag })
+		if !slices.Contains(validateFlags, flag) && !slices.Contains(runFlags, flag) && !param {
+			return badInput("-%s is a flag of check's search: it does not apply to validate", flag)
+		}
 	}
 	p, cfg, props, err := validatedRun(r, dir, name, f)
 	if err != nil {
 		return err
 	}
-	var page *outputFile
+	var page, traceFile *outputFile
 	if f.html != "" {
 		if page, err = openOutput(f.html, "HTML report (-html)"); err != nil {
 			return usageError{err}
 		}
 		defer page.Close()
+	}
+	if f.trace != "" {
+		if traceFile, err = openOutput(f.trace, "counterexample (-trace)"); err != nil {
+			return usageError{err}
+		}
+		defer traceFile.Close()
 	}
 	run, err := tracelog.ReadDir(dir)
 	if err != nil {
@@ -87,6 +105,17 @@ func validateCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) err
 	}
 	if page != nil {
 		if err := validationHTML(page, p, cfg, props, rep, text.String()); err != nil {
+			fmt.Fprintf(stderr, "vigil: warning: %v\n", err)
+		}
+	}
+	if traceFile != nil && rep.Violation != nil {
+		// a run of the model under the configuration it was followed
+		// under, which vigil replay replays
+		js, err := suite.NewTraceFile(p, m.Config(), props, rep.Violation).JSON()
+		if err == nil {
+			err = traceFile.Commit(js)
+		}
+		if err != nil {
 			fmt.Fprintf(stderr, "vigil: warning: %v\n", err)
 		}
 	}
@@ -148,12 +177,9 @@ func validatedRun(r *suite.Registry, dir, name string, f *checkFlags) (*suite.Pr
 		}
 	}
 	for flag := range f.set {
-		if flag != "props" && flag != "format" && flag != "html" {
+		if !slices.Contains(validateFlags, flag) {
 			return nil, cfg, nil, badInput("%s gives the run's configuration: -%s does not apply", path, flag)
 		}
-	}
-	if len(f.protoParams) > 0 {
-		return nil, cfg, nil, badInput("%s gives the run's parameters", path)
 	}
 	names := rf.Properties
 	if f.set["props"] {

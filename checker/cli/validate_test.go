@@ -59,6 +59,8 @@ func TestValidatePrintsItsVerdict(t *testing.T) {
 	bare := bullyLogs(t, "sync-crash", settled, false, false)
 	failing := bullyLogs(t, "async-crash", settled[:1], true, true)
 	html := filepath.Join(t.TempDir(), "report.html")
+	trace := filepath.Join(t.TempDir(), "cex.json")
+	untraced := filepath.Join(t.TempDir(), "none.json")
 	for _, c := range []struct {
 		name string
 		args []string
@@ -81,7 +83,8 @@ func TestValidatePrintsItsVerdict(t *testing.T) {
 			"verdict: fail"}},
 		{"a violation as a chart", []string{"-format", "mermaid", failing}, 1, []string{"%% election/bully", "sequenceDiagram", "unique-leader fails"}},
 		{"a pass as a chart", []string{"-format", "mermaid", passing}, 0, []string{"Note over n0,n3: the logs agree with the model, and no property fails: no counterexample to draw"}},
-		{"an HTML report", []string{"-html", html, failing}, 1, []string{"counterexample to unique-leader"}},
+		{"an HTML report and a trace file", []string{"-html", html, "-trace", trace, failing}, 1, []string{"counterexample to unique-leader"}},
+		{"no trace file for a pass", []string{"-trace", untraced, passing}, 0, []string{"verdict: pass"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, out, errOut := vigil(append([]string{"validate"}, c.args...)...)
@@ -96,6 +99,14 @@ func TestValidatePrintsItsVerdict(t *testing.T) {
 	require.NoError(t, err)
 	require.Contains(t, string(page), "Counterexample to unique-leader")
 	require.Contains(t, string(page), "the logs of a real run")
+	_, err = os.Stat(untraced)
+	require.ErrorIs(t, err, os.ErrNotExist, "no violation, no trace file")
+
+	// the counterexample is a run of the model the logs were followed in
+	code, out, errOut := vigil("replay", trace)
+	require.Equal(t, 1, code, errOut)
+	require.Contains(t, out, "counterexample to unique-leader: n0 and n3 both believe they are the leader")
+	require.Contains(t, out, "unordered async crashes=1")
 }
 
 func TestValidateFindsADiscrepancy(t *testing.T) {
@@ -140,6 +151,9 @@ func TestValidateRefusesBadInput(t *testing.T) {
 		{[]string{"bully", "-n", "3", dir}, "run.json gives the run's configuration: -n does not apply"},
 		{[]string{"lelann", dir}, "is a run of election/bully, not lelann"},
 		{[]string{"-format", "json", dir}, "validate prints text or mermaid, not json"},
+		{[]string{"-walks", "3", dir}, "-walks is a flag of check's search: it does not apply to validate"},
+		{[]string{"--all", dir}, "-all is a flag of check's search"},
+		{[]string{"bully", "-requests", "2", dir}, "run.json gives the run's configuration: -requests does not apply"},
 		{[]string{"-props", "nothing", dir}, `has no property "nothing"`},
 	} {
 		code, out, errOut := vigil(append([]string{"validate"}, c.args...)...)

@@ -456,7 +456,7 @@ func (w *Watcher) sentText(i, e int) string {
 // event k of order (-1: the initial world), and stops at a violation.
 func (w *Watcher) judge(k int) {
 	prop, detail, err := w.follow.Judge()
-	var at Place
+	at := Place{Node: -1, Event: "start-up"}
 	if k >= 0 {
 		t := w.order[k]
 		at = placeOf(t.rec, w.nodes[t.node].file)
