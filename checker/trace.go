@@ -262,27 +262,33 @@ func replayEvents(st *sim.Stepper, w sim.World, events []sim.Event) (*Trace, sim
 	}
 	var next sim.World
 	for _, ev := range events {
-		s := describe(st, w, ev)
 		var step *sim.Step
 		next, step = st.Apply(w, ev, next)
-		if step != nil {
-			for _, o := range step.Obs {
-				s.Observed = append(s.Observed, o.String())
-			}
-			if !s.Traitor {
-				s.Sent = sends(st.Machine(), s.Node, step)
-			}
-		}
-		before, after := st.Nodes(w), st.Nodes(next)
-		for i := range after {
-			if before[i] != after[i] {
-				s.Changes = append(s.Changes, nodeState(st, next, i))
-			}
-		}
-		t.Events = append(t.Events, s)
+		t.Events = append(t.Events, traceStep(st, w, next, ev, step))
 		w, next = next, w
 	}
 	return t, w
+}
+
+// traceStep is event ev, which took w to next with step, as a trace shows
+// it: what the acting node observed and sent, and the nodes it changed.
+func traceStep(st *sim.Stepper, w, next sim.World, ev sim.Event, step *sim.Step) TraceStep {
+	s := describe(st, w, ev)
+	if step != nil {
+		for _, o := range step.Obs {
+			s.Observed = append(s.Observed, o.String())
+		}
+		if !s.Traitor {
+			s.Sent = sends(st.Machine(), s.Node, step)
+		}
+	}
+	before, after := st.Nodes(w), st.Nodes(next)
+	for i := range after {
+		if before[i] != after[i] {
+			s.Changes = append(s.Changes, nodeState(st, next, i))
+		}
+	}
+	return s
 }
 
 // trace rebuilds the run to v: it follows parent links back to the initial

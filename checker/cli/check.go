@@ -140,6 +140,8 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 		usage = "vigil run PROTOCOL [-for D] [-log DIR] [-tick D] [the flags of vigil check]"
 	case "node":
 		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-runner HOST:PORT] [-tick D]"
+	case "validate":
+		usage = validateUsage + "\n  (the flags give the run when DIR holds no run.json, as they give vigil check's)"
 	}
 	if err := parseFlags(fs, args, usage, stderr); err != nil {
 		return nil, "", err

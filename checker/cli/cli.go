@@ -14,6 +14,7 @@
 //	vigil check PROTOCOL [flags]
 //	vigil check --all
 //	vigil replay [-format text|mermaid] [-html FILE] FILE
+//	vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] [-trace FILE] DIR
 //	vigil explore PROTOCOL [-port N] [check flags]
 //	vigil run PROTOCOL [-for D] [-log DIR] [check flags]
 //	vigil node (PROTOCOL [check flags] | -run run.json) -id I -peers ... -log FILE
@@ -24,6 +25,11 @@
 // vet checks handler and monitor code for nondeterminism (package
 // checker/vet) through go vet, whose -vettool this binary also is: Main
 // answers go vet's calls of the tool itself, and then exits the process.
+//
+// validate replays the logs of a real run, in a directory (package
+// tracelog's, which vigil's runtime writes), through the protocol's model
+// (package checker/validate): it exits 1 where a log does what the model
+// does not, or the run violates a property.
 //
 // A shard (check -shard I/K) exits 0 once it has printed its part: the
 // verdict is the merge's. Exit codes: 0 no property fails (a proof only
@@ -48,6 +54,7 @@ const usage = `usage:
   vigil check PROTOCOL [flags]  check a protocol (vigil check -h for flags)
   vigil check --all             check every protocol's scenarios
   vigil replay FILE             replay a counterexample written by -trace
+  vigil validate [PROTOCOL] DIR check the logs of a real run against the protocol's model
   vigil explore PROTOCOL        step through a protocol's worlds on a local web page (-port N)
   vigil run PROTOCOL            run the protocol's nodes as processes on this machine, with faults (-for D -log DIR)
   vigil node PROTOCOL           run one node of a real run (-id I -peers HOST:PORT,... -log FILE)
@@ -107,6 +114,8 @@ func Main(r *suite.Registry, args []string, stdout, stderr io.Writer) int {
 		err = check(r, args[1:], stdout, stderr)
 	case "replay":
 		err = replay(r, args[1:], stdout, stderr)
+	case "validate":
+		err = validateCmd(r, args[1:], stdout, stderr)
 	case "merge":
 		err = merge(r, args[1:], stdout, stderr)
 	case "explore":

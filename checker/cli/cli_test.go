@@ -35,6 +35,7 @@ func TestHelp(t *testing.T) {
 	for _, c := range []struct{ cmd, usage, flag string }{
 		{"check", "usage: vigil check PROTOCOL [flags]", "-walks"},
 		{"explore", "usage: vigil explore PROTOCOL [-port N]", "-port"},
+		{"validate", "usage: vigil validate [PROTOCOL [check flags]]", "-props"},
 		{"merge", "usage: vigil merge [flags] SHARD.json ...", "-trace"},
 		{"uncovered", "usage: vigil uncovered [-only PATH] [-all] PROFILE", "-only"},
 	} {
