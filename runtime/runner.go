@@ -23,12 +23,19 @@ import (
 )
 
 // Watcher judges a run as its records come in, each node's in order (see
-// package checker/validate). Add returns an error at the first record
-// that shows a property violated or the logs disagreeing with the model:
-// the run stops there.
+// package checker/validate's Watcher). Watermark tells it that no record
+// logged before t is still to come. Once Stopped, it has found a property
+// violated or the logs disagreeing with the model, and the run stops; an
+// error from Add (a malformed record) stops it too.
 type Watcher interface {
 	Add(rec tracelog.Logged, file string) error
+	Watermark(t time.Time)
+	Stopped() bool
 }
+
+// watermarkLag is how far behind the clock the runner's watermark runs: a
+// record reaches the runner well within it.
+const watermarkLag = time.Second
 
 // RunConfig is a run of N node processes on this machine.
 type RunConfig struct {
@@ -59,7 +66,8 @@ type Outcome struct {
 	PIDs [][]int
 	// Faults: the faults injected, as lines, in order.
 	Faults []string
-	// Stopped: the watcher's error that stopped the run early, if any.
+	// Stopped: why the run stopped early, if the watcher stopped it: a
+	// malformed record, or errWatcherStopped (see Watcher.Stopped).
 	Stopped error
 }
 
@@ -92,6 +100,9 @@ type runner struct {
 	connsUp chan struct{} // signalled when a connection comes
 	stopped error
 	stop    context.CancelFunc
+	// quit is closed when the run is over: the readers of reports and
+	// the watcher's feed stop
+	quit chan struct{}
 }
 
 // Run runs cfg.Config.N node processes for cfg.For, injecting faults at
@@ -120,7 +131,7 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	r := &runner{cfg: cfg, n: n, peers: peers, report: ln, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7275)),
-		procs: make([]*proc, n), lines: make([]int, n), conns: map[int]net.Conn{}, connsUp: make(chan struct{}, 1), stop: stop}
+		procs: make([]*proc, n), lines: make([]int, n), conns: map[int]net.Conn{}, connsUp: make(chan struct{}, 1), stop: stop, quit: make(chan struct{})}
 	r.out.PIDs = make([][]int, n)
 	records := make(chan reported, 256)
 	go r.acceptReports(ctx, records)
@@ -131,7 +142,7 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	}()
 	defer func() {
 		r.shutdown()
-		close(records)
+		close(r.quit)
 		<-watched
 	}()
 	for i := range n {
@@ -274,16 +285,46 @@ func (r *runner) readReports(c net.Conn, out chan<- reported) {
 		if readFrame(c, &rec) != nil {
 			return
 		}
-		out <- reported{rec: rec, pid: h.PID}
+		select {
+		case out <- reported{rec: rec, pid: h.PID}:
+		case <-r.quit:
+			return
+		}
 	}
 }
 
-// watch feeds the watcher, in each node's order.
+// watch feeds the watcher, in each node's order, and moves its watermark
+// on, until the run is over.
 func (r *runner) watch(records <-chan reported) {
-	for rep := range records {
-		r.feed(rep.rec)
+	tick := time.NewTicker(100 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		select {
+		case <-r.quit:
+			return
+		case rep := <-records:
+			r.feed(rep.rec)
+		case now := <-tick.C:
+			r.mu.Lock()
+			if r.stopped == nil && r.cfg.Watch != nil {
+				r.cfg.Watch.Watermark(now.Add(-watermarkLag))
+				r.checkStopped()
+			}
+			r.mu.Unlock()
+		}
 	}
 }
+
+// checkStopped stops the run once the watcher has stopped; r.mu is held.
+func (r *runner) checkStopped() {
+	if r.stopped == nil && r.cfg.Watch.Stopped() {
+		r.stopped = errWatcherStopped
+		r.stop()
+	}
+}
+
+// errWatcherStopped: the watcher found a violation or a discrepancy.
+var errWatcherStopped = errors.New("the watcher stopped the run")
 
 // feed gives the watcher node rec.Node's next record, unless the run has
 // stopped; the first error stops the run.
@@ -301,7 +342,9 @@ func (r *runner) feed(rec tracelog.Record) {
 	if err := r.cfg.Watch.Add(tracelog.Logged{Record: rec, Line: r.lines[i]}, r.logPath(i)); err != nil {
 		r.stopped = err
 		r.stop()
+		return
 	}
+	r.checkStopped()
 }
 
 // catchUp feeds the watcher the records of node i's log that its process
@@ -525,5 +568,3 @@ func (r *runner) shutdown() {
 		r.mu.Unlock()
 	}
 }
-
-var errStopped = errors.New("the run stopped")

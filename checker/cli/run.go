@@ -2,33 +2,28 @@ package cli
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"os/exec"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"time"
 
 	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/checker/validate"
 	"github.com/vigil-check/vigil/model"
+	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/runtime"
 )
 
-// runFile is what a run's directory says of the run (run.json): the
-// protocol and configuration its nodes ran, and the properties watched.
-// vigil node reads it to run one node, vigil validate to judge the logs.
-type runFile struct {
-	Protocol   string       `json:"protocol"`
-	Config     model.Config `json:"config"`
-	Properties []string     `json:"properties"`
-}
-
-const runFileName = "run.json"
+// realRunFlags are vigil run's own flags (see realFlags), and the seed of
+// its faults.
+var realRunFlags = []string{"for", "log", "tick", "seed"}
 
 // realFlags are the flags of vigil run and vigil node beyond vigil check's.
 type realFlags struct {
@@ -62,7 +57,7 @@ func (rf *realFlags) register(cmd string, fs interface {
 
 // realRun resolves the protocol, configuration and properties of vigil run
 // and vigil node.
-func realRun(r *suite.Registry, name string, f *checkFlags) (*suite.Protocol, model.Config, []string, error) {
+func realRun(r *suite.Registry, name string, f *checkFlags) (*suite.Protocol, model.Config, []*properties.Property, error) {
 	p, err := r.Lookup(name)
 	if err != nil {
 		return nil, model.Config{}, nil, usageError{err}
@@ -82,11 +77,7 @@ func realRun(r *suite.Registry, name string, f *checkFlags) (*suite.Protocol, mo
 	if err != nil {
 		return nil, model.Config{}, nil, usageError{err}
 	}
-	var names []string
-	for _, q := range props {
-		names = append(names, q.Name)
-	}
-	return p, cfg, names, nil
+	return p, cfg, props, nil
 }
 
 // nodeCmd runs one node: vigil node PROTOCOL [check flags] -id I -peers
@@ -103,8 +94,8 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 	case rf.run != "" && name != "":
 		return badInput("give the protocol either by name or by -run, not both")
 	case rf.run != "":
-		var file runFile
-		if err := readJSON(rf.run, &file); err != nil {
+		file, err := validate.ReadRunFile(rf.run)
+		if err != nil {
 			return usageError{err}
 		}
 		if p, err = r.Lookup(file.Protocol); err != nil {
@@ -142,7 +133,10 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 }
 
 // runCmd runs a protocol's nodes as processes on this machine: vigil run
-// PROTOCOL [check flags] -for D -log DIR.
+// PROTOCOL [check flags] -for D -log DIR. The run is watched as it goes:
+// its records are followed through the model (checker/validate), and the
+// run stops at the first property violated or record the model disagrees
+// with, which it shows as vigil validate does.
 func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	f, name, err := parseCheck(r, "run", args, stderr)
 	if err != nil {
@@ -150,6 +144,15 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	}
 	if name == "" {
 		return badInput("vigil run needs a protocol")
+	}
+	if f.json {
+		return badInput("run prints text or mermaid, not json")
+	}
+	for flag := range f.set {
+		param := slices.ContainsFunc(declaredParams(r), func(d declared) bool { return d.name == flag })
+		if !slices.Contains(validateFlags, flag) && !slices.Contains(runFlags, flag) && !slices.Contains(realRunFlags, flag) && !param {
+			return badInput("-%s is a flag of check's search: it does not apply to run", flag)
+		}
 	}
 	rf := f.real
 	if rf.runFor <= 0 || rf.tick <= 0 {
@@ -172,10 +175,19 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return usageError{err}
 	}
-	file := filepath.Join(dir, runFileName)
-	if err := writeJSON(file, runFile{Protocol: p.Path(), Config: cfg, Properties: props}); err != nil {
+	var names []string
+	for _, q := range props {
+		names = append(names, q.Name)
+	}
+	file := filepath.Join(dir, validate.RunFileName)
+	if err := (&validate.RunFile{Protocol: p.Path(), Config: cfg, Properties: names}).Write(file); err != nil {
 		return usageError{err}
 	}
+	watched, err := p.Compile(validate.Widen(cfg), props)
+	if err != nil {
+		return usageError{err}
+	}
+	watcher := validate.New(watched, cfg.N)
 	exe, err := os.Executable()
 	if err != nil {
 		return err
@@ -186,7 +198,7 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out, err := runtime.Run(ctx, runtime.RunConfig{
-		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed,
+		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed, Watch: watcher,
 		Say: func(line string) { fmt.Fprintln(stderr, "  "+line) },
 		Command: func(i int, peers []string, log, report string) *exec.Cmd {
 			return exec.Command(exe, "node", "-run", file, "-id", strconv.Itoa(i), "-peers", strings.Join(peers, ","),
@@ -196,25 +208,13 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "ran %s: %d nodes for %v, processes %v; logs in %s\n", p.Path(), cfg.N, rf.runFor, out.PIDs, dir)
-	return nil
-}
-
-func readJSON(path string, v any) error {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return err
+	if out.Stopped != nil && !watcher.Stopped() {
+		return usageError{out.Stopped} // a record that is not one
 	}
-	if err := json.Unmarshal(b, v); err != nil {
-		return fmt.Errorf("%s: %w", path, err)
+	rep := watcher.Finish()
+	head := fmt.Sprintf("%s %s: a run of %v, processes %v; logs in %s", p.Path(), describeConfig(cfg), rf.runFor, out.PIDs, dir)
+	if out.Stopped != nil {
+		head += "\n  the run was stopped as the watcher found what follows"
 	}
-	return nil
-}
-
-func writeJSON(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return os.WriteFile(path, append(b, '\n'), 0o644)
+	return showValidation(f, p, watched, cfg, props, rep, head, stdout, stderr)
 }

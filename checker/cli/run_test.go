@@ -1,11 +1,16 @@
 package cli
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/vigil-check/vigil/checker/validate"
 	"github.com/vigil-check/vigil/tracelog"
 )
 
@@ -34,7 +39,62 @@ func TestRunStartsProcessesAndKillsOne(t *testing.T) {
 	}
 	require.Len(t, pids, 5, "a process per node")
 	require.Equal(t, 1, crashes)
-	require.FileExists(t, filepath.Join(dir, runFileName))
+	require.FileExists(t, filepath.Join(dir, validate.RunFileName))
+
+	code, out, errOut = vigil("validate", dir)
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+	require.Contains(t, out, "the logs agree with the model")
+
+	// a send deleted from the middle of a node's log
+	node, line := deleteASend(t, run)
+	code, out, _ = vigil("validate", dir)
+	require.Equal(t, 1, code, out)
+	require.Contains(t, out, fmt.Sprintf("discrepancy: n%d: %s:%d:", node, run.Files[node], line))
+}
+
+// deleteASend removes the first send of the middle record, among those
+// that send, of the node whose log has most, and returns the node and line.
+func deleteASend(t *testing.T, run *tracelog.Run) (node, line int) {
+	best := 0
+	for i, recs := range run.Nodes {
+		if len(recs) > len(run.Nodes[best]) {
+			best = i
+		}
+	}
+	var sending []tracelog.Logged
+	for _, r := range run.Nodes[best] {
+		if len(r.Sends) > 0 {
+			sending = append(sending, r)
+		}
+	}
+	require.NotEmpty(t, sending)
+	victim := sending[len(sending)/2]
+	b, err := os.ReadFile(run.Files[best])
+	require.NoError(t, err)
+	lines := strings.Split(string(b), "\n")
+	var rec tracelog.Record
+	require.NoError(t, json.Unmarshal([]byte(lines[victim.Line-1]), &rec))
+	rec.Sends = rec.Sends[1:]
+	edited, err := json.Marshal(rec)
+	require.NoError(t, err)
+	lines[victim.Line-1] = string(edited)
+	require.NoError(t, os.WriteFile(run.Files[best], []byte(strings.Join(lines, "\n")), 0o644))
+	return best, victim.Line
+}
+
+// Bully with unreliable timeouts elects two leaders in a real run, and the
+// watcher stops the run there; with reliable ones, the run passes.
+func TestRunCatchesTheAsyncBullyLive(t *testing.T) {
+	t.Setenv(asVigil, "1")
+	code, out, errOut := vigil("run", "bully", "-n", "4", "-timing", "async", "-for", "30s", "-tick", "20ms", "-log", t.TempDir())
+	require.Equal(t, 1, code, "%s\n%s", out, errOut)
+	require.Contains(t, out, "the run was stopped as the watcher found what follows")
+	require.Contains(t, out, "counterexample to unique-leader")
+	require.Contains(t, out, "the counterexample is its causal past")
+
+	code, out, errOut = vigil("run", "bully", "-n", "4", "-timing", "sync", "-crashes", "0", "-for", "2s", "-tick", "20ms", "-log", t.TempDir())
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+	require.Contains(t, out, "verdict: pass")
 }
 
 func TestRunRefusesBadInput(t *testing.T) {
@@ -50,6 +110,8 @@ func TestRunRefusesBadInput(t *testing.T) {
 		{[]string{"node", "bully", "-n", "3", "-id", "3", "-peers", "a,b,c", "-log", "x"}, "-id must be in 0..2"},
 		{[]string{"node", "bully", "-n", "3", "-id", "0", "-peers", "a,b,c"}, "-log needs the file"},
 		{[]string{"node", "-id", "0"}, "needs a protocol, or -run run.json"},
+		{[]string{"run", "bully", "-walks", "3"}, "-walks is a flag of check's search"},
+		{[]string{"run", "bully", "-json"}, "not json"},
 		{[]string{"node", "-run", "absent.json", "-id", "0"}, "absent.json"},
 	} {
 		code, _, errOut := vigil(c.args...)

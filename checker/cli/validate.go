@@ -64,19 +64,6 @@ func validateCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	var page, traceFile *outputFile
-	if f.html != "" {
-		if page, err = openOutput(f.html, "HTML report (-html)"); err != nil {
-			return usageError{err}
-		}
-		defer page.Close()
-	}
-	if f.trace != "" {
-		if traceFile, err = openOutput(f.trace, "counterexample (-trace)"); err != nil {
-			return usageError{err}
-		}
-		defer traceFile.Close()
-	}
 	run, err := tracelog.ReadDir(dir)
 	if err != nil {
 		return usageError{err}
@@ -92,8 +79,30 @@ func validateCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return usageError{err}
 	}
-	var text bytes.Buffer
 	head := fmt.Sprintf("%s %s: the logs in %s", p.Path(), describeConfig(cfg), dir)
+	return showValidation(f, p, m, cfg, props, rep, head, stdout, stderr)
+}
+
+// showValidation prints rep as f asks (text or mermaid, an HTML page,
+// a trace file of the counterexample), and returns errFailed unless the
+// run passed. m is the machine the run was followed on, under the
+// widened configuration of cfg.
+func showValidation(f *checkFlags, p *suite.Protocol, m *checker.Machine, cfg model.Config, props []*properties.Property, rep *validate.Report, head string, stdout, stderr io.Writer) error {
+	var page, traceFile *outputFile
+	var err error
+	if f.html != "" {
+		if page, err = openOutput(f.html, "HTML report (-html)"); err != nil {
+			return usageError{err}
+		}
+		defer page.Close()
+	}
+	if f.trace != "" {
+		if traceFile, err = openOutput(f.trace, "counterexample (-trace)"); err != nil {
+			return usageError{err}
+		}
+		defer traceFile.Close()
+	}
+	var text bytes.Buffer
 	printValidation(&text, head, validate.Widen(cfg), props, rep)
 	if f.format == "mermaid" {
 		err = validationMermaid(stdout, head, cfg, rep)
