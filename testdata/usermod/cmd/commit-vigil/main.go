@@ -3,6 +3,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"example.com/commit/twopc"
@@ -10,8 +11,11 @@ import (
 	"github.com/vigil-check/vigil/checker/suite"
 )
 
-func main() {
+func main() { os.Exit(commitVigil(os.Args[1:], os.Stdout, os.Stderr)) }
+
+// commitVigil is vigil's command line over this module's protocols.
+func commitVigil(args []string, stdout, stderr io.Writer) int {
 	var r suite.Registry
 	r.MustRegister(twopc.Description)
-	os.Exit(cli.Main(&r, os.Args[1:], os.Stdout, os.Stderr))
+	return cli.Main(&r, args, stdout, stderr)
 }
