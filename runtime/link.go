@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"io"
 	"net"
 	"time"
 )
@@ -9,8 +10,8 @@ import (
 // link carries one node's messages to one peer, in the order sent: each
 // waits out its delay behind the one before it, so that a delay never
 // reorders a channel. A message the peer cannot take (it is down: the dial
-// or the write fails) is lost, as the model loses a message to a crashed
-// node; the next one dials again.
+// or the write fails, or the connection was closed) is lost, as the model
+// loses a message to a crashed node; the next one dials again.
 type link struct {
 	self int
 	addr string
@@ -51,13 +52,12 @@ func (l *link) send(env envelope, f fate) {
 }
 
 func (l *link) carry(ctx context.Context) {
-	var c net.Conn
+	var c *peerConn
 	defer func() {
 		if c != nil {
 			c.Close()
 		}
 	}()
-	d := net.Dialer{Timeout: time.Second}
 	for {
 		var q queued
 		select {
@@ -75,15 +75,12 @@ func (l *link) carry(ctx context.Context) {
 		if l.cut() {
 			continue
 		}
+		if c != nil && c.closed() {
+			c.Close()
+			c = nil
+		}
 		if c == nil {
-			var err error
-			if c, err = d.DialContext(ctx, "tcp", l.addr); err != nil {
-				c = nil
-				continue
-			}
-			if writeFrame(c, hello{From: l.self}) != nil {
-				c.Close()
-				c = nil
+			if c = l.dial(ctx); c == nil {
 				continue
 			}
 		}
@@ -95,6 +92,45 @@ func (l *link) carry(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// peerConn is a connection to a peer, or to a proxy before it. The peer
+// never writes on it, so a read returns only when it closes: gone is
+// closed then. A write to a connection whose far end has closed succeeds
+// once (the kernel takes the bytes; the far end answers with a reset), so
+// without this the first message after a peer restarts, or after a proxy
+// cut the link and it healed, would be lost where the model loses none.
+type peerConn struct {
+	net.Conn
+	gone chan struct{}
+}
+
+func (c *peerConn) closed() bool {
+	select {
+	case <-c.gone:
+		return true
+	default:
+		return false
+	}
+}
+
+// dial connects to the peer and says who dials; nil if it cannot.
+func (l *link) dial(ctx context.Context) *peerConn {
+	d := net.Dialer{Timeout: time.Second}
+	nc, err := d.DialContext(ctx, "tcp", l.addr)
+	if err != nil {
+		return nil
+	}
+	if writeFrame(nc, hello{From: l.self}) != nil {
+		nc.Close()
+		return nil
+	}
+	c := &peerConn{Conn: nc, gone: make(chan struct{})}
+	go func() {
+		defer close(c.gone)
+		io.Copy(io.Discard, nc)
+	}()
+	return c
 }
 
 func b2i(b bool) int {

@@ -139,7 +139,7 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	case "run":
 		usage = "vigil run PROTOCOL [-for D] [-log DIR] [-tick D] [the flags of vigil check]"
 	case "node":
-		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-runner HOST:PORT] [-tick D]"
+		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-links HOST:PORT,...] [-runner HOST:PORT] [-tick D]"
 	case "validate":
 		usage = validateUsage + "\n  (the flags give the run when DIR holds no run.json, as they give vigil check's)"
 	}

@@ -33,6 +33,7 @@ type realFlags struct {
 	// vigil node
 	id     int
 	peers  string
+	links  string
 	report string
 	run    string
 }
@@ -51,6 +52,7 @@ func (rf *realFlags) register(cmd string, fs interface {
 	fs.StringVar(&rf.log, "log", "", "the file of the node's log (tracelog's format); one that holds events is continued, and the node recovers")
 	fs.IntVar(&rf.id, "id", -1, "the node's id, 0..n-1")
 	fs.StringVar(&rf.peers, "peers", "", "every node's host:port, comma-separated, by id (this node listens at its own)")
+	fs.StringVar(&rf.links, "links", "", "the host:port this node dials to reach each peer, comma-separated, by id (its own is not used), when a proxy stands in between (default: -peers)")
 	fs.StringVar(&rf.report, "runner", "", "host:port of the runner that watches the run (vigil run sets it)")
 	fs.StringVar(&rf.run, "run", "", "a run.json that gives the protocol and its configuration, in place of PROTOCOL and check's flags")
 }
@@ -113,6 +115,8 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 	switch {
 	case rf.peers == "" || len(peers) != cfg.N:
 		return badInput("-peers needs %d host:port, one per node, not %q", cfg.N, rf.peers)
+	case rf.links != "" && len(strings.Split(rf.links, ",")) != cfg.N:
+		return badInput("-links needs %d host:port, one per node, not %q", cfg.N, rf.links)
 	case rf.id < 0 || rf.id >= cfg.N:
 		return badInput("-id must be in 0..%d, not %d", cfg.N-1, rf.id)
 	case rf.log == "":
@@ -124,11 +128,15 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	var links []string
+	if rf.links != "" {
+		links = strings.Split(rf.links, ",")
+	}
 	timing := runtime.DefaultTiming
 	timing.Tick = rf.tick
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runtime.RunNode(ctx, runtime.NodeConfig{Machine: m, Self: model.NodeID(rf.id), Peers: peers, Log: rf.log,
+	return runtime.RunNode(ctx, runtime.NodeConfig{Machine: m, Self: model.NodeID(rf.id), Peers: peers, Links: links, Log: rf.log,
 		Report: rf.report, Timing: timing, Seed: f.seed})
 }
 

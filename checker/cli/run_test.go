@@ -109,6 +109,7 @@ func TestRunRefusesBadInput(t *testing.T) {
 		{[]string{"node", "bully", "-n", "3", "-id", "0", "-log", "x"}, "-peers needs 3 host:port"},
 		{[]string{"node", "bully", "-n", "3", "-id", "3", "-peers", "a,b,c", "-log", "x"}, "-id must be in 0..2"},
 		{[]string{"node", "bully", "-n", "3", "-id", "0", "-peers", "a,b,c"}, "-log needs the file"},
+		{[]string{"node", "bully", "-n", "3", "-id", "0", "-peers", "a,b,c", "-links", "a,b", "-log", "x"}, "-links needs 3 host:port"},
 		{[]string{"node", "-id", "0"}, "needs a protocol, or -run run.json"},
 		{[]string{"run", "bully", "-walks", "3"}, "-walks is a flag of check's search"},
 		{[]string{"run", "bully", "-json"}, "not json"},

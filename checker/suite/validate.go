@@ -16,7 +16,7 @@ import (
 // names: checker/cli tests that every flag it defines is listed here.
 var reservedParamNames = []string{
 	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
-	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "log", "losses", "max-states",
+	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "links", "log", "losses", "max-states",
 	"memory", "mode", "n", "param", "partitions", "peers", "port", "probe", "props", "ranks", "recoveries",
 	"reduce", "rounds", "run", "runner", "scenario", "scheduler", "seed", "shard", "shrink-time", "sweep",
 	"tick", "time", "timing", "topology", "trace", "traitors", "walks", "window", "witness", "workers",
