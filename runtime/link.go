@@ -7,30 +7,30 @@ import (
 	"time"
 )
 
-// link carries one node's messages to one peer, in the order sent: each
-// waits out its delay behind the one before it, so that a delay never
-// reorders a channel. A message the peer cannot take (it is down: the dial
-// or the write fails, or the connection was closed) is lost, as the model
-// loses a message to a crashed node; the next one dials again.
+// link carries one node's messages to one peer, in the order sent, on one
+// connection at a time; under vigil run, through the runner's proxy of the
+// link, which delays it and cuts it (see network). A message the peer
+// cannot take (it is down, or the link is cut: the dial or the write
+// fails, or the connection was closed) is lost, as the model loses a
+// message to a crashed node or across a partition; the next one dials
+// again. The messages wait in a queue, so that a slow peer never holds up
+// the node.
 type link struct {
 	self int
 	addr string
 	q    chan queued
-	last time.Time // when the last message queued leaves
-	cut  func() bool
 }
 
 type queued struct {
 	env envelope
-	at  time.Time
 	dup bool
 }
 
 // linkQueue bounds the messages waiting on one link; more are lost.
 const linkQueue = 4096
 
-func newLink(ctx context.Context, self int, addr string, cut func() bool) *link {
-	l := &link{self: self, addr: addr, q: make(chan queued, linkQueue), cut: cut}
+func newLink(ctx context.Context, self int, addr string) *link {
+	l := &link{self: self, addr: addr, q: make(chan queued, linkQueue)}
 	go l.carry(ctx)
 	return l
 }
@@ -40,13 +40,8 @@ func (l *link) send(env envelope, f fate) {
 	if f.drop {
 		return
 	}
-	at := time.Now().Add(f.delay)
-	if at.Before(l.last) {
-		at = l.last
-	}
-	l.last = at
 	select {
-	case l.q <- queued{env: env, at: at, dup: f.dup}:
+	case l.q <- queued{env: env, dup: f.dup}:
 	default: // the peer takes nothing for so long that its queue filled
 	}
 }
@@ -64,16 +59,6 @@ func (l *link) carry(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case q = <-l.q:
-		}
-		if wait := time.Until(q.at); wait > 0 {
-			select {
-			case <-ctx.Done():
-				return
-			case <-time.After(wait):
-			}
-		}
-		if l.cut() {
-			continue
 		}
 		if c != nil && c.closed() {
 			c.Close()

@@ -38,7 +38,7 @@ func TestLinkRedialsAConnectionThePeerClosed(t *testing.T) {
 	defer ln.Close()
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	l := newLink(ctx, 0, ln.Addr().String(), func() bool { return false })
+	l := newLink(ctx, 0, ln.Addr().String())
 
 	l.send(numbered(1), fate{})
 	c := acceptFrom(t, ln)

@@ -144,7 +144,7 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	defer cancel(nil)
 	nd.ctx = ctx
 	if cfg.Report != "" {
-		if nd.report, err = dialReporter(ctx, cfg.Report, int(cfg.Self), cfg.Timing.Tick, cfg.Seed, func() { cancel(nil) }); err != nil {
+		if nd.report, err = dialReporter(ctx, cfg.Report, int(cfg.Self), func() { cancel(nil) }); err != nil {
 			return fmt.Errorf("n%d cannot reach the runner: %w", cfg.Self, err)
 		}
 		defer nd.report.close()
@@ -157,7 +157,7 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	nd.links = make([]*link, n)
 	for j := range n {
 		if j != int(cfg.Self) {
-			nd.links[j] = newLink(ctx, int(cfg.Self), dial[j], func() bool { return nd.report.cutOff(j) })
+			nd.links[j] = newLink(ctx, int(cfg.Self), dial[j])
 		}
 	}
 	go nd.accept(ctx, ln, cancel)

@@ -46,9 +46,10 @@ type RunConfig struct {
 	Config      model.Config
 	Recoverable bool
 	// Command returns the command that runs node i (vigil node ...),
-	// listening at peers[i], logging to log and reporting to the runner
-	// at report.
-	Command func(i int, peers []string, log, report string) *exec.Cmd
+	// listening at peers[i], dialing links[j] to reach node j (the
+	// runner's proxy of that link), logging to log and reporting to the
+	// runner at report.
+	Command func(i int, peers, links []string, log, report string) *exec.Cmd
 	// Dir receives the logs, FileName(i) each.
 	Dir    string
 	For    time.Duration
@@ -87,6 +88,7 @@ type runner struct {
 	cfg    RunConfig
 	n      int
 	peers  []string
+	net    *network
 	report net.Listener
 	rng    *rand.Rand
 	out    Outcome
@@ -110,9 +112,10 @@ type runner struct {
 // a crash is a SIGKILL of the node's process (and a crash record
 // appended to its log), a recovery starts it again; a loss or a duplicate
 // is one message on one link; a partition cuts the nodes in two groups for
-// a while, then heals. Delays on every link are bounded well below the
-// timers' waits under sync timing and are not under async timing. It
-// returns an error when the run could not take place as asked (a node
+// a while, then heals. The links go through an in-process Toxiproxy (see
+// network), which delays them and cuts them across partitions; its delays
+// are bounded well below the timers' waits under sync timing and are not
+// under async timing. It returns an error when the run could not take place as asked (a node
 // that could not start or exited on its own, with its error output).
 func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	n := cfg.Config.N
@@ -123,6 +126,13 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	tick := float64(cfg.Timing.Tick)
+	delay := [2]time.Duration{0, time.Duration(maxDelay(cfg) * tick)}
+	nw, err := newNetwork(peers, delay)
+	if err != nil {
+		return nil, err
+	}
+	defer nw.close() // once the nodes have stopped (see below)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -130,7 +140,7 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	defer ln.Close()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	r := &runner{cfg: cfg, n: n, peers: peers, report: ln, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7275)),
+	r := &runner{cfg: cfg, n: n, peers: peers, net: nw, report: ln, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7275)),
 		procs: make([]*proc, n), lines: make([]int, n), conns: map[int]net.Conn{}, connsUp: make(chan struct{}, 1), stop: stop, quit: make(chan struct{})}
 	r.out.PIDs = make([][]int, n)
 	records := make(chan reported, 256)
@@ -151,7 +161,6 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r.control(control{Delay: &[2]float64{0, r.maxDelay()}}, allNodes(n)...)
 	if err := r.inject(ctx); err != nil {
 		return nil, err
 	}
@@ -164,20 +173,12 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 
 // maxDelay is the bound of the delays on links, in ticks: under sync and
 // bounded timing a fraction of a timer's wait; under async timing more than
-// its shortest waits, so that a live node may be suspected.
-func (r *runner) maxDelay() float64 {
-	if r.cfg.Config.Timing == model.Async {
-		return 1.5 * r.cfg.Timing.AsyncWait[1]
+// its longest waits, so that a live node may be suspected.
+func maxDelay(cfg RunConfig) float64 {
+	if cfg.Config.Timing == model.Async {
+		return 1.5 * cfg.Timing.AsyncWait[1]
 	}
-	return r.cfg.Timing.SyncWait / 20
-}
-
-func allNodes(n int) []int {
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	return all
+	return cfg.Timing.SyncWait / 20
 }
 
 func (r *runner) logPath(i int) string { return filepath.Join(r.cfg.Dir, tracelog.FileName(i)) }
@@ -204,7 +205,7 @@ func freePorts(n int) ([]string, error) {
 
 // start starts node i's process.
 func (r *runner) start(ctx context.Context, i int) error {
-	cmd := r.cfg.Command(i, r.peers, r.logPath(i), r.report.Addr().String())
+	cmd := r.cfg.Command(i, r.peers, r.net.links(i), r.logPath(i), r.report.Addr().String())
 	p := &proc{cmd: cmd, done: make(chan struct{}), reported: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = io.Discard, &p.stderr
 	if err := cmd.Start(); err != nil {
@@ -428,8 +429,8 @@ func (r *runner) inject(ctx context.Context) error {
 		t := at(0.1, 0.6)
 		group := r.rng.Perm(r.n)[:1+r.rng.IntN(r.n-1)]
 		heal := t + time.Duration(5+r.rng.Float64()*15)*r.cfg.Timing.Tick
-		faults = append(faults, fault{t, func(context.Context) error { r.partition(group); return nil }},
-			fault{heal, func(context.Context) error { r.partition(nil); return nil }})
+		faults = append(faults, fault{t, func(context.Context) error { return r.partition(group) }},
+			fault{heal, func(context.Context) error { return r.partition(nil) }})
 	}
 	sort.SliceStable(faults, func(a, b int) bool { return faults[a].at < faults[b].at })
 	start := time.Now()
@@ -510,14 +511,16 @@ func (r *runner) recover(ctx context.Context, i int) error {
 	return r.start(ctx, i)
 }
 
-// partition cuts group off from the other nodes, or heals (group nil).
-func (r *runner) partition(group []int) {
+// partition cuts group off from the other nodes, in both directions, or
+// heals (group nil): the proxies of the links across are disabled, and
+// enabled again at the heal.
+func (r *runner) partition(group []int) error {
 	if group == nil {
 		r.say("the partition heals")
-		for i := range r.n {
-			r.control(control{Cut: &[]int{}}, i)
+		if err := r.net.split(nil); err != nil {
+			return fmt.Errorf("the partition cannot heal: %w", err)
 		}
-		return
+		return nil
 	}
 	in := func(i int) bool { return slices.Contains(group, i) }
 	var a, b []int
@@ -529,12 +532,7 @@ func (r *runner) partition(group []int) {
 		}
 	}
 	r.say(fmt.Sprintf("the network splits into %v and %v", a, b))
-	for _, i := range a {
-		r.control(control{Cut: &b}, i)
-	}
-	for _, i := range b {
-		r.control(control{Cut: &a}, i)
-	}
+	return r.net.split(func(i, j int) bool { return in(i) != in(j) })
 }
 
 // shutdown stops every node that runs, with SIGTERM, and waits for them:

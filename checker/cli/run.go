@@ -208,9 +208,9 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	out, err := runtime.Run(ctx, runtime.RunConfig{
 		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed, Watch: watcher,
 		Say: func(line string) { fmt.Fprintln(stderr, "  "+line) },
-		Command: func(i int, peers []string, log, report string) *exec.Cmd {
+		Command: func(i int, peers, links []string, log, report string) *exec.Cmd {
 			return exec.Command(exe, "node", "-run", file, "-id", strconv.Itoa(i), "-peers", strings.Join(peers, ","),
-				"-log", log, "-runner", report, "-tick", rf.tick.String(), "-seed", strconv.FormatUint(f.seed, 10))
+				"-links", strings.Join(links, ","), "-log", log, "-runner", report, "-tick", rf.tick.String(), "-seed", strconv.FormatUint(f.seed, 10))
 		},
 	})
 	if err != nil {
