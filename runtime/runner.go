@@ -55,6 +55,9 @@ type RunConfig struct {
 	For    time.Duration
 	Timing Timing
 	Seed   uint64
+	// Chaos sets the ranges of the delays, of how long partitions last and
+	// of how long a killed node stays down.
+	Chaos Chaos
 	// Watch, if set, judges the run as it happens.
 	Watch Watcher
 	// Say, if set, is told of each fault injected, as a line.
@@ -113,9 +116,10 @@ type runner struct {
 // appended to its log), a recovery starts it again; a loss or a duplicate
 // is one message on one link; a partition cuts the nodes in two groups for
 // a while, then heals. The links go through an in-process Toxiproxy (see
-// network), which delays them and cuts them across partitions; its delays
-// are bounded well below the timers' waits under sync timing and are not
-// under async timing. It returns an error when the run could not take place as asked (a node
+// network), which delays them and cuts them across partitions; by default
+// its delays are bounded well below the timers' waits under sync timing
+// and are not under async timing. cfg.Chaos sets the ranges of the delays,
+// of the partitions' lengths and of the nodes' time down. It returns an error when the run could not take place as asked (a node
 // that could not start or exited on its own, with its error output).
 func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	n := cfg.Config.N
@@ -126,9 +130,8 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
-	tick := float64(cfg.Timing.Tick)
-	delay := [2]time.Duration{0, time.Duration(maxDelay(cfg) * tick)}
-	nw, err := newNetwork(peers, delay)
+	d := cfg.Chaos.delay(cfg)
+	nw, err := newNetwork(peers, [2]time.Duration{ticks(d.Lo, cfg.Timing.Tick), ticks(d.Hi, cfg.Timing.Tick)})
 	if err != nil {
 		return nil, err
 	}
@@ -405,8 +408,8 @@ func (r *runner) inject(ctx context.Context) error {
 		faults = append(faults, fault{t, func(context.Context) error { return r.crash(i) }})
 		if r.cfg.Recoverable && recoveries > 0 {
 			recoveries--
-			back := t + time.Duration(2+r.rng.Float64()*8)*r.cfg.Timing.Tick
-			faults = append(faults, fault{back, func(ctx context.Context) error { return r.recover(ctx, i) }})
+			down := r.draw(r.cfg.Chaos.restart())
+			faults = append(faults, fault{t + ticks(down, r.cfg.Timing.Tick), func(ctx context.Context) error { return r.recover(ctx, i, down) }})
 		}
 	}
 	for range c.Losses {
@@ -428,9 +431,9 @@ func (r *runner) inject(ctx context.Context) error {
 	for range c.Partitions {
 		t := at(0.1, 0.6)
 		group := r.rng.Perm(r.n)[:1+r.rng.IntN(r.n-1)]
-		heal := t + time.Duration(5+r.rng.Float64()*15)*r.cfg.Timing.Tick
-		faults = append(faults, fault{t, func(context.Context) error { return r.partition(group) }},
-			fault{heal, func(context.Context) error { return r.partition(nil) }})
+		lasts := r.draw(r.cfg.Chaos.partition())
+		faults = append(faults, fault{t, func(context.Context) error { return r.partition(group, lasts) }},
+			fault{t + ticks(lasts, r.cfg.Timing.Tick), func(context.Context) error { return r.partition(nil, 0) }})
 	}
 	sort.SliceStable(faults, func(a, b int) bool { return faults[a].at < faults[b].at })
 	start := time.Now()
@@ -449,6 +452,9 @@ func (r *runner) inject(ctx context.Context) error {
 	}
 	return r.unexpectedExit()
 }
+
+// draw draws a number of ticks in rg.
+func (r *runner) draw(rg Range) float64 { return rg.Lo + r.rng.Float64()*(rg.Hi-rg.Lo) }
 
 // link draws a link i → j, i ≠ j.
 func (r *runner) link() (int, int) {
@@ -505,16 +511,17 @@ func (r *runner) crash(i int) error {
 	return r.catchUp(i)
 }
 
-// recover starts node i's process again: it recovers from its log.
-func (r *runner) recover(ctx context.Context, i int) error {
-	r.say(fmt.Sprintf("n%d restarts", i))
+// recover starts node i's process again, down ticks after its crash: it
+// recovers from its log.
+func (r *runner) recover(ctx context.Context, i int, down float64) error {
+	r.say(fmt.Sprintf("n%d restarts after %.1f ticks down", i, down))
 	return r.start(ctx, i)
 }
 
-// partition cuts group off from the other nodes, in both directions, or
-// heals (group nil): the proxies of the links across are disabled, and
-// enabled again at the heal.
-func (r *runner) partition(group []int) error {
+// partition cuts group off from the other nodes, in both directions, for
+// lasts ticks, or heals (group nil): the proxies of the links across are
+// disabled, and enabled again at the heal.
+func (r *runner) partition(group []int, lasts float64) error {
 	if group == nil {
 		r.say("the partition heals")
 		if err := r.net.split(nil); err != nil {
@@ -531,7 +538,7 @@ func (r *runner) partition(group []int) error {
 			b = append(b, i)
 		}
 	}
-	r.say(fmt.Sprintf("the network splits into %v and %v", a, b))
+	r.say(fmt.Sprintf("the network splits into %v and %v for %.1f ticks", a, b, lasts))
 	return r.net.split(func(i, j int) bool { return in(i) != in(j) })
 }
 

@@ -15,7 +15,7 @@ import (
 // is a flag of those commands too, so it must not take one of their
 // names: checker/cli tests that every flag it defines is listed here.
 var reservedParamNames = []string{
-	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
+	"all", "channels", "chaos", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
 	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "links", "log", "losses", "max-states",
 	"memory", "mode", "n", "param", "partitions", "peers", "port", "probe", "props", "ranks", "recoveries",
 	"reduce", "rounds", "run", "runner", "scenario", "scheduler", "seed", "shard", "shrink-time", "sweep",
