@@ -119,8 +119,10 @@ type runner struct {
 // network), which delays them and cuts them across partitions; by default
 // its delays are bounded well below the timers' waits under sync timing
 // and are not under async timing. cfg.Chaos sets the ranges of the delays,
-// of the partitions' lengths and of the nodes' time down. It returns an error when the run could not take place as asked (a node
-// that could not start or exited on its own, with its error output).
+// of the partitions' lengths and of the nodes' time down. It returns an
+// error when the run could not take place as asked: a node that could not
+// start or exited on its own, with its error output, or a link that could
+// not listen again when a partition healed.
 func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	n := cfg.Config.N
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
