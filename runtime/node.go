@@ -55,8 +55,14 @@ type NodeConfig struct {
 	Machine *checker.Machine
 	Self    model.NodeID
 	// Peers are the host:port of every node, by id: Peers[Self] is where
-	// this node listens, Peers[j] where it reaches node j.
+	// this node listens, Peers[j] where node j listens.
 	Peers []string
+	// Links, if set, are the host:port this node dials to reach each
+	// peer, by id (Links[Self] is not used): a proxy in between, such as
+	// the one vigil run puts on every link to delay and cut it. Unset,
+	// the node dials Peers. At start-up the node waits for its peers at
+	// Peers, where they listen, whatever is in between.
+	Links []string
 	// Log is the path of the node's log. A log that holds events is a
 	// restart's: the node recovers from the state last logged.
 	Log string
@@ -113,6 +119,8 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	switch {
 	case n != mc.N:
 		return fmt.Errorf("%d peers for a run of %d nodes", n, mc.N)
+	case cfg.Links != nil && len(cfg.Links) != n:
+		return fmt.Errorf("%d links for a run of %d nodes", len(cfg.Links), n)
 	case cfg.Self < 0 || int(cfg.Self) >= n:
 		return fmt.Errorf("node %d is outside 0..%d", cfg.Self, n-1)
 	case cfg.Timing.Tick <= 0:
@@ -136,16 +144,20 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	defer cancel(nil)
 	nd.ctx = ctx
 	if cfg.Report != "" {
-		if nd.report, err = dialReporter(ctx, cfg.Report, int(cfg.Self), cfg.Timing.Tick, cfg.Seed, func() { cancel(nil) }); err != nil {
+		if nd.report, err = dialReporter(ctx, cfg.Report, int(cfg.Self), func() { cancel(nil) }); err != nil {
 			return fmt.Errorf("n%d cannot reach the runner: %w", cfg.Self, err)
 		}
 		defer nd.report.close()
 		log.Sink = nd.report.send
 	}
+	dial := cfg.Links
+	if dial == nil {
+		dial = cfg.Peers
+	}
 	nd.links = make([]*link, n)
 	for j := range n {
 		if j != int(cfg.Self) {
-			nd.links[j] = newLink(ctx, int(cfg.Self), cfg.Peers[j], func() bool { return nd.report.cutOff(j) })
+			nd.links[j] = newLink(ctx, int(cfg.Self), dial[j])
 		}
 	}
 	go nd.accept(ctx, ln, cancel)

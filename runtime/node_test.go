@@ -142,4 +142,6 @@ func TestNodeErrorsNameWhatFailed(t *testing.T) {
 	require.ErrorContains(t, RunNode(context.Background(), cfg), "1 peers for a run of 2 nodes")
 	cfg.Peers, cfg.Self = free, 2
 	require.ErrorContains(t, RunNode(context.Background(), cfg), "node 2 is outside 0..1")
+	cfg.Self, cfg.Links = 0, free[:1]
+	require.ErrorContains(t, RunNode(context.Background(), cfg), "1 links for a run of 2 nodes")
 }

@@ -2,10 +2,8 @@ package runtime
 
 import (
 	"context"
-	"math/rand/v2"
 	"net"
 	"os"
-	"slices"
 	"sync"
 	"time"
 
@@ -13,41 +11,32 @@ import (
 )
 
 // control is what the runner tells a node about its links: the faults
-// Run injects, each one message or one stretch of time.
+// Run injects into one message. The runner's Toxiproxy delays and cuts the
+// links (see network), but it carries bytes, not messages: it cannot lose
+// or duplicate one message of a framed stream without breaking the frames
+// around it, so the node's link does that, on the runner's orders.
 type control struct {
 	// Drop and Dup: the next message to each of these peers is lost, or
 	// arrives twice.
 	Drop []int `json:"drop,omitempty"`
 	Dup  []int `json:"dup,omitempty"`
-	// Cut, if set, are the peers cut off from this node from now on (an
-	// empty list heals the node's side of a partition).
-	Cut *[]int `json:"cut,omitempty"`
-	// Delay, if set, is the range of ticks a message waits on its link.
-	Delay *[2]float64 `json:"delay,omitempty"`
 }
 
 // fate is what happens to one message on its link.
-type fate struct {
-	drop, dup bool
-	delay     time.Duration
-}
+type fate struct{ drop, dup bool }
 
 // reporter is a node's connection to the runner: records go up, controls
 // come down. A nil reporter (no runner) changes no message's fate.
 type reporter struct {
-	mu    sync.Mutex
-	c     net.Conn
-	tick  time.Duration
-	rng   *rand.Rand
-	drop  map[int]int
-	dup   map[int]int
-	cut   []int
-	delay [2]float64
+	mu   sync.Mutex
+	c    net.Conn
+	drop map[int]int
+	dup  map[int]int
 }
 
 // dialReporter connects node self to the runner at addr. When the runner
 // goes away, stop is called: a node outlives no runner.
-func dialReporter(ctx context.Context, addr string, self int, tick time.Duration, seed uint64, stop func()) (*reporter, error) {
+func dialReporter(ctx context.Context, addr string, self int, stop func()) (*reporter, error) {
 	d := net.Dialer{Timeout: 5 * time.Second}
 	c, err := d.DialContext(ctx, "tcp", addr)
 	if err != nil {
@@ -57,7 +46,7 @@ func dialReporter(ctx context.Context, addr string, self int, tick time.Duration
 		c.Close()
 		return nil, err
 	}
-	r := &reporter{c: c, tick: tick, rng: rand.New(rand.NewPCG(seed, uint64(self)^0x5eed)), drop: map[int]int{}, dup: map[int]int{}}
+	r := &reporter{c: c, drop: map[int]int{}, dup: map[int]int{}}
 	go func() {
 		defer stop()
 		for {
@@ -79,12 +68,6 @@ func (r *reporter) apply(ctl control) {
 	}
 	for _, j := range ctl.Dup {
 		r.dup[j]++
-	}
-	if ctl.Cut != nil {
-		r.cut = slices.Clone(*ctl.Cut)
-	}
-	if ctl.Delay != nil {
-		r.delay = *ctl.Delay
 	}
 }
 
@@ -113,17 +96,5 @@ func (r *reporter) fate(to int) fate {
 		r.dup[to]--
 		f.dup = true
 	}
-	ticks := r.delay[0] + r.rng.Float64()*(r.delay[1]-r.delay[0])
-	f.delay = time.Duration(ticks * float64(r.tick))
 	return f
-}
-
-// cutOff reports whether peer to is cut off from this node now.
-func (r *reporter) cutOff(to int) bool {
-	if r == nil {
-		return false
-	}
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return slices.Contains(r.cut, to)
 }

@@ -46,14 +46,18 @@ type RunConfig struct {
 	Config      model.Config
 	Recoverable bool
 	// Command returns the command that runs node i (vigil node ...),
-	// listening at peers[i], logging to log and reporting to the runner
-	// at report.
-	Command func(i int, peers []string, log, report string) *exec.Cmd
+	// listening at peers[i], dialing links[j] to reach node j (the
+	// runner's proxy of that link), logging to log and reporting to the
+	// runner at report.
+	Command func(i int, peers, links []string, log, report string) *exec.Cmd
 	// Dir receives the logs, FileName(i) each.
 	Dir    string
 	For    time.Duration
 	Timing Timing
 	Seed   uint64
+	// Chaos sets the ranges of the delays, of how long partitions last and
+	// of how long a killed node stays down.
+	Chaos Chaos
 	// Watch, if set, judges the run as it happens.
 	Watch Watcher
 	// Say, if set, is told of each fault injected, as a line.
@@ -87,6 +91,7 @@ type runner struct {
 	cfg    RunConfig
 	n      int
 	peers  []string
+	net    *network
 	report net.Listener
 	rng    *rand.Rand
 	out    Outcome
@@ -110,10 +115,14 @@ type runner struct {
 // a crash is a SIGKILL of the node's process (and a crash record
 // appended to its log), a recovery starts it again; a loss or a duplicate
 // is one message on one link; a partition cuts the nodes in two groups for
-// a while, then heals. Delays on every link are bounded well below the
-// timers' waits under sync timing and are not under async timing. It
-// returns an error when the run could not take place as asked (a node
-// that could not start or exited on its own, with its error output).
+// a while, then heals. The links go through an in-process Toxiproxy (see
+// network), which delays them and cuts them across partitions; by default
+// its delays are bounded well below the timers' waits under sync timing
+// and are not under async timing. cfg.Chaos sets the ranges of the delays,
+// of the partitions' lengths and of the nodes' time down. It returns an
+// error when the run could not take place as asked: a node that could not
+// start or exited on its own, with its error output, or a link that could
+// not listen again when a partition healed.
 func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	n := cfg.Config.N
 	if err := os.MkdirAll(cfg.Dir, 0o755); err != nil {
@@ -123,6 +132,12 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	if err != nil {
 		return nil, err
 	}
+	d := cfg.Chaos.delay(cfg)
+	nw, err := newNetwork(peers, [2]time.Duration{ticks(d.Lo, cfg.Timing.Tick), ticks(d.Hi, cfg.Timing.Tick)})
+	if err != nil {
+		return nil, err
+	}
+	defer nw.close() // once the nodes have stopped (see below)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return nil, err
@@ -130,7 +145,7 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 	defer ln.Close()
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
-	r := &runner{cfg: cfg, n: n, peers: peers, report: ln, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7275)),
+	r := &runner{cfg: cfg, n: n, peers: peers, net: nw, report: ln, rng: rand.New(rand.NewPCG(cfg.Seed, 0x7275)),
 		procs: make([]*proc, n), lines: make([]int, n), conns: map[int]net.Conn{}, connsUp: make(chan struct{}, 1), stop: stop, quit: make(chan struct{})}
 	r.out.PIDs = make([][]int, n)
 	records := make(chan reported, 256)
@@ -151,7 +166,6 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 			return nil, err
 		}
 	}
-	r.control(control{Delay: &[2]float64{0, r.maxDelay()}}, allNodes(n)...)
 	if err := r.inject(ctx); err != nil {
 		return nil, err
 	}
@@ -164,20 +178,12 @@ func Run(ctx context.Context, cfg RunConfig) (*Outcome, error) {
 
 // maxDelay is the bound of the delays on links, in ticks: under sync and
 // bounded timing a fraction of a timer's wait; under async timing more than
-// its shortest waits, so that a live node may be suspected.
-func (r *runner) maxDelay() float64 {
-	if r.cfg.Config.Timing == model.Async {
-		return 1.5 * r.cfg.Timing.AsyncWait[1]
+// its longest waits, so that a live node may be suspected.
+func maxDelay(cfg RunConfig) float64 {
+	if cfg.Config.Timing == model.Async {
+		return 1.5 * cfg.Timing.AsyncWait[1]
 	}
-	return r.cfg.Timing.SyncWait / 20
-}
-
-func allNodes(n int) []int {
-	all := make([]int, n)
-	for i := range all {
-		all[i] = i
-	}
-	return all
+	return cfg.Timing.SyncWait / 20
 }
 
 func (r *runner) logPath(i int) string { return filepath.Join(r.cfg.Dir, tracelog.FileName(i)) }
@@ -204,7 +210,7 @@ func freePorts(n int) ([]string, error) {
 
 // start starts node i's process.
 func (r *runner) start(ctx context.Context, i int) error {
-	cmd := r.cfg.Command(i, r.peers, r.logPath(i), r.report.Addr().String())
+	cmd := r.cfg.Command(i, r.peers, r.net.links(i), r.logPath(i), r.report.Addr().String())
 	p := &proc{cmd: cmd, done: make(chan struct{}), reported: make(chan struct{})}
 	cmd.Stdout, cmd.Stderr = io.Discard, &p.stderr
 	if err := cmd.Start(); err != nil {
@@ -404,8 +410,8 @@ func (r *runner) inject(ctx context.Context) error {
 		faults = append(faults, fault{t, func(context.Context) error { return r.crash(i) }})
 		if r.cfg.Recoverable && recoveries > 0 {
 			recoveries--
-			back := t + time.Duration(2+r.rng.Float64()*8)*r.cfg.Timing.Tick
-			faults = append(faults, fault{back, func(ctx context.Context) error { return r.recover(ctx, i) }})
+			down := r.draw(r.cfg.Chaos.restart())
+			faults = append(faults, fault{t + ticks(down, r.cfg.Timing.Tick), func(ctx context.Context) error { return r.recover(ctx, i, down) }})
 		}
 	}
 	for range c.Losses {
@@ -427,9 +433,9 @@ func (r *runner) inject(ctx context.Context) error {
 	for range c.Partitions {
 		t := at(0.1, 0.6)
 		group := r.rng.Perm(r.n)[:1+r.rng.IntN(r.n-1)]
-		heal := t + time.Duration(5+r.rng.Float64()*15)*r.cfg.Timing.Tick
-		faults = append(faults, fault{t, func(context.Context) error { r.partition(group); return nil }},
-			fault{heal, func(context.Context) error { r.partition(nil); return nil }})
+		lasts := r.draw(r.cfg.Chaos.partition())
+		faults = append(faults, fault{t, func(context.Context) error { return r.partition(group, lasts) }},
+			fault{t + ticks(lasts, r.cfg.Timing.Tick), func(context.Context) error { return r.partition(nil, 0) }})
 	}
 	sort.SliceStable(faults, func(a, b int) bool { return faults[a].at < faults[b].at })
 	start := time.Now()
@@ -448,6 +454,9 @@ func (r *runner) inject(ctx context.Context) error {
 	}
 	return r.unexpectedExit()
 }
+
+// draw draws a number of ticks in rg.
+func (r *runner) draw(rg Range) float64 { return rg.Lo + r.rng.Float64()*(rg.Hi-rg.Lo) }
 
 // link draws a link i → j, i ≠ j.
 func (r *runner) link() (int, int) {
@@ -504,20 +513,23 @@ func (r *runner) crash(i int) error {
 	return r.catchUp(i)
 }
 
-// recover starts node i's process again: it recovers from its log.
-func (r *runner) recover(ctx context.Context, i int) error {
-	r.say(fmt.Sprintf("n%d restarts", i))
+// recover starts node i's process again, down ticks after its crash: it
+// recovers from its log.
+func (r *runner) recover(ctx context.Context, i int, down float64) error {
+	r.say(fmt.Sprintf("n%d restarts after %.1f ticks down", i, down))
 	return r.start(ctx, i)
 }
 
-// partition cuts group off from the other nodes, or heals (group nil).
-func (r *runner) partition(group []int) {
+// partition cuts group off from the other nodes, in both directions, for
+// lasts ticks, or heals (group nil): the proxies of the links across are
+// disabled, and enabled again at the heal.
+func (r *runner) partition(group []int, lasts float64) error {
 	if group == nil {
 		r.say("the partition heals")
-		for i := range r.n {
-			r.control(control{Cut: &[]int{}}, i)
+		if err := r.net.split(nil); err != nil {
+			return fmt.Errorf("the partition cannot heal: %w", err)
 		}
-		return
+		return nil
 	}
 	in := func(i int) bool { return slices.Contains(group, i) }
 	var a, b []int
@@ -528,13 +540,8 @@ func (r *runner) partition(group []int) {
 			b = append(b, i)
 		}
 	}
-	r.say(fmt.Sprintf("the network splits into %v and %v", a, b))
-	for _, i := range a {
-		r.control(control{Cut: &b}, i)
-	}
-	for _, i := range b {
-		r.control(control{Cut: &a}, i)
-	}
+	r.say(fmt.Sprintf("the network splits into %v and %v for %.1f ticks", a, b, lasts))
+	return r.net.split(func(i, j int) bool { return in(i) != in(j) })
 }
 
 // shutdown stops every node that runs, with SIGTERM, and waits for them:

@@ -137,9 +137,9 @@ func parseCheck(r *suite.Registry, cmd string, args []string, stderr io.Writer) 
 	case "explore":
 		usage = "vigil explore PROTOCOL [-port N] [the flags of vigil check]"
 	case "run":
-		usage = "vigil run PROTOCOL [-for D] [-log DIR] [-tick D] [the flags of vigil check]"
+		usage = "vigil run PROTOCOL [-for D] [-log DIR] [-tick D] [-chaos delay=LO-HI,partition=LO-HI,restart=LO-HI] [the flags of vigil check]"
 	case "node":
-		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-runner HOST:PORT] [-tick D]"
+		usage = "vigil node (PROTOCOL [the flags of vigil check] | -run run.json) -id I -peers HOST:PORT,... -log FILE [-links HOST:PORT,...] [-runner HOST:PORT] [-tick D]"
 	case "validate":
 		usage = validateUsage + "\n  (the flags give the run when DIR holds no run.json, as they give vigil check's)"
 	}

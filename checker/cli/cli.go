@@ -16,7 +16,7 @@
 //	vigil replay [-format text|mermaid] [-html FILE] FILE
 //	vigil validate [PROTOCOL [check flags]] [-format text|mermaid] [-html FILE] [-trace FILE] DIR
 //	vigil explore PROTOCOL [-port N] [check flags]
-//	vigil run PROTOCOL [-for D] [-log DIR] [check flags]
+//	vigil run PROTOCOL [-for D] [-log DIR] [-chaos SPEC] [check flags]
 //	vigil node (PROTOCOL [check flags] | -run run.json) -id I -peers ... -log FILE
 //	vigil merge SHARD.json ...
 //	vigil uncovered PROFILE
@@ -56,7 +56,7 @@ const usage = `usage:
   vigil replay FILE             replay a counterexample written by -trace
   vigil validate [PROTOCOL] DIR check the logs of a real run against the protocol's model
   vigil explore PROTOCOL        step through a protocol's worlds on a local web page (-port N)
-  vigil run PROTOCOL            run the protocol's nodes as processes on this machine, with faults (-for D -log DIR)
+  vigil run PROTOCOL            run the protocol's nodes as processes on this machine, with faults (-for D -log DIR -chaos SPEC)
   vigil node PROTOCOL           run one node of a real run (-id I -peers HOST:PORT,... -log FILE)
   vigil merge SHARD.json ...    combine the shards of a random search (check -shard I/K)
   vigil uncovered PROFILE       the protocol code no scenario executed (a Go coverage profile)

@@ -817,13 +817,13 @@ func builtinScenarios(t *testing.T, name string) []suite.Scenario {
 // flagLine is a flag as the flag package prints it under -h.
 var flagLine = regexp.MustCompile(`(?m)^  -(\S+)`)
 
-// A protocol parameter is a flag of vigil check and vigil explore, so
-// suite refuses the names of their own flags; its list must hold every
+// A protocol parameter is a flag of vigil check, explore, run and node,
+// so suite refuses the names of their own flags; its list must hold every
 // flag they define, as their -h prints them over a registry without
 // parameters, or a parameter could take a flag's name again.
 func TestEveryCheckFlagIsAReservedParamName(t *testing.T) {
 	reserved := suite.ReservedParamNames()
-	for _, cmd := range []string{"check", "explore"} {
+	for _, cmd := range []string{"check", "explore", "run", "node"} {
 		var out, errOut bytes.Buffer
 		require.Equal(t, 0, Main(&suite.Registry{}, []string{cmd, "-h"}, &out, &errOut))
 		var flags []string

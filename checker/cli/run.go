@@ -23,16 +23,18 @@ import (
 
 // realRunFlags are vigil run's own flags (see realFlags), and the seed of
 // its faults.
-var realRunFlags = []string{"for", "log", "tick", "seed"}
+var realRunFlags = []string{"for", "log", "tick", "chaos", "seed"}
 
 // realFlags are the flags of vigil run and vigil node beyond vigil check's.
 type realFlags struct {
 	runFor time.Duration
 	log    string
 	tick   time.Duration
+	chaos  string
 	// vigil node
 	id     int
 	peers  string
+	links  string
 	report string
 	run    string
 }
@@ -46,11 +48,13 @@ func (rf *realFlags) register(cmd string, fs interface {
 	if cmd == "run" {
 		fs.DurationVar(&rf.runFor, "for", 8*time.Second, "how long the nodes run")
 		fs.StringVar(&rf.log, "log", "", "the directory of the nodes' logs (default: a new one under the system's temporary directory)")
+		fs.StringVar(&rf.chaos, "chaos", "", "the ranges of the faults in ticks, comma-separated: delay=LO-HI (a message's delay on its link; default below half a tick, under async timing up to 3) or delay=none, partition=LO-HI (how long a partition lasts; default 5-20), restart=LO-HI (how long a killed node stays down; default 2-10)")
 		return
 	}
 	fs.StringVar(&rf.log, "log", "", "the file of the node's log (tracelog's format); one that holds events is continued, and the node recovers")
 	fs.IntVar(&rf.id, "id", -1, "the node's id, 0..n-1")
 	fs.StringVar(&rf.peers, "peers", "", "every node's host:port, comma-separated, by id (this node listens at its own)")
+	fs.StringVar(&rf.links, "links", "", "the host:port this node dials to reach each peer, comma-separated, by id (its own is not used), when a proxy stands in between (default: -peers)")
 	fs.StringVar(&rf.report, "runner", "", "host:port of the runner that watches the run (vigil run sets it)")
 	fs.StringVar(&rf.run, "run", "", "a run.json that gives the protocol and its configuration, in place of PROTOCOL and check's flags")
 }
@@ -113,6 +117,8 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 	switch {
 	case rf.peers == "" || len(peers) != cfg.N:
 		return badInput("-peers needs %d host:port, one per node, not %q", cfg.N, rf.peers)
+	case rf.links != "" && len(strings.Split(rf.links, ",")) != cfg.N:
+		return badInput("-links needs %d host:port, one per node, not %q", cfg.N, rf.links)
 	case rf.id < 0 || rf.id >= cfg.N:
 		return badInput("-id must be in 0..%d, not %d", cfg.N-1, rf.id)
 	case rf.log == "":
@@ -124,11 +130,15 @@ func nodeCmd(r *suite.Registry, args []string, stderr io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	var links []string
+	if rf.links != "" {
+		links = strings.Split(rf.links, ",")
+	}
 	timing := runtime.DefaultTiming
 	timing.Tick = rf.tick
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return runtime.RunNode(ctx, runtime.NodeConfig{Machine: m, Self: model.NodeID(rf.id), Peers: peers, Log: rf.log,
+	return runtime.RunNode(ctx, runtime.NodeConfig{Machine: m, Self: model.NodeID(rf.id), Peers: peers, Links: links, Log: rf.log,
 		Report: rf.report, Timing: timing, Seed: f.seed})
 }
 
@@ -157,6 +167,10 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	rf := f.real
 	if rf.runFor <= 0 || rf.tick <= 0 {
 		return badInput("-for and -tick must be positive, not %v and %v", rf.runFor, rf.tick)
+	}
+	chaos, err := runtime.ParseChaos(rf.chaos)
+	if err != nil {
+		return badInput("-chaos %s", err)
 	}
 	p, cfg, props, err := realRun(r, name, f)
 	if err != nil {
@@ -195,14 +209,17 @@ func runCmd(r *suite.Registry, args []string, stdout, stderr io.Writer) error {
 	timing := runtime.DefaultTiming
 	timing.Tick = rf.tick
 	fmt.Fprintf(stderr, "running %s: %d nodes for %v, logs in %s\n", p.Path(), cfg.N, rf.runFor, dir)
+	if d := chaos.Delay; d != nil && cfg.Timing != model.Async && d.Hi >= timing.SyncWait {
+		fmt.Fprintf(stderr, "  delays up to %v ticks reach the %v ticks a SetTimer timer waits under %s timing: a live node may look crashed, which the model's failure detector does not allow\n", d.Hi, timing.SyncWait, cfg.Timing)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	out, err := runtime.Run(ctx, runtime.RunConfig{
-		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed, Watch: watcher,
+		Config: cfg, Recoverable: m.Recoverable(), Dir: dir, For: rf.runFor, Timing: timing, Seed: f.seed, Chaos: chaos, Watch: watcher,
 		Say: func(line string) { fmt.Fprintln(stderr, "  "+line) },
-		Command: func(i int, peers []string, log, report string) *exec.Cmd {
+		Command: func(i int, peers, links []string, log, report string) *exec.Cmd {
 			return exec.Command(exe, "node", "-run", file, "-id", strconv.Itoa(i), "-peers", strings.Join(peers, ","),
-				"-log", log, "-runner", report, "-tick", rf.tick.String(), "-seed", strconv.FormatUint(f.seed, 10))
+				"-links", strings.Join(links, ","), "-log", log, "-runner", report, "-tick", rf.tick.String(), "-seed", strconv.FormatUint(f.seed, 10))
 		},
 	})
 	if err != nil {

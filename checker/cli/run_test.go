@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -97,6 +99,24 @@ func TestRunCatchesTheAsyncBullyLive(t *testing.T) {
 	require.Contains(t, out, "verdict: pass")
 }
 
+// -chaos sets how long a partition lasts; the runner cuts the links across
+// it and heals them, and the run's logs still agree with the model.
+func TestRunPartitionsForTheChaosRange(t *testing.T) {
+	t.Setenv(asVigil, "1")
+	dir := t.TempDir()
+	code, out, errOut := vigil("run", "election/invitation", "-scenario", "partition-heal", "-partitions", "1",
+		"-chaos", "partition=2-3,delay=0-0.2", "-for", "1s", "-tick", "20ms", "-log", dir)
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+	split := regexp.MustCompile(`the network splits into \[[0-9 ]+\] and \[[0-9 ]+\] for ([0-9.]+) ticks`).FindStringSubmatch(errOut)
+	require.NotNil(t, split, errOut)
+	lasts, err := strconv.ParseFloat(split[1], 64)
+	require.NoError(t, err)
+	require.True(t, lasts >= 2 && lasts <= 3, "a partition of %v ticks", lasts)
+	require.Contains(t, errOut, "the partition heals")
+	code, out, errOut = vigil("validate", dir)
+	require.Equal(t, 0, code, "%s\n%s", out, errOut)
+}
+
 func TestRunRefusesBadInput(t *testing.T) {
 	for _, c := range []struct {
 		args []string
@@ -109,10 +129,13 @@ func TestRunRefusesBadInput(t *testing.T) {
 		{[]string{"node", "bully", "-n", "3", "-id", "0", "-log", "x"}, "-peers needs 3 host:port"},
 		{[]string{"node", "bully", "-n", "3", "-id", "3", "-peers", "a,b,c", "-log", "x"}, "-id must be in 0..2"},
 		{[]string{"node", "bully", "-n", "3", "-id", "0", "-peers", "a,b,c"}, "-log needs the file"},
+		{[]string{"node", "bully", "-n", "3", "-id", "0", "-peers", "a,b,c", "-links", "a,b", "-log", "x"}, "-links needs 3 host:port"},
 		{[]string{"node", "-id", "0"}, "needs a protocol, or -run run.json"},
 		{[]string{"run", "bully", "-walks", "3"}, "-walks is a flag of check's search"},
 		{[]string{"run", "bully", "-json"}, "not json"},
 		{[]string{"node", "-run", "absent.json", "-id", "0"}, "absent.json"},
+		{[]string{"run", "bully", "-chaos", "delay=3-1"}, `-chaos "delay=3-1": LO 3 is above HI 1`},
+		{[]string{"run", "bully", "-chaos", "jitter=1-2"}, `no fault is named "jitter"`},
 	} {
 		code, _, errOut := vigil(c.args...)
 		require.Equal(t, 2, code, "%v: %s", c.args, errOut)

@@ -15,8 +15,8 @@ import (
 // is a flag of those commands too, so it must not take one of their
 // names: checker/cli tests that every flag it defines is listed here.
 var reservedParamNames = []string{
-	"all", "channels", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
-	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "log", "losses", "max-states",
+	"all", "channels", "chaos", "crashes", "depth", "duplicates", "fairness", "first", "for", "format", "h", "help",
+	"hot-bound", "html", "id", "initiators", "json", "linearizability-html", "links", "log", "losses", "max-states",
 	"memory", "mode", "n", "param", "partitions", "peers", "port", "probe", "props", "ranks", "recoveries",
 	"reduce", "rounds", "run", "runner", "scenario", "scheduler", "seed", "shard", "shrink-time", "sweep",
 	"tick", "time", "timing", "topology", "trace", "traitors", "walks", "window", "witness", "workers",
