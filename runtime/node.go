@@ -72,6 +72,9 @@ type NodeConfig struct {
 	Report string
 	Timing Timing
 	Seed   uint64
+	// PeerWait bounds the wait at start-up for every peer to listen (0:
+	// DefaultPeerWait); a peer that never does is an error.
+	PeerWait time.Duration
 }
 
 // envelope is a message between nodes: its stamp (tracelog.Stamp) and the
@@ -164,7 +167,7 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	if restart == nil {
 		// at start-up no node is down, and a message to a peer that is
 		// not up yet would be lost: wait for them all
-		if err := waitForPeers(ctx, cfg.Peers, int(cfg.Self)); err != nil {
+		if err := waitForPeers(ctx, cfg.Peers, int(cfg.Self), cfg.PeerWait); err != nil {
 			return err
 		}
 	}
@@ -195,11 +198,16 @@ func RunNode(ctx context.Context, cfg NodeConfig) error {
 	}
 }
 
-// peerWait bounds the wait for the peers at start-up.
-const peerWait = 30 * time.Second
+// DefaultPeerWait bounds the wait for the peers at start-up unless
+// NodeConfig.PeerWait says otherwise.
+const DefaultPeerWait = 30 * time.Second
 
-// waitForPeers returns once every peer accepts a connection.
-func waitForPeers(ctx context.Context, peers []string, self int) error {
+// waitForPeers returns once every peer accepts a connection, or fails
+// when one does not within peerWait.
+func waitForPeers(ctx context.Context, peers []string, self int, peerWait time.Duration) error {
+	if peerWait <= 0 {
+		peerWait = DefaultPeerWait
+	}
 	deadline := time.Now().Add(peerWait)
 	for j, addr := range peers {
 		for j != self {

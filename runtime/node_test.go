@@ -138,6 +138,10 @@ func TestNodeErrorsNameWhatFailed(t *testing.T) {
 	require.NoError(t, tracelog.AppendCrash(cfg.Log, 2, 1))
 	require.ErrorContains(t, RunNode(context.Background(), cfg), "the protocol is crash-stop")
 
+	// a peer that never listens
+	cfg.Log, cfg.PeerWait = filepath.Join(dir, "fresh.jsonl"), 50*time.Millisecond
+	require.ErrorContains(t, RunNode(context.Background(), cfg), "n0 cannot reach n1 at "+free[1]+" within 50ms")
+
 	cfg.Peers = free[:1]
 	require.ErrorContains(t, RunNode(context.Background(), cfg), "1 peers for a run of 2 nodes")
 	cfg.Peers, cfg.Self = free, 2
