@@ -50,6 +50,10 @@ type FirstViolation struct {
 	Part string
 }
 
+// progressEvery is the least time between two reports of a search's
+// progress; tests that wait for a search to be under way shorten it.
+var progressEvery = time.Second
+
 // reporter passes a search's progress to fn about once a second.
 type reporter struct {
 	fn          func(Progress)
@@ -64,7 +68,7 @@ func newReporter(fn func(Progress)) *reporter {
 // report calls fn with the progress p fills in, if a second has passed
 // since the last report.
 func (r *reporter) report(p func(*Progress)) {
-	if r.fn == nil || time.Since(r.last) < time.Second {
+	if r.fn == nil || time.Since(r.last) < progressEvery {
 		return
 	}
 	r.last = time.Now()

@@ -2,6 +2,7 @@ package checker
 
 import (
 	"context"
+	"time"
 
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/internal/testhook"
@@ -31,6 +32,11 @@ func init() {
 		old := liveWalks
 		liveWalks = on
 		return func() { liveWalks = old }
+	}
+	testhook.SetProgressEvery = func(d time.Duration) func() {
+		old := progressEvery
+		progressEvery = d
+		return func() { progressEvery = old }
 	}
 	testhook.Canonical = canonical
 	testhook.NotJudged = notJudged

@@ -2,12 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
+	"github.com/vigil-check/vigil/internal/testhook"
 )
 
 // asVigil, set in the environment, makes this test binary act as a vigil
@@ -15,8 +18,21 @@ import (
 // in a test, runs it as its vet tool.
 const asVigil = "VIGIL_CLI_TEST_AS_VIGIL"
 
+// progressEvery, set in the environment to a duration, makes the vigil
+// that asVigil runs report its searches' progress that often rather than
+// every second, for tests that wait for a search to be under way.
+const progressEvery = "VIGIL_CLI_TEST_PROGRESS_EVERY"
+
 func TestMain(m *testing.M) {
 	if os.Getenv(asVigil) == "1" {
+		if every := os.Getenv(progressEvery); every != "" {
+			d, err := time.ParseDuration(every)
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "%s: %v\n", progressEvery, err)
+				os.Exit(2)
+			}
+			testhook.SetProgressEvery(d)
+		}
 		os.Exit(Main(builtins, os.Args[1:], os.Stdout, os.Stderr))
 	}
 	os.Exit(m.Run())

@@ -95,11 +95,13 @@ func TestBullyMessageBounds(t *testing.T) {
 
 // Vlassov and Montelius: the ring-based election with one initiator sends at most 3N-1
 // messages, reached when the initiator's predecessor has the highest rank,
-// and at least 2N, when the initiator itself has it; over every rank order.
+// and at least 2N, when the initiator itself has it; over every rank order,
+// up to N = 6 (the quick tier stops at N = 5, leaving N = 6's 720 orders
+// to -long).
 func TestRingBasedWorstCaseOverAllRankOrders(t *testing.T) {
 	t.Parallel()
 	p := lookup(t, "ringbased")
-	for n := 2; n <= 6; n++ {
+	for n := 2; n <= tier.Pick(5, 6); n++ {
 		lo, hi := 1<<30, 0
 		for _, perm := range permutations(n) {
 			s := suite.Scenario{N: n, Initiators: "0", Ranks: ranksSpec(perm)}
@@ -257,7 +259,9 @@ func TestRingMessagesWithoutCrashes(t *testing.T) {
 // predecessor of a failed node skips it and elects again, and the
 // followers of a failed coordinator elect a new one. Larger cases are out
 // of reach here: N = 4 with every node initiating has 23 million worlds,
-// N = 5 with one initiator 10 million.
+// N = 5 with one initiator 10 million. Two crashes with every node
+// initiating (seconds) are searched in the long tier; the quick tier
+// searches them with one initiator.
 func TestRingExhaustiveWithCrashes(t *testing.T) {
 	t.Parallel()
 	p := lookup(t, "ring")
@@ -267,7 +271,7 @@ func TestRingExhaustiveWithCrashes(t *testing.T) {
 		{N: 4, Crashes: 1, Initiators: "0"}, {N: 4, Crashes: 1, Initiators: "3", Ranks: "reverse"},
 		{N: 3, Crashes: 2, Initiators: "0"},
 	}
-	if !testing.Short() {
+	if !testing.Short() && tier.IsLong() {
 		cases = append(cases, suite.Scenario{N: 3, Crashes: 2}) // 739 thousand worlds
 	}
 	for _, s := range cases {
@@ -278,11 +282,13 @@ func TestRingExhaustiveWithCrashes(t *testing.T) {
 	}
 }
 
-// At N = 30 random walks with one crash, and with two, raise no alarm.
+// At N = 30 random walks with one crash, and with two, raise no alarm
+// (the quick tier takes 300 and 100 walks, and shrinks the witnesses
+// briefly; -long, 1 000 and 300).
 func TestRingRandomLargeRing(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ crashes, walks int }{{1, 1000}, {2, 300}} {
-		r := randomRun(t, "ring", model.Config{N: 30, Crashes: c.crashes}, nil, checker.RandomOptions{Walks: c.walks, Seed: 1})
+	for _, c := range []struct{ crashes, walks int }{{1, tier.Pick(300, 1000)}, {2, tier.Pick(100, 300)}} {
+		r := randomRun(t, "ring", model.Config{N: 30, Crashes: c.crashes}, nil, checker.RandomOptions{Walks: c.walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", c.crashes, suite.Describe(r))
 		require.Equal(t, c.walks, r.Stats.Walks)
 		require.Positive(t, r.Stats.Quiescent)
@@ -322,7 +328,8 @@ func requireCaught(t *testing.T, r *checker.Result, what string) {
 }
 
 // The checker catches a node that forgets to skip its failed successor,
-// exhaustively at small N and by random walks at N = 30.
+// exhaustively at small N and by random walks at N = 30 (which the quick
+// tier shrinks briefly).
 func TestRingSeededBugForgetsToSkip(t *testing.T) {
 	t.Parallel()
 	for _, cfg := range []model.Config{{N: 3, Crashes: 1}, {N: 4, Crashes: 1, Initiators: []bool{true, false, false, false}}} {
@@ -331,7 +338,7 @@ func TestRingSeededBugForgetsToSkip(t *testing.T) {
 		requireCaught(t, r, fmt.Sprintf("exhaustive n=%d", cfg.N))
 	}
 	m := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, model.Config{N: 30, Crashes: 1})
-	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 1000, Seed: 1})
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 1000, Seed: 1, ShrinkTime: quickShrinkTime()})
 	requireCaught(t, r, "random n=30")
 }
 

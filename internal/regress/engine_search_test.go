@@ -31,11 +31,13 @@ import (
 
 // A search whose caller cancels it is cut by CutCanceled, one that runs
 // out of time by CutTime; neither is complete, and a search no bound cut
-// is (exhaustive only: random walks never are).
+// is (exhaustive only: random walks never are). Bully with a crash at
+// N = 4; at N = 3 in the quick tier.
 func TestCutNamesWhatStoppedTheSearch(t *testing.T) {
 	t.Parallel()
+	n := tier.Pick(3, 4)
 	newMachine := compileCase(t, firstCase{protocol: "bully", props: electionClaims,
-		cfg: model.Config{N: 4, Timing: model.Sync, Crashes: 1, Ranks: ranksOf(t, "sorted", 4)}})
+		cfg: model.Config{N: n, Timing: model.Sync, Crashes: 1, Ranks: ranksOf(t, "sorted", n)}})
 	canceled, cancel := context.WithCancel(context.Background())
 	cancel()
 	cases := []struct {
@@ -496,7 +498,8 @@ func TestAutoEnds(t *testing.T) {
 // step that observes something is not explored alone (such a step may not
 // commute with another observation). The verdict cross-checks cannot see a
 // set that is too small where the protocols never send what would tell;
-// this test sees it wherever one could be.
+// this test sees it wherever one could be. The quick tier takes every
+// other configuration of each protocol.
 func TestPersistentSetsArePersistent(t *testing.T) {
 	t.Parallel()
 	const (
@@ -505,10 +508,16 @@ func TestPersistentSetsArePersistent(t *testing.T) {
 	)
 	checked, multi := 0, 0 // sets checked; of them, sets of several nodes
 	for _, p := range protocols.All() {
+		taken := 0 // configurations partial order applies to
 		for _, tc := range naiveCases(t, p) {
 			cfg := tc.cfg
 			if cfg.Channels == model.Unordered || cfg.Timing == model.Bounded {
 				continue // partial order does not apply
+			}
+			i := taken
+			taken++
+			if !sampled(i, 2, 0) {
+				continue
 			}
 			t.Run(p.Name+"/"+tc.name, func(t *testing.T) {
 				st := persistentStepper(t, p, cfg)
@@ -673,34 +682,38 @@ func TestPartialOrderKeepsObservationOrder(t *testing.T) {
 // TestLeanIsTheGraphSearch checks every shipped scenario that a lean search
 // completes (without falling back to the state graph) against the search
 // that keeps the graph: the same verdicts, counterexamples, counts, message
-// figures. The quick tier compares the scenarios of up to 20 000 states.
+// figures. The quick tier compares the scenarios of up to 20 000 states
+// among those whose golden search took at most quickTransitions.
 func TestLeanIsTheGraphSearch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
 	compared := 0
 	// (a lean search cut there, in the quick tier, tells a larger one)
 	maxStates := tier.Pick[int64](20_000, 0)
-	for _, p := range protocols.All() {
-		for _, s := range p.Scenarios {
-			if s.Sweep {
-				continue
-			}
-			// (partial order: the graph search reduces nothing, being one)
-			opt := checker.Options{Messages: true, Workers: 2, Reduce: checker.ReduceNone, MaxStates: maxStates}
-			lean, err := suite.Exhaustive(ctx, p, &s, opt)
-			require.NoError(t, err)
-			if lean.Cut == checker.CutStates {
-				continue
-			}
-			if lean.Stats.GraphBytes > 0 {
-				continue // it fell back: this is the graph search
-			}
-			graph, err := suite.Exhaustive(ctx, p, &s, keepGraph(opt))
-			require.NoError(t, err)
-			require.NotZero(t, graph.Stats.GraphBytes)
-			require.Equal(t, searchOutcome(t, graph), searchOutcome(t, lean), "%s %s", p.Path(), s.Name)
-			compared++
+	cases := shippedCases()
+	if !tier.IsLong() {
+		cases, _ = quickCases(t, quickTransitions) // (most others would only be cut)
+	}
+	for _, gc := range cases {
+		p, s := lookup(t, gc.protocol), gc.sc
+		if s.Sweep {
+			continue
 		}
+		// (partial order: the graph search reduces nothing, being one)
+		opt := checker.Options{Messages: true, Workers: 2, Reduce: checker.ReduceNone, MaxStates: maxStates}
+		lean, err := suite.Exhaustive(ctx, p, &s, opt)
+		require.NoError(t, err)
+		if lean.Cut == checker.CutStates {
+			continue
+		}
+		if lean.Stats.GraphBytes > 0 {
+			continue // it fell back: this is the graph search
+		}
+		graph, err := suite.Exhaustive(ctx, p, &s, keepGraph(opt))
+		require.NoError(t, err)
+		require.NotZero(t, graph.Stats.GraphBytes)
+		require.Equal(t, searchOutcome(t, graph), searchOutcome(t, lean), "%s %s", p.Path(), s.Name)
+		compared++
 	}
 	require.Greater(t, compared, 70)
 	t.Logf("%d scenarios compared", compared)
@@ -724,10 +737,10 @@ func TestTracesSearchedAgain(t *testing.T) {
 	ctx := context.Background()
 	compared := 0
 	// the quick tier: the scenarios whose golden search took at most
-	// quickTransitions/3 (see quickCases)
+	// 100 000 transitions (see quickCases)
 	cases := shippedCases()
 	if !tier.IsLong() {
-		cases, _ = quickCases(t, quickTransitions/3)
+		cases, _ = quickCases(t, 100_000)
 	}
 	for _, gc := range cases {
 		p, s := lookup(t, gc.protocol), gc.sc

@@ -85,7 +85,7 @@ func TestEachEventKindAgreesThreeWays(t *testing.T) {
 				}
 				succ += got
 				if sim.Supported(sm.Config()) {
-					walked += lockstep(t, name, sm)[c.kind]
+					walked += lockstep(t, name, sm, tier.Pick(lockstepSeeds[:2], lockstepSeeds))[c.kind]
 				}
 			}
 			require.Positive(t, succ, "%v events whose successor was checked", c.kind)
@@ -98,8 +98,11 @@ func TestEachEventKindAgreesThreeWays(t *testing.T) {
 // the successor Apply builds, in every reachable world of small runs of
 // every protocol, under every channel and timing mode, with crashes,
 // recoveries and a partition, and with lost and duplicated messages. The
-// quick tier checks the first 2 000 transitions of each configuration;
-// -long, 20 000.
+// quick tier checks the first 2 000 transitions of a third of each
+// protocol's configurations, a Latin square over channels, timing and
+// faults that the protocols take in turn: each protocol meets every
+// channel mode and timing it runs under, with the sets of faults in turn.
+// -long checks the first 20 000 of every configuration.
 func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 	t.Parallel()
 	limit := tier.Pick(2_000, 20_000)
@@ -110,10 +113,10 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 	}
 	setFaults := []model.Config{{Crashes: 1, Recoveries: 1}, {}}
 	msgFaults := 0 // losses and duplications checked
-	for _, p := range protocols.All() {
+	for pi, p := range protocols.All() {
 		total := 0 // transitions checked, over the configurations
-		for _, ch := range []model.Channels{model.FIFO, model.Unordered, model.Set} {
-			for _, tm := range []model.Timing{model.Sync, model.Async, model.Bounded} {
+		for ci, ch := range []model.Channels{model.FIFO, model.Unordered, model.Set} {
+			for ti, tm := range []model.Timing{model.Sync, model.Async, model.Bounded} {
 				if p.Name == "bfs-abd" && tm != model.Bounded {
 					continue // it counts time: only bounded timing runs it (abd.Validate)
 				}
@@ -124,7 +127,10 @@ func TestSuccessorFingerprintAgreesWithApply(t *testing.T) {
 					}
 					fcs = setFaults // the faults a set leaves to the network are refused
 				}
-				for _, fc := range fcs {
+				for fi, fc := range fcs {
+					if !sampled(pi+ci+ti+fi, 3, 0) {
+						continue
+					}
 					cfg := fc
 					cfg.N, cfg.Channels, cfg.Timing = 3, ch, tm
 					if tm == model.Bounded {
@@ -217,26 +223,32 @@ func wordsKey(w sim.World) []byte {
 // node states, liveness, connectivity and monitor states (which a
 // Walker updates in place where a monitor can). TestLiveWalksAgainstStepper
 // compares whole walks; this one names the first step where they part.
-// The quick tier walks two seeds of each; -long, eight.
+// The quick tier walks one seed of each, seeds 0 and 1 in turn; -long,
+// eight.
 func TestWalkerInLockstep(t *testing.T) {
 	t.Parallel()
 	compared := 0
-	eachScaledScenario(t, func(name string, _ *suite.Protocol, m *checker.Machine) {
+	eachScaledScenario(t, everyScaled, func(name string, _ *suite.Protocol, m *checker.Machine) {
 		if sm := testhook.Model(m); sim.Supported(sm.Config()) {
+			seeds := tier.Pick([]uint64{uint64(compared % 2)}, lockstepSeeds)
 			compared++
-			_ = lockstep(t, name, sm)
+			_ = lockstep(t, name, sm, seeds)
 		}
 	})
 	require.Greater(t, compared, 100, "configurations walked in lockstep")
 }
 
-// lockstep walks m on a Stepper and a Walker side by side (see
-// TestWalkerInLockstep) and returns how many events of each kind the
-// walks took.
-func lockstep(t *testing.T, name string, m *sim.Machine) map[sim.EventKind]int {
+// lockstepSeeds are the seeds of the walks that lockstep takes in the
+// long tier.
+var lockstepSeeds = []uint64{0, 1, 2, 3, 4, 5, 6, 7}
+
+// lockstep walks m from each of seeds on a Stepper and a Walker side by
+// side (see TestWalkerInLockstep) and returns how many events of each
+// kind the walks took.
+func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim.EventKind]int {
 	taken := map[sim.EventKind]int{}
 	n := m.Config().N
-	for seed := range tier.Pick[uint64](2, 8) {
+	for _, seed := range seeds {
 		st, lw := m.Fresh().NewStepper(), m.NewWalker()
 		rng := rand.New(rand.NewPCG(seed, 1))
 		w, _ := st.Init()
@@ -317,17 +329,22 @@ func lockstep(t *testing.T, name string, m *sim.Machine) map[sim.EventKind]int {
 // protocols that have them, porcupine's verdict on the client history of
 // those that have one), and a counterexample found live must replay to
 // its violation. PCT at depth 1 keeps its priorities for the whole walk;
-// at depth 3 they change twice.
+// at depth 3 they change twice. The quick tier takes 12 walks, not 24,
+// of each configuration, under one scheduler: the schedulers take a
+// protocol's configurations in turn, so every configuration is walked and
+// each scheduler walks some of almost every protocol's.
 func TestLiveWalksAgainstStepper(t *testing.T) {
 	// pct:1 (no change of priority) in the long tier only
-	for _, sched := range tier.Pick([]string{"uniform", "pct:3", "swarm"}, []string{"uniform", "pct:1", "pct:3", "swarm"}) {
+	scheds := tier.Pick([]string{"uniform", "pct:3", "swarm"}, []string{"uniform", "pct:1", "pct:3", "swarm"})
+	for k, sched := range scheds {
 		// one at a time: the Walkers are turned off for the whole process
 		t.Run(sched, func(t *testing.T) {
 			s, err := checker.ParseScheduler(sched)
 			require.NoError(t, err)
 			compared := 0
-			eachScaledScenario(t, func(name string, p *suite.Protocol, m *checker.Machine) {
-				opt := checker.RandomOptions{Walks: 24, Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
+			mine := func(i int) bool { return sampled(i, len(scheds), k) }
+			eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
+				opt := checker.RandomOptions{Walks: tier.Pick(12, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
 					EntryFigures: p.EntryFigures, Scheduler: s}
 				if p.Object != nil {
 					opt.Object = p.Object(m.Config())
@@ -339,7 +356,7 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 				compareLiveWalks(t, name+" "+sched, m, opt)
 			})
 			t.Logf("%d configurations walked both ways", compared)
-			require.Greater(t, compared, 100, "configurations walked both ways")
+			require.Greater(t, compared, tier.Pick(30, 100), "configurations walked both ways")
 		})
 	}
 }
@@ -366,11 +383,16 @@ func compareLiveWalks(t *testing.T, name string, m *checker.Machine, opt checker
 
 // eachScaledScenario calls f with every scenario of every built-in
 // protocol, compiled at its own N and at N = 7 where the scenario allows
-// it (only the scaled N may not compile), and its name.
-func eachScaledScenario(t *testing.T, f func(name string, p *suite.Protocol, m *checker.Machine)) {
+// it (only the scaled N may not compile), and its name; of a protocol's
+// configurations, numbered in that order from 0, only those that keep
+// takes.
+func eachScaledScenario(t *testing.T, keep func(i int) bool, f func(name string, p *suite.Protocol, m *checker.Machine)) {
 	for _, p := range protocols.All() {
-		for _, sc := range p.Scenarios {
-			for _, n := range []int{sc.N, 7} {
+		for j, sc := range p.Scenarios {
+			for k, n := range []int{sc.N, 7} {
+				if !keep(2*j + k) {
+					continue
+				}
 				sc := sc
 				sc.N = n
 				name := fmt.Sprintf("%s/%s/n=%d", p.Name, sc.Name, n)
@@ -384,6 +406,9 @@ func eachScaledScenario(t *testing.T, f func(name string, p *suite.Protocol, m *
 		}
 	}
 }
+
+// everyScaled keeps every configuration of eachScaledScenario.
+func everyScaled(int) bool { return true }
 
 // records are a search's walk records, their events by kind in name
 // order (a Walker and a Stepper meet the kinds in different orders).

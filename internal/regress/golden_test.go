@@ -150,6 +150,10 @@ func TestGoldenVerdicts(t *testing.T) {
 	opt := checker.Options{Messages: true}
 	if !tier.IsLong() {
 		small, want := quickCases(t, quickTransitions)
+		for _, p := range protocols.All() {
+			require.True(t, slices.ContainsFunc(small, func(gc goldenCase) bool { return gc.protocol == p.Name }),
+				"%s: no shipped scenario of up to %d transitions for the quick tier", p.Path(), quickTransitions)
+		}
 		got := verdicts(t, small, opt, nil, shown)
 		if want != string(got) {
 			t.Fatalf("verdicts.golden changed in the shipped scenarios of up to %d transitions; if intended, run go test ./internal/regress -long -update and review the diff:\n%s",
@@ -167,10 +171,12 @@ func TestGoldenVerdicts(t *testing.T) {
 }
 
 // quickTransitions bounds the searches of TestGoldenVerdicts' quick tier:
-// most shipped scenarios take fewer transitions, and the few that take
-// millions (Maekawa's deadlock, the invitation election's duplicates)
-// would take most of its time.
-const quickTransitions = 300_000
+// four in five shipped scenarios take fewer transitions, every protocol
+// has some, and the few that take millions (Maekawa's deadlock, the
+// invitation election's duplicates) or hundreds of thousands would take
+// most of its time, with the searches without reduction that some
+// blocks compare with.
+const quickTransitions = 50_000
 
 // quickCases are the shipped scenarios whose golden search took at most
 // most transitions, and their golden blocks. The shipped scenarios are

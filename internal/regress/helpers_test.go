@@ -4,11 +4,13 @@ import (
 	"context"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/suite"
 	"github.com/vigil-check/vigil/internal/testhook"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -79,3 +81,18 @@ func keepParents(opt checker.Options) checker.Options {
 func withoutSometimes(props []*properties.Property) []*properties.Property {
 	return slices.DeleteFunc(slices.Clone(props), func(p *properties.Property) bool { return p.When == properties.Possibly })
 }
+
+// sampled reports whether the quick tier takes the i-th of a list of
+// cases that it samples one in every: those whose index is offset modulo
+// every, chosen by index so that each run takes the same ones. The long
+// tier takes every case.
+func sampled(i, every, offset int) bool {
+	return tier.IsLong() || i%every == offset%every
+}
+
+// quickShrinkTime is RandomOptions.ShrinkTime for a test that judges
+// verdicts, not the length of the runs shown: the quick tier leaves a
+// tenth of a second to shorten each counterexample or witness, where a
+// run of hundreds of steps at N = 30 takes the default two seconds; the
+// long tier, the default.
+func quickShrinkTime() time.Duration { return tier.Pick(100*time.Millisecond, 0) }

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 	"github.com/vigil-check/vigil/checker"
 	"github.com/vigil-check/vigil/checker/checktest"
+	"github.com/vigil-check/vigil/internal/tier"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/properties"
 	"github.com/vigil-check/vigil/protocols"
@@ -74,10 +75,11 @@ func (deliverFirst) Receive(ctx *model.Ctx[reliable.Msg], s reliable.State, _ mo
 // crash, and only uniform agreement: the counterexample replays, its node
 // delivers and crashes before anyone else has the message. The shipped
 // R-multicast keeps it in the same runs (the golden sweeps check it with two
-// senders too).
+// senders too). The sender multicasts twice; in the quick tier, once
+// (two thousand worlds, not eight hundred thousand).
 func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
 	t.Parallel()
-	cfg := model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": 2}}
+	cfg := deliverFirstConfig(tier.Pick(1, 2))
 	m := compileVariant(t, "reliable", "multicast/reliable-deliver-first", deliverFirst{}, cfg)
 	r := checker.Exhaustive(context.Background(), m, checker.Options{})
 	require.Equal(t, []string{"uniform-agreement"}, names(r.Failed()))
@@ -93,28 +95,36 @@ func TestDeliverBeforeRelayBreaksUniformAgreement(t *testing.T) {
 	require.Equal(t, checker.Pass, r.Verdict, "%v", r.Failed())
 }
 
+// deliverFirstConfig is where deliverFirst breaks uniform agreement: N =
+// 3 on unordered channels, one crash, node 0 multicasting msgs messages.
+func deliverFirstConfig(msgs int) model.Config {
+	return model.Config{N: 3, Channels: model.Unordered, Crashes: 1, Initiators: initiators(3, 0), Params: map[string]int{"msgs": msgs}}
+}
+
 // A replicated register over total order: with reads answered locally a
 // reader sees a value older than a write that has returned, and porcupine
 // finds the stale read and draws it; with reads through the total order
 // every history is linearizable. Random runs of 10 nodes, two operations
-// each.
+// each: 300 walks; in the quick tier 100, whose runs shown it shrinks
+// briefly.
 func TestRegisterLinearizability(t *testing.T) {
 	t.Parallel()
-	opt := checker.RandomOptions{Walks: 300, Seed: 1, Object: properties.Register}
+	walks := tier.Pick(100, 300)
+	opt := checker.RandomOptions{Walks: walks, Seed: 1, Object: properties.Register, ShrinkTime: quickShrinkTime()}
 	for _, name := range []string{"sequencer", "isis"} {
 		cfg := model.Config{N: 10, Channels: model.Unordered, Params: map[string]int{"msgs": 2, "reads": int(multicast.OrderedReads)}}
 		r := randomRun(t, name, cfg, nil, opt)
 		require.Equal(t, checker.Pass, r.Verdict, "%s, ordered reads: %v", name, r.Failed())
 		l := r.Linearizability
 		require.Equal(t, checker.Pass, l.Verdict, "%s, ordered reads", name)
-		require.Equal(t, 300, l.Histories)
-		require.Equal(t, 300*10*2, l.Operations, "%s: every operation returns", name)
+		require.Equal(t, walks, l.Histories)
+		require.Equal(t, walks*10*2, l.Operations, "%s: every operation returns", name)
 
 		cfg.Params = map[string]int{"msgs": 2, "reads": int(multicast.LocalReads)}
 		r = randomRun(t, name, cfg, nil, opt)
 		require.Empty(t, r.Failed(), "%s, local reads: the multicast properties still hold", name)
 		l = r.Linearizability
-		require.Equal(t, checker.Fail, l.Verdict, "%s: no stale local read in 300 walks", name)
+		require.Equal(t, checker.Fail, l.Verdict, "%s: no stale local read in %d walks", name, walks)
 		require.Equal(t, checker.Fail, r.Verdict)
 		require.NotNil(t, l.Seed)
 		require.False(t, porcupine.CheckOperations(properties.Register.Model, l.History))
@@ -126,7 +136,7 @@ func TestRegisterLinearizability(t *testing.T) {
 		require.Contains(t, string(b), " read ")
 
 		// the walk that failed fails again from its seed alone
-		one := randomRun(t, name, cfg, nil, checker.RandomOptions{Walks: 1, Seed: *l.Seed, Object: properties.Register})
+		one := randomRun(t, name, cfg, nil, checker.RandomOptions{Walks: 1, Seed: *l.Seed, Object: properties.Register, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Fail, one.Linearizability.Verdict, "%s: seed %d does not replay", name, *l.Seed)
 	}
 }
@@ -175,7 +185,7 @@ func TestRegisterModel(t *testing.T) {
 // Random mode at N = 30 gives no false alarm: every claim of every
 // protocol holds without crashes (R-multicast, whose N² messages a
 // multicast make a walk long, at N = 12), and the crash-tolerant claims
-// with crashes.
+// with crashes (the quick tier shrinks the runs shown briefly).
 func TestRandomMulticastLarge(t *testing.T) {
 	t.Parallel()
 	for _, p := range protocols.All() {
@@ -187,7 +197,7 @@ func TestRandomMulticastLarge(t *testing.T) {
 			n = 12
 		}
 		cfg := model.Config{N: n, Channels: model.Unordered}
-		r := randomRun(t, p.Name, cfg, nil, checker.RandomOptions{Walks: 20, Seed: 1})
+		r := randomRun(t, p.Name, cfg, nil, checker.RandomOptions{Walks: 20, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s: %v", p.Name, r.Failed())
 		require.Len(t, r.Properties, len(p.Claims))
 	}
@@ -199,11 +209,11 @@ func TestRandomMulticastLarge(t *testing.T) {
 		"fifo":     {"integrity", "fifo-order", "validity"},
 		"causal":   {"integrity", "fifo-order", "causal-order", "validity"},
 	} {
-		r := randomRun(t, name, crashy, props, checker.RandomOptions{Walks: 100, Seed: 1})
+		r := randomRun(t, name, crashy, props, checker.RandomOptions{Walks: 100, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s with crashes: %v", name, r.Failed())
 	}
 	// and B-multicast's lost agreement is found at this size too
-	r := randomRun(t, "basic", crashy, []string{"agreement"}, checker.RandomOptions{Walks: 100, Seed: 1})
+	r := randomRun(t, "basic", crashy, []string{"agreement"}, checker.RandomOptions{Walks: 100, Seed: 1, ShrinkTime: quickShrinkTime()})
 	require.Equal(t, checker.Fail, r.Property("agreement").Verdict)
 }
 

@@ -10,6 +10,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -46,7 +49,8 @@ func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
 }
 
 // At N = 50 the correct protocols raise no false alarm, and the messages
-// of every walk match the figures of the Leader Election notes.
+// of every walk match the figures of the Leader Election notes (the quick
+// tier shrinks the witnesses briefly).
 func TestRandomLargeRings(t *testing.T) {
 	t.Parallel()
 	const n = 50
@@ -63,7 +67,7 @@ func TestRandomLargeRings(t *testing.T) {
 	for _, c := range cases {
 		ranks, err := model.ParseRanks(c.ranks, n)
 		require.NoError(t, err)
-		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: 200, Seed: 1})
+		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: 200, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s %s", c.protocol, c.ranks)
 		require.Equal(t, 200, r.Stats.Walks)
 		m := checktest.Messages(t, r, c.kind)
@@ -71,7 +75,7 @@ func TestRandomLargeRings(t *testing.T) {
 		require.Equal(t, c.want, m.Max, "%s %s", c.protocol, c.ranks)
 	}
 	// bully with a perfect detector survives a crash at N = 50
-	r := randomRun(t, "bully", model.Config{N: n, Crashes: 1}, nil, checker.RandomOptions{Walks: 30, Seed: 1})
+	r := randomRun(t, "bully", model.Config{N: n, Crashes: 1}, nil, checker.RandomOptions{Walks: 30, Seed: 1, ShrinkTime: quickShrinkTime()})
 	require.Equal(t, checker.Pass, r.Verdict)
 	require.Positive(t, r.Stats.Quiescent)
 }
@@ -120,20 +124,48 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 // Every known counterexample, found by random walks and shrunk, is at most
 // twice as long as the exhaustive engine's shortest for the same property
 // at the scenario's N; testdata/shrink.golden keeps both lengths, so that
-// a change to the shrinker or a protocol that alters them is seen.
+// a change to the shrinker or a protocol that alters them is seen. The
+// quick tier searches exhaustively the scenarios whose golden search took
+// at most quickTransitions, and takes the shortest length of the others
+// (Maekawa's deadlock, seconds) from the golden file; it shrinks every
+// one.
 func TestShrinkKnownCounterexamples(t *testing.T) {
 	t.Parallel()
+	// the quick tier's: the golden file's shortest lengths, by bug, and
+	// the scenarios it searches for them all the same
+	shortestKept, searched := map[string]int{}, map[string]bool{}
+	if !tier.IsLong() && !*update {
+		small, _ := quickCases(t, quickTransitions)
+		for _, gc := range small {
+			searched[gc.protocol+" "+gc.sc.Name] = true
+		}
+		b, err := os.ReadFile(filepath.Join("..", "..", "testdata", "shrink.golden"))
+		require.NoError(t, err)
+		for line := range strings.Lines(string(b)) {
+			bug, rest, ok := strings.Cut(line, ": shortest ")
+			require.True(t, ok, "shrink.golden: %q", line)
+			var e int
+			_, err := fmt.Sscanf(rest, "%d,", &e)
+			require.NoError(t, err, "shrink.golden: %q", line)
+			shortestKept[bug] = e
+		}
+	}
 	var out bytes.Buffer
 	eachKnownBug(t, 0, func(p *suite.Protocol, s *suite.Scenario, m *checker.Machine) {
-		ex := checker.Exhaustive(context.Background(), m, checker.Options{MaxDepth: s.MaxDepth})
-		shortest := ex.Property(s.Shows).Counterexample
-		require.NotNil(t, shortest, "%s %s", p.Path(), s.Name)
+		bug := fmt.Sprintf("%s %s n=%d %s", p.Path(), s.Name, s.N, s.Shows)
+		e, kept := shortestKept[bug]
+		if !kept || searched[p.Name+" "+s.Name] {
+			ex := checker.Exhaustive(context.Background(), m, checker.Options{MaxDepth: s.MaxDepth})
+			shortest := ex.Property(s.Shows).Counterexample
+			require.NotNil(t, shortest, "%s %s", p.Path(), s.Name)
+			e = len(shortest.Events)
+		}
 		r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 200, Seed: 1})
 		found := r.Property(s.Shows).Counterexample
 		require.NotNil(t, found, "%s %s: 200 walks found no counterexample to %s", p.Path(), s.Name, s.Shows)
-		e, n := len(shortest.Events), len(found.Events)
+		n := len(found.Events)
 		require.LessOrEqual(t, n, 2*e, "%s %s: %s shrunk to %d steps, the shortest has %d", p.Path(), s.Name, s.Shows, n, e)
-		fmt.Fprintf(&out, "%s %s n=%d %s: shortest %d, random %d (seed %d)\n", p.Path(), s.Name, s.N, s.Shows, e, n, *found.Seed)
+		fmt.Fprintf(&out, "%s: shortest %d, random %d (seed %d)\n", bug, e, n, *found.Seed)
 	}, nil)
 	golden(t, "shrink.golden", out.Bytes())
 }
@@ -218,9 +250,10 @@ func TestShrinkExchangesTheLostMessage(t *testing.T) {
 // machine: the same verdicts, counterexamples, figures and counts, for
 // every scenario of every built-in protocol, K = 1, 2 and 7, and with the
 // options that change how walks run or stop. Searches of 40 walks of at
-// most 1 500 steps on each protocol's first two scenarios by default
-// (five batches, so every way a search stops is met); 70 walks of 5 000
-// steps on every scenario with -long (minutes: CI runs it).
+// most 1 500 steps on one of each protocol's first two scenarios by
+// default, the protocols taking them in turn (five batches, so every way
+// a search stops is met); 70 walks of 5 000 steps on every scenario with
+// -long (minutes: CI runs it).
 func TestShardsMergeToTheWholeSearch(t *testing.T) {
 	t.Parallel()
 	walks, depth := tier.Pick(40, 70), tier.Pick(1500, 5000)
@@ -234,13 +267,19 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 		{"swarm-rounds", func(o *checker.RandomOptions) { o.Scheduler.Kind, o.Rounds = "swarm", true }},
 	}
 	cases := 0
-	for _, p := range protocols.All() {
+	met := map[string]bool{} // the variants run
+	for pi, p := range protocols.All() {
 		for i, s := range p.Scenarios {
 			v := variants[cases%len(variants)]
 			cases++
-			if (testing.Short() && i > 0) || (!tier.IsLong() && i > 1) {
+			quick := pi % 2 // the scenario the quick tier takes
+			if testing.Short() {
+				quick = 0
+			}
+			if (testing.Short() && i > 0) || (!tier.IsLong() && i != quick) {
 				continue
 			}
+			met[v.name] = true
 			t.Run(fmt.Sprintf("%s/%s/%s", p.Path(), s.Name, v.name), func(t *testing.T) {
 				m, err := suite.Compile(p, &s)
 				require.NoError(t, err)
@@ -259,6 +298,7 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 			})
 		}
 	}
+	require.Len(t, met, len(variants), "variants run")
 }
 
 // comparable is a result as JSON, without its times.

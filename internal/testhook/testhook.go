@@ -14,6 +14,8 @@
 package testhook
 
 import (
+	"time"
+
 	"github.com/vigil-check/vigil/internal/sim"
 	"github.com/vigil-check/vigil/properties"
 )
@@ -32,6 +34,11 @@ var (
 	// return restores the default.
 	SetWaveChunks func(n int) (restore func())
 	SetLiveWalks  func(on bool) (restore func())
+	// SetProgressEvery makes a search report its progress (Options.Progress,
+	// RandomOptions.Progress) at most every d rather than every second,
+	// until the function it returns restores the default: a test that
+	// waits for a search to be under way need not wait a second.
+	SetProgressEvery func(d time.Duration) (restore func())
 	// Canonical is the event of evs that a random walk on a sim.Walker
 	// draws for ev, for tests that walk a Stepper and a Walker in
 	// lockstep (keys: a cache of the events' content keys).
