@@ -40,6 +40,12 @@ func newNetwork(peers []string, delay [2]time.Duration) (*network, error) {
 	if err != nil {
 		return nil, err
 	}
+	// the proxies listen outside the ephemeral ports too, so that a cut
+	// proxy finds its port free when it heals (see freePorts)
+	ports, err := freePorts(n * (n - 1))
+	if err != nil {
+		return nil, err
+	}
 	for i := range n {
 		nw.proxies[i] = make([]*toxiproxy.Proxy, n)
 		nw.addrs[i] = make([]string, n)
@@ -49,7 +55,8 @@ func newNetwork(peers []string, delay [2]time.Duration) (*network, error) {
 				nw.addrs[i][j] = peers[i]
 				continue
 			}
-			p := toxiproxy.NewProxy(server, fmt.Sprintf("n%d-n%d", i, j), "127.0.0.1:0", peers[j])
+			p := toxiproxy.NewProxy(server, fmt.Sprintf("n%d-n%d", i, j), ports[0], peers[j])
+			ports = ports[1:]
 			if toxic != "" {
 				// before the proxy starts, so that every connection
 				// has it from its first byte

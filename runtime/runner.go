@@ -188,7 +188,15 @@ func maxDelay(cfg RunConfig) float64 {
 
 func (r *runner) logPath(i int) string { return filepath.Join(r.cfg.Dir, tracelog.FileName(i)) }
 
-// freePorts finds n ports on 127.0.0.1 that nothing listens on now.
+// nodePorts is the range of ports the nodes listen on: below the kernel's
+// ephemeral ports (from 32768 on Linux), which the runner's proxies and
+// every connection take, so that none of them can take a node's port
+// between the moment it is chosen and the moment the node binds it, nor
+// while a killed node is down.
+var nodePorts = [2]int{20000, 32000}
+
+// freePorts finds n ports on 127.0.0.1 that nothing listens on now, drawn
+// at random from nodePorts, so that runs side by side seldom draw alike.
 func freePorts(n int) ([]string, error) {
 	var lns []net.Listener
 	defer func() {
@@ -197,10 +205,14 @@ func freePorts(n int) ([]string, error) {
 		}
 	}()
 	var addrs []string
-	for range n {
-		ln, err := net.Listen("tcp", "127.0.0.1:0")
+	for tries := 0; len(addrs) < n; tries++ {
+		if tries == 1000 {
+			return nil, fmt.Errorf("no free port for %d nodes in %d..%d", n, nodePorts[0], nodePorts[1]-1)
+		}
+		port := nodePorts[0] + rand.IntN(nodePorts[1]-nodePorts[0])
+		ln, err := net.Listen("tcp", fmt.Sprintf("127.0.0.1:%d", port))
 		if err != nil {
-			return nil, err
+			continue
 		}
 		lns = append(lns, ln)
 		addrs = append(addrs, ln.Addr().String())

@@ -104,7 +104,7 @@ func TestRunCatchesTheAsyncBullyLive(t *testing.T) {
 func TestRunPartitionsForTheChaosRange(t *testing.T) {
 	t.Setenv(asVigil, "1")
 	dir := t.TempDir()
-	code, out, errOut := vigil("run", "election/invitation", "-scenario", "partition-heal", "-partitions", "1",
+	code, out, errOut := vigil("run", "election/invitation", "-scenario", "partition-heal", "-partitions", "1", "-crashes", "1",
 		"-chaos", "partition=2-3,delay=0-0.2", "-for", "1s", "-tick", "20ms", "-log", dir)
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 	split := regexp.MustCompile(`the network splits into \[[0-9 ]+\] and \[[0-9 ]+\] for ([0-9.]+) ticks`).FindStringSubmatch(errOut)
@@ -113,6 +113,7 @@ func TestRunPartitionsForTheChaosRange(t *testing.T) {
 	require.NoError(t, err)
 	require.True(t, lasts >= 2 && lasts <= 3, "a partition of %v ticks", lasts)
 	require.Contains(t, errOut, "the partition heals")
+	require.Contains(t, errOut, "is killed")
 	code, out, errOut = vigil("validate", dir)
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 }
