@@ -99,8 +99,10 @@ func TestRunCatchesTheAsyncBullyLive(t *testing.T) {
 	require.Contains(t, out, "verdict: pass")
 }
 
-// -chaos sets how long a partition lasts; the runner cuts the links across
-// it and heals them, and the run's logs still agree with the model.
+// A run with a kill and a partition, as -chaos sets how long it lasts: the
+// runner cuts the links across it and heals them, and the run's logs still
+// agree with the model (the invitation election claims its properties
+// under one crash and one partition).
 func TestRunPartitionsForTheChaosRange(t *testing.T) {
 	t.Setenv(asVigil, "1")
 	dir := t.TempDir()
