@@ -121,10 +121,10 @@ func (m *Machine) DecodeState(b []byte) (State, error) {
 }
 
 // MessageText is msg as traces print it.
-func (m *Machine) MessageText(msg Message) string { return m.m.MsgString(uint32(msg)) }
+func (m *Machine) MessageText(msg Message) string { return m.m.FormatMsg(uint32(msg)) }
 
 // MessageKind is msg's kind (model.Kinder), "msg" for a message without one.
 func (m *Machine) MessageKind(msg Message) string { return m.m.MsgKind(uint32(msg)) }
 
 // StateText is s as traces print it.
-func (m *Machine) StateText(s State) string { return m.m.StateString(uint32(s)) }
+func (m *Machine) StateText(s State) string { return m.m.FormatState(uint32(s)) }

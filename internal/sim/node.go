@@ -127,25 +127,11 @@ func (m *Machine) DecodeState(b []byte) (uint32, error) {
 	return m.impl.decode(true, b)
 }
 
-// MsgString is message msg as traces print it.
-func (m *Machine) MsgString(msg uint32) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.impl.msgString(msg)
-}
-
 // MsgKind is the kind of message msg (see model.Kinder).
 func (m *Machine) MsgKind(msg uint32) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	return m.impl.msgKind(msg)
-}
-
-// StateString is node state s as traces print it.
-func (m *Machine) StateString(s uint32) string {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	return m.impl.stateString(s)
 }
 
 func (t *typed[S, M]) recoverable() bool { return t.rec != nil }
