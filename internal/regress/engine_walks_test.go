@@ -258,12 +258,13 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 		var evs []sim.Event
 		var stut []bool
 		var next sim.World
+		// the run so far, named in the checks' messages as arguments:
+		// formatted only when one fails, not at every step
 		var run []sim.Event
 	walking:
 		for step := 0; step < 300 && st.TakeFault() == nil && lw.Fault() == nil; step++ {
 			var nproto int
 			evs, nproto, stut = st.EnabledAll(w, evs[:0], stut[:0])
-			at := fmt.Sprintf("%s seed %d after %v", name, seed, run)
 			// draw as a uniform walk does: one that stutters is drawn
 			// again, without it, and a fault while no step moves leaves
 			// out every protocol event
@@ -278,8 +279,8 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 					}
 				}
 				total, nproto2 := lw.Enabled()
-				require.Equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s", at)
-				require.Equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s", at)
+				require.Equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s seed %d after %v", name, seed, run)
+				require.Equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s seed %d after %v", name, seed, run)
 				if total == 0 {
 					break walking
 				}
@@ -288,7 +289,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 				i := slices.Index(evs, ev)
 				stutters := i < nproto && stut[i]
 				still := i >= nproto && moving == 0 && nproto > 0
-				require.Equal(t, !stutters && !still, lw.Take(k), "%v taken, %s", ev, at)
+				require.Equal(t, !stutters && !still, lw.Take(k), "%v taken, %s seed %d after %v", ev, name, seed, run)
 				switch {
 				case stutters:
 					evs, stut = slices.Delete(evs, i, i+1), slices.Delete(stut, i, i+1)
@@ -305,15 +306,14 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 					break
 				}
 			}
-			at = fmt.Sprintf("%s seed %d after %v", name, seed, run)
 			v := view.At(w)
 			for i := range model.NodeID(n) {
-				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s", i, at)
-				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s", i, at)
-				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s", i, at)
+				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s seed %d after %v", i, name, seed, run)
+				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s seed %d after %v", i, name, seed, run)
+				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s seed %d after %v", i, name, seed, run)
 			}
 			for _, mon := range m.Monitors() {
-				require.Equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s", mon.Name(), at)
+				require.Equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s seed %d after %v", mon.Name(), name, seed, run)
 			}
 		}
 		require.Equal(t, st.TakeFault() == nil, lw.Fault() == nil, "%s seed %d: a fault on one only", name, seed)
