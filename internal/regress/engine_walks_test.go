@@ -15,8 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -333,47 +335,81 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 // of each configuration, under one scheduler: the schedulers take a
 // protocol's configurations in turn, so every configuration is walked and
 // each scheduler walks some of almost every protocol's.
+//
+// Not parallel: the Walkers are turned off for the whole process while
+// the Steppers walk. Every search walks on one worker, so the test runs
+// as many at a time as there are processors: every search on Walkers,
+// then every search on Steppers alone.
 func TestLiveWalksAgainstStepper(t *testing.T) {
 	// pct:1 (no change of priority) in the long tier only
 	scheds := tier.Pick([]string{"uniform", "pct:3", "swarm"}, []string{"uniform", "pct:1", "pct:3", "swarm"})
+	var runs []*liveRun
 	for k, sched := range scheds {
-		// one at a time: the Walkers are turned off for the whole process
-		t.Run(sched, func(t *testing.T) {
-			s, err := checker.ParseScheduler(sched)
-			require.NoError(t, err)
-			compared := 0
-			mine := func(i int) bool { return sampled(i, len(scheds), k) }
-			eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
-				opt := checker.RandomOptions{Walks: tier.Pick(12, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
-					EntryFigures: p.EntryFigures, Scheduler: s}
-				if p.Object != nil {
-					opt.Object = p.Object(m.Config())
-				}
-				if !testhook.WalksLive(m, opt) {
-					return
-				}
-				compared++
-				compareLiveWalks(t, name+" "+sched, m, opt)
-			})
-			t.Logf("%d configurations walked both ways", compared)
-			require.Greater(t, compared, tier.Pick(30, 100), "configurations walked both ways")
+		s, err := checker.ParseScheduler(sched)
+		require.NoError(t, err)
+		compared := 0
+		mine := func(i int) bool { return sampled(i, len(scheds), k) }
+		eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
+			opt := checker.RandomOptions{Walks: tier.Pick(12, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
+				EntryFigures: p.EntryFigures, Scheduler: s}
+			if p.Object != nil {
+				opt.Object = p.Object(m.Config())
+			}
+			if !testhook.WalksLive(m, opt) {
+				return
+			}
+			compared++
+			runs = append(runs, &liveRun{name: name + " " + sched, m: m, opt: opt})
 		})
+		t.Logf("%s: %d configurations walked both ways", sched, compared)
+		require.Greater(t, compared, tier.Pick(30, 100), "%s: configurations walked both ways", sched)
+	}
+	searchEach(runs, func(r *liveRun) { r.live = checker.Random(context.Background(), r.m, r.opt) })
+	restore := testhook.SetLiveWalks(false)
+	searchEach(runs, func(r *liveRun) { r.stepper = checker.Random(context.Background(), r.m, r.opt) })
+	restore()
+	for _, r := range runs {
+		compareLiveWalks(t, r)
 	}
 }
 
-// compareLiveWalks runs the random search of m with opt on Walkers and on
-// Steppers alone and requires the same walks (see
-// TestLiveWalksAgainstStepper).
-func compareLiveWalks(t *testing.T, name string, m *checker.Machine, opt checker.RandomOptions) {
-	live := checker.Random(context.Background(), m, opt)
-	restore := testhook.SetLiveWalks(false)
-	stepper := checker.Random(context.Background(), m, opt)
-	restore()
+// liveRun is a random search of TestLiveWalksAgainstStepper: its machine
+// and options, and what it found on Walkers and on Steppers.
+type liveRun struct {
+	name          string
+	m             *checker.Machine
+	opt           checker.RandomOptions
+	live, stepper *checker.Result
+}
+
+// searchEach calls search with each of runs, as many at a time as there
+// are processors, and returns once every call has.
+func searchEach(runs []*liveRun, search func(*liveRun)) {
+	next := make(chan *liveRun)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for r := range next {
+				search(r)
+			}
+		})
+	}
+	for _, r := range runs {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
+}
+
+// compareLiveWalks requires the same walks of r's search on Walkers and
+// on Steppers alone (see TestLiveWalksAgainstStepper).
+func compareLiveWalks(t *testing.T, r *liveRun) {
+	live, stepper, name := r.live, r.stepper, r.name
 	require.Equal(t, records(stepper), records(live), name)
 	require.Equal(t, stepper.Verdict, live.Verdict, name)
 	require.Equal(t, stepper.Linearizability, live.Linearizability, name)
 	for _, pr := range live.Failed() {
-		one, err := m.WithProperties(propertyNamed(t, m, pr.Name))
+		one, err := r.m.WithProperties(propertyNamed(t, r.m, pr.Name))
 		require.NoError(t, err)
 		again, err := checker.Replay(one, pr.Counterexample)
 		require.NoError(t, err, name)
