@@ -283,11 +283,11 @@ func TestRingExhaustiveWithCrashes(t *testing.T) {
 }
 
 // At N = 30 random walks with one crash, and with two, raise no alarm
-// (the quick tier takes 300 and 100 walks, and shrinks the witnesses
+// (the quick tier takes 150 and 50 walks, and shrinks the witnesses
 // briefly; -long, 1 000 and 300).
 func TestRingRandomLargeRing(t *testing.T) {
 	t.Parallel()
-	for _, c := range []struct{ crashes, walks int }{{1, tier.Pick(300, 1000)}, {2, tier.Pick(100, 300)}} {
+	for _, c := range []struct{ crashes, walks int }{{1, tier.Pick(150, 1000)}, {2, tier.Pick(50, 300)}} {
 		r := randomRun(t, "ring", model.Config{N: 30, Crashes: c.crashes}, nil, checker.RandomOptions{Walks: c.walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "crashes=%d: %s", c.crashes, suite.Describe(r))
 		require.Equal(t, c.walks, r.Stats.Walks)
@@ -328,8 +328,8 @@ func requireCaught(t *testing.T, r *checker.Result, what string) {
 }
 
 // The checker catches a node that forgets to skip its failed successor,
-// exhaustively at small N and by random walks at N = 30 (which the quick
-// tier shrinks briefly).
+// exhaustively at small N and by random walks at N = 30: 1 000 walks, 300
+// in the quick tier, which shrinks the runs found briefly.
 func TestRingSeededBugForgetsToSkip(t *testing.T) {
 	t.Parallel()
 	for _, cfg := range []model.Config{{N: 3, Crashes: 1}, {N: 4, Crashes: 1, Initiators: []bool{true, false, false, false}}} {
@@ -338,7 +338,7 @@ func TestRingSeededBugForgetsToSkip(t *testing.T) {
 		requireCaught(t, r, fmt.Sprintf("exhaustive n=%d", cfg.N))
 	}
 	m := compileVariant(t, "ring", "election/ring-forgetful", forgetful{}, model.Config{N: 30, Crashes: 1})
-	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: 1000, Seed: 1, ShrinkTime: quickShrinkTime()})
+	r := checker.Random(context.Background(), m, checker.RandomOptions{Walks: tier.Pick(300, 1000), Seed: 1, ShrinkTime: quickShrinkTime()})
 	requireCaught(t, r, "random n=30")
 }
 
@@ -696,7 +696,8 @@ func TestSynchronizerMessages(t *testing.T) {
 // Larger networks, by random walks: SynchBfsTree builds the BFS tree over
 // each synchronizer on a seeded random graph of 10 nodes, a 3x4 grid, and
 // rings and grids of 30 nodes; ABD on bounded delay with d the network's
-// bound.
+// bound. 200 walks of the small networks and 20 of the large; half in the
+// quick tier.
 func TestSynchronizersRandom(t *testing.T) {
 	t.Parallel()
 	for _, name := range []string{"bfs-simple", "bfs-alpha", "bfs-beta", "bfs-abd"} {
@@ -707,9 +708,9 @@ func TestSynchronizersRandom(t *testing.T) {
 			{N: 30, Topology: "ring", Channels: model.Unordered},
 			{N: 30, Topology: "grid:5x6"},
 		} {
-			walks := 200
+			walks := tier.Pick(100, 200)
 			if sc.N == 30 {
-				walks = 20
+				walks = tier.Pick(10, 20)
 			}
 			if name == "bfs-abd" {
 				sc.Timing, sc.Delay, sc.Params = model.Bounded, 1, map[string]int{"abd-delay": 1}
