@@ -581,10 +581,14 @@ func checkPersistent(t *testing.T, st *sim.Stepper, w sim.World, set uint64, dep
 			return false
 		}
 	}
+	// (each check calls require, and names the set and what is in
+	// flight, only where it fails: they run for every world and step)
 	var walk func(v sim.World, run []sim.Event)
 	walk = func(v sim.World, run []sim.Event) {
 		own, others := split(v)
-		require.ElementsMatch(t, want, own, "set %s, in flight %s, after %v: its events changed", nodeSet(set), channels(st, w), run)
+		if !slices.Equal(want, own) {
+			require.ElementsMatch(t, want, own, "set %s, in flight %s, after %v: its events changed", nodeSet(set), channels(st, w), run)
+		}
 		if len(run) == depth {
 			return
 		}
@@ -592,11 +596,14 @@ func checkPersistent(t *testing.T, st *sim.Stepper, w sim.World, set uint64, dep
 			vu, _ := st.Apply(v, u, nil)
 			for _, e := range want {
 				ve, _ := st.Apply(v, e, nil)
-				_, after := split(ve)
-				require.Contains(t, after, u, "set %s: %v turns %v off", nodeSet(set), e, u)
+				if _, after := split(ve); !slices.Contains(after, u) {
+					require.Contains(t, after, u, "set %s: %v turns %v off", nodeSet(set), e, u)
+				}
 				veu, _ := st.Apply(ve, u, nil)
 				vue, _ := st.Apply(vu, e, nil)
-				require.Equal(t, testhook.WorldKey(vue), testhook.WorldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
+				if !slices.Equal(vue, veu) {
+					require.Equal(t, testhook.WorldKey(vue), testhook.WorldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
+				}
 			}
 			walk(vu, append(slices.Clip(run), u))
 		}

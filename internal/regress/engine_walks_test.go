@@ -184,7 +184,7 @@ func successorsAgree(t *testing.T, name string, m *sim.Machine, limit int) map[s
 				// stutter, never a step)
 				next, _ := st.Apply(w, ev, nil)
 				if set {
-					require.Equal(t, stut[i], slices.Equal(next, w), "%s: %v from %v stutters", name, ev, w)
+					equal(t, stut[i], slices.Equal(next, w), "%s: %v from %v stutters", name, ev, w)
 				}
 			}
 			if stut[i] {
@@ -192,10 +192,9 @@ func successorsAgree(t *testing.T, name string, m *sim.Machine, limit int) map[s
 			}
 			got := st.Successor(w, f, ev)
 			next, step := st.Apply(w, ev, nil)
-			require.Equal(t, st.Fingerprint(next), got.FP, "%s: %v from %v", name, ev, w)
-			require.Equal(t, len(next), got.Len, "%s: %v from %v", name, ev, w)
-			require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged, "%s: %v from %v", name, ev, w)
-			require.Same(t, step, got.Step, "%s: %v from %v", name, ev, w)
+			// (the step, the same pointer)
+			equal(t, sim.Successor{FP: st.Fingerprint(next), Len: len(next), MonitorsChanged: !st.SameMonitors(w, next), Step: step}, got,
+				"%s: %v from %v", name, ev, w)
 			checked++
 			counts[ev.Kind]++
 			if k := string(wordsKey(next)); !seen[k] {
@@ -281,8 +280,8 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 					}
 				}
 				total, nproto2 := lw.Enabled()
-				require.Equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s seed %d after %v", name, seed, run)
-				require.Equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s seed %d after %v", name, seed, run)
+				equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s seed %d after %v", name, seed, run)
+				equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s seed %d after %v", name, seed, run)
 				if total == 0 {
 					break walking
 				}
@@ -291,7 +290,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 				i := slices.Index(evs, ev)
 				stutters := i < nproto && stut[i]
 				still := i >= nproto && moving == 0 && nproto > 0
-				require.Equal(t, !stutters && !still, lw.Take(k), "%v taken, %s seed %d after %v", ev, name, seed, run)
+				equal(t, !stutters && !still, lw.Take(k), "%v taken, %s seed %d after %v", ev, name, seed, run)
 				switch {
 				case stutters:
 					evs, stut = slices.Delete(evs, i, i+1), slices.Delete(stut, i, i+1)
@@ -310,12 +309,12 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 			}
 			v := view.At(w)
 			for i := range model.NodeID(n) {
-				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s seed %d after %v", i, name, seed, run)
-				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s seed %d after %v", i, name, seed, run)
-				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s seed %d after %v", i, name, seed, run)
+				equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s seed %d after %v", i, name, seed, run)
+				equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s seed %d after %v", i, name, seed, run)
+				equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s seed %d after %v", i, name, seed, run)
 			}
 			for _, mon := range m.Monitors() {
-				require.Equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s seed %d after %v", mon.Name(), name, seed, run)
+				equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s seed %d after %v", mon.Name(), name, seed, run)
 			}
 		}
 		require.Equal(t, st.TakeFault() == nil, lw.Fault() == nil, "%s seed %d: a fault on one only", name, seed)

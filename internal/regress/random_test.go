@@ -296,7 +296,7 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 				whole := checker.Random(context.Background(), m, opt)
 				for _, k := range []int{1, 2, 7} {
 					merged := shardtest.Merged(t, m, opt, k)
-					require.Equal(t, comparable(t, whole), comparable(t, merged), "%d shards", k)
+					require.Equal(t, resultJSON(t, whole), resultJSON(t, merged), "%d shards", k)
 				}
 			})
 		}
@@ -304,8 +304,8 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 	require.Len(t, met, len(variants), "variants run")
 }
 
-// comparable is a result as JSON, without its times.
-func comparable(t *testing.T, r *checker.Result) string {
+// resultJSON is a result as JSON, without its times.
+func resultJSON(t *testing.T, r *checker.Result) string {
 	t.Helper()
 	c := *r
 	c.Stats.Seconds, c.Stats.StatesPerS = 0, 0
