@@ -330,7 +330,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 // protocols that have them, porcupine's verdict on the client history of
 // those that have one), and a counterexample found live must replay to
 // its violation. PCT at depth 1 keeps its priorities for the whole walk;
-// at depth 3 they change twice. The quick tier takes 12 walks, not 24,
+// at depth 3 they change twice. The quick tier takes 8 walks, not 24,
 // of each configuration, under one scheduler: the schedulers take a
 // protocol's configurations in turn, so every configuration is walked and
 // each scheduler walks some of almost every protocol's.
@@ -349,7 +349,7 @@ func TestLiveWalksAgainstStepper(t *testing.T) {
 		compared := 0
 		mine := func(i int) bool { return sampled(i, len(scheds), k) }
 		eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
-			opt := checker.RandomOptions{Walks: tier.Pick(12, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
+			opt := checker.RandomOptions{Walks: tier.Pick(8, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
 				EntryFigures: p.EntryFigures, Scheduler: s}
 			if p.Object != nil {
 				opt.Object = p.Object(m.Config())
