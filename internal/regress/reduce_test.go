@@ -21,9 +21,9 @@ import (
 // as go test does (no figures), and with -reduce none, and requires of
 // the first the full search's verdicts, counterexamples where it has them,
 // quiescent worlds and message figures, and no more worlds than the search
-// without figures. The quick tier takes every other scenario of each
-// protocol among those whose golden search took at most
-// quickReduceTransitions; -long takes them all.
+// without figures. The quick tier takes one in three scenarios of each
+// protocol (its first among them) among those whose golden search took
+// at most quickReduceTransitions; -long takes them all.
 func TestReduceKeepsFiguresAndVerdicts(t *testing.T) {
 	t.Parallel()
 	cases := shippedCases()
@@ -35,7 +35,7 @@ func TestReduceKeepsFiguresAndVerdicts(t *testing.T) {
 			if i > 0 && gc.protocol != small[i-1].protocol {
 				nth = 0
 			}
-			if sampled(nth, 2, 0) {
+			if sampled(nth, 3, 0) {
 				cases = append(cases, gc)
 			}
 			nth++
