@@ -743,10 +743,10 @@ func TestTracesSearchedAgain(t *testing.T) {
 	ctx := context.Background()
 	compared := 0
 	// the quick tier: the scenarios whose golden search took at most
-	// 100 000 transitions (see quickCases)
+	// quickTransitions (see quickCases)
 	cases := shippedCases()
 	if !tier.IsLong() {
-		cases, _ = quickCases(t, 100_000)
+		cases, _ = quickCases(t, quickTransitions)
 	}
 	for _, gc := range cases {
 		p, s := lookup(t, gc.protocol), gc.sc
