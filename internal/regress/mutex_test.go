@@ -222,11 +222,11 @@ func (p heldReplier) Receive(ctx *model.Ctx[ricartagrawala.Msg], s ricartagrawal
 // A lock service on each mutex protocol gives linearizable client
 // histories in random runs of 10 and more nodes; on the broken
 // Ricart-Agrawala it does not, and porcupine draws the history. 200 walks
-// of each; 100 in the quick tier.
+// of each; 100 in the quick tier, whose runs shown it shrinks briefly.
 func TestLockLinearizability(t *testing.T) {
 	t.Parallel()
 	walks := tier.Pick(100, 200)
-	opt := checker.RandomOptions{Walks: walks, Seed: 1, MaxDepth: 3000, Object: properties.Lock}
+	opt := checker.RandomOptions{Walks: walks, Seed: 1, MaxDepth: 3000, Object: properties.Lock, ShrinkTime: quickShrinkTime()}
 	for _, name := range []string{"central", "tokenring", "ricartagrawala", "maekawa"} {
 		for _, n := range []int{10, 16} {
 			cfg := model.Config{N: n, Params: map[string]int{"requests": 2}}

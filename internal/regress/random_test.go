@@ -96,7 +96,7 @@ func TestRandomDeterministicAcrossWorkers(t *testing.T) {
 // N = 30: a thousand walks raise no false alarm, with their message counts
 // in every walk; with a crash, which they do not tolerate, they stay safe
 // (their termination is lost, as the crash scenarios record). The quick
-// tier takes 300 walks.
+// tier takes 300 walks, and shrinks the witnesses briefly.
 func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 	t.Parallel()
 	const n = 30
@@ -112,13 +112,13 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		p := lookup(t, c.protocol)
 		init := make([]bool, n)
 		init[0] = true
-		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: walks, Seed: 1})
+		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, c.protocol)
 		require.Len(t, r.Properties, len(p.Claims), c.protocol)
 		m := checktest.Messages(t, r, c.kind)
 		require.Equal(t, [2]int{c.want, c.want}, [2]int{m.Min, m.Max}, c.protocol)
 
-		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: walks, Seed: 1})
+		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s with a crash", c.protocol)
 		require.Equal(t, walks, r.Stats.Walks)
 	}
