@@ -689,7 +689,7 @@ func TestPartialOrderKeepsObservationOrder(t *testing.T) {
 // completes (without falling back to the state graph) against the search
 // that keeps the graph: the same verdicts, counterexamples, counts, message
 // figures. The quick tier compares the scenarios of up to 20 000 states
-// among those whose golden search took at most quickTransitions.
+// among quickCases(quickTransitions).
 func TestLeanIsTheGraphSearch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

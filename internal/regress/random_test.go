@@ -128,10 +128,10 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 // twice as long as the exhaustive engine's shortest for the same property
 // at the scenario's N; testdata/shrink.golden keeps both lengths, so that
 // a change to the shrinker or a protocol that alters them is seen. The
-// quick tier searches exhaustively the scenarios whose golden search took
-// at most quickTransitions, and takes the shortest length of the others
-// (Maekawa's deadlock, seconds) from the golden file; it shrinks every
-// one.
+// quick tier searches exhaustively the scenarios of
+// quickCases(quickTransitions), and takes the shortest length of the
+// others (Maekawa's deadlock, seconds) from the golden file; it shrinks
+// every one.
 func TestShrinkKnownCounterexamples(t *testing.T) {
 	t.Parallel()
 	// the quick tier's: the golden file's shortest lengths, by bug, and
