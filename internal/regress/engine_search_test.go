@@ -499,13 +499,12 @@ func TestAutoEnds(t *testing.T) {
 // commute with another observation). The verdict cross-checks cannot see a
 // set that is too small where the protocols never send what would tell;
 // this test sees it wherever one could be. The quick tier takes every
-// other configuration of each protocol.
+// other configuration of each protocol, and the first 1 000 worlds of
+// each, not 3 000 (bully's at N = 4 took most of its time).
 func TestPersistentSetsArePersistent(t *testing.T) {
 	t.Parallel()
-	const (
-		worldsPerCase = 3_000 // the first worlds reached, breadth-first
-		persistDepth  = 3
-	)
+	worldsPerCase := tier.Pick(1_000, 3_000) // the first worlds reached, breadth-first
+	const persistDepth = 3
 	checked, multi := 0, 0 // sets checked; of them, sets of several nodes
 	for _, p := range protocols.All() {
 		taken := 0 // configurations partial order applies to
@@ -582,10 +581,14 @@ func checkPersistent(t *testing.T, st *sim.Stepper, w sim.World, set uint64, dep
 			return false
 		}
 	}
+	// (each check calls require, and names the set and what is in
+	// flight, only where it fails: they run for every world and step)
 	var walk func(v sim.World, run []sim.Event)
 	walk = func(v sim.World, run []sim.Event) {
 		own, others := split(v)
-		require.ElementsMatch(t, want, own, "set %s, in flight %s, after %v: its events changed", nodeSet(set), channels(st, w), run)
+		if !slices.Equal(want, own) {
+			require.ElementsMatch(t, want, own, "set %s, in flight %s, after %v: its events changed", nodeSet(set), channels(st, w), run)
+		}
 		if len(run) == depth {
 			return
 		}
@@ -593,11 +596,14 @@ func checkPersistent(t *testing.T, st *sim.Stepper, w sim.World, set uint64, dep
 			vu, _ := st.Apply(v, u, nil)
 			for _, e := range want {
 				ve, _ := st.Apply(v, e, nil)
-				_, after := split(ve)
-				require.Contains(t, after, u, "set %s: %v turns %v off", nodeSet(set), e, u)
+				if _, after := split(ve); !slices.Contains(after, u) {
+					require.Contains(t, after, u, "set %s: %v turns %v off", nodeSet(set), e, u)
+				}
 				veu, _ := st.Apply(ve, u, nil)
 				vue, _ := st.Apply(vu, e, nil)
-				require.Equal(t, testhook.WorldKey(vue), testhook.WorldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
+				if !slices.Equal(vue, veu) {
+					require.Equal(t, testhook.WorldKey(vue), testhook.WorldKey(veu), "set %s after %v: %v and %v do not commute", nodeSet(set), run, e, u)
+				}
 			}
 			walk(vu, append(slices.Clip(run), u))
 		}
@@ -683,7 +689,7 @@ func TestPartialOrderKeepsObservationOrder(t *testing.T) {
 // completes (without falling back to the state graph) against the search
 // that keeps the graph: the same verdicts, counterexamples, counts, message
 // figures. The quick tier compares the scenarios of up to 20 000 states
-// among those whose golden search took at most quickTransitions.
+// among quickCases(quickTransitions).
 func TestLeanIsTheGraphSearch(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
@@ -737,10 +743,10 @@ func TestTracesSearchedAgain(t *testing.T) {
 	ctx := context.Background()
 	compared := 0
 	// the quick tier: the scenarios whose golden search took at most
-	// 100 000 transitions (see quickCases)
+	// quickTransitions (see quickCases)
 	cases := shippedCases()
 	if !tier.IsLong() {
-		cases, _ = quickCases(t, 100_000)
+		cases, _ = quickCases(t, quickTransitions)
 	}
 	for _, gc := range cases {
 		p, s := lookup(t, gc.protocol), gc.sc

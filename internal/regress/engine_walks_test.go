@@ -15,8 +15,10 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -182,7 +184,7 @@ func successorsAgree(t *testing.T, name string, m *sim.Machine, limit int) map[s
 				// stutter, never a step)
 				next, _ := st.Apply(w, ev, nil)
 				if set {
-					require.Equal(t, stut[i], slices.Equal(next, w), "%s: %v from %v stutters", name, ev, w)
+					equal(t, stut[i], slices.Equal(next, w), "%s: %v from %v stutters", name, ev, w)
 				}
 			}
 			if stut[i] {
@@ -190,10 +192,9 @@ func successorsAgree(t *testing.T, name string, m *sim.Machine, limit int) map[s
 			}
 			got := st.Successor(w, f, ev)
 			next, step := st.Apply(w, ev, nil)
-			require.Equal(t, st.Fingerprint(next), got.FP, "%s: %v from %v", name, ev, w)
-			require.Equal(t, len(next), got.Len, "%s: %v from %v", name, ev, w)
-			require.Equal(t, !st.SameMonitors(w, next), got.MonitorsChanged, "%s: %v from %v", name, ev, w)
-			require.Same(t, step, got.Step, "%s: %v from %v", name, ev, w)
+			// (the step, the same pointer)
+			equal(t, sim.Successor{FP: st.Fingerprint(next), Len: len(next), MonitorsChanged: !st.SameMonitors(w, next), Step: step}, got,
+				"%s: %v from %v", name, ev, w)
 			checked++
 			counts[ev.Kind]++
 			if k := string(wordsKey(next)); !seen[k] {
@@ -258,12 +259,13 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 		var evs []sim.Event
 		var stut []bool
 		var next sim.World
+		// the run so far, named in the checks' messages as arguments:
+		// formatted only when one fails, not at every step
 		var run []sim.Event
 	walking:
 		for step := 0; step < 300 && st.TakeFault() == nil && lw.Fault() == nil; step++ {
 			var nproto int
 			evs, nproto, stut = st.EnabledAll(w, evs[:0], stut[:0])
-			at := fmt.Sprintf("%s seed %d after %v", name, seed, run)
 			// draw as a uniform walk does: one that stutters is drawn
 			// again, without it, and a fault while no step moves leaves
 			// out every protocol event
@@ -278,8 +280,8 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 					}
 				}
 				total, nproto2 := lw.Enabled()
-				require.Equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s", at)
-				require.Equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s", at)
+				equal(t, [3]int{len(evs), nproto, cuts}, [3]int{total, nproto2, lw.Cuts()}, "events enabled, %s seed %d after %v", name, seed, run)
+				equal(t, min(moving, 2), min(lw.Moving(2), 2), "events that move, %s seed %d after %v", name, seed, run)
 				if total == 0 {
 					break walking
 				}
@@ -288,7 +290,7 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 				i := slices.Index(evs, ev)
 				stutters := i < nproto && stut[i]
 				still := i >= nproto && moving == 0 && nproto > 0
-				require.Equal(t, !stutters && !still, lw.Take(k), "%v taken, %s", ev, at)
+				equal(t, !stutters && !still, lw.Take(k), "%v taken, %s seed %d after %v", ev, name, seed, run)
 				switch {
 				case stutters:
 					evs, stut = slices.Delete(evs, i, i+1), slices.Delete(stut, i, i+1)
@@ -305,15 +307,14 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 					break
 				}
 			}
-			at = fmt.Sprintf("%s seed %d after %v", name, seed, run)
 			v := view.At(w)
 			for i := range model.NodeID(n) {
-				require.Equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s", i, at)
-				require.Equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s", i, at)
-				require.Equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s", i, at)
+				equal(t, v.Alive(i), lw.Alive(i), "%v alive, %s seed %d after %v", i, name, seed, run)
+				equal(t, fmt.Sprintf("%+v", v.State(i)), fmt.Sprintf("%+v", lw.State(i)), "%v's state, %s seed %d after %v", i, name, seed, run)
+				equal(t, v.Connected(0, i), lw.Connected(0, i), "n0 and %v connected, %s seed %d after %v", i, name, seed, run)
 			}
 			for _, mon := range m.Monitors() {
-				require.Equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s", mon.Name(), at)
+				equal(t, fmt.Sprintf("%+v", v.Monitor(mon)), fmt.Sprintf("%+v", lw.Monitor(mon)), "monitor %s, %s seed %d after %v", mon.Name(), name, seed, run)
 			}
 		}
 		require.Equal(t, st.TakeFault() == nil, lw.Fault() == nil, "%s seed %d: a fault on one only", name, seed)
@@ -329,51 +330,85 @@ func lockstep(t *testing.T, name string, m *sim.Machine, seeds []uint64) map[sim
 // protocols that have them, porcupine's verdict on the client history of
 // those that have one), and a counterexample found live must replay to
 // its violation. PCT at depth 1 keeps its priorities for the whole walk;
-// at depth 3 they change twice. The quick tier takes 12 walks, not 24,
+// at depth 3 they change twice. The quick tier takes 8 walks, not 24,
 // of each configuration, under one scheduler: the schedulers take a
 // protocol's configurations in turn, so every configuration is walked and
 // each scheduler walks some of almost every protocol's.
+//
+// Not parallel: the Walkers are turned off for the whole process while
+// the Steppers walk. Every search walks on one worker, so the test runs
+// as many at a time as there are processors: every search on Walkers,
+// then every search on Steppers alone.
 func TestLiveWalksAgainstStepper(t *testing.T) {
 	// pct:1 (no change of priority) in the long tier only
 	scheds := tier.Pick([]string{"uniform", "pct:3", "swarm"}, []string{"uniform", "pct:1", "pct:3", "swarm"})
+	var runs []*liveRun
 	for k, sched := range scheds {
-		// one at a time: the Walkers are turned off for the whole process
-		t.Run(sched, func(t *testing.T) {
-			s, err := checker.ParseScheduler(sched)
-			require.NoError(t, err)
-			compared := 0
-			mine := func(i int) bool { return sampled(i, len(scheds), k) }
-			eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
-				opt := checker.RandomOptions{Walks: tier.Pick(12, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
-					EntryFigures: p.EntryFigures, Scheduler: s}
-				if p.Object != nil {
-					opt.Object = p.Object(m.Config())
-				}
-				if !testhook.WalksLive(m, opt) {
-					return
-				}
-				compared++
-				compareLiveWalks(t, name+" "+sched, m, opt)
-			})
-			t.Logf("%d configurations walked both ways", compared)
-			require.Greater(t, compared, tier.Pick(30, 100), "configurations walked both ways")
+		s, err := checker.ParseScheduler(sched)
+		require.NoError(t, err)
+		compared := 0
+		mine := func(i int) bool { return sampled(i, len(scheds), k) }
+		eachScaledScenario(t, mine, func(name string, p *suite.Protocol, m *checker.Machine) {
+			opt := checker.RandomOptions{Walks: tier.Pick(8, 24), Seed: 11, MaxDepth: 3000, Workers: 1, Shard: checker.Shard{Index: 0, Count: 1},
+				EntryFigures: p.EntryFigures, Scheduler: s}
+			if p.Object != nil {
+				opt.Object = p.Object(m.Config())
+			}
+			if !testhook.WalksLive(m, opt) {
+				return
+			}
+			compared++
+			runs = append(runs, &liveRun{name: name + " " + sched, m: m, opt: opt})
 		})
+		t.Logf("%s: %d configurations walked both ways", sched, compared)
+		require.Greater(t, compared, tier.Pick(30, 100), "%s: configurations walked both ways", sched)
+	}
+	searchEach(runs, func(r *liveRun) { r.live = checker.Random(context.Background(), r.m, r.opt) })
+	restore := testhook.SetLiveWalks(false)
+	searchEach(runs, func(r *liveRun) { r.stepper = checker.Random(context.Background(), r.m, r.opt) })
+	restore()
+	for _, r := range runs {
+		compareLiveWalks(t, r)
 	}
 }
 
-// compareLiveWalks runs the random search of m with opt on Walkers and on
-// Steppers alone and requires the same walks (see
-// TestLiveWalksAgainstStepper).
-func compareLiveWalks(t *testing.T, name string, m *checker.Machine, opt checker.RandomOptions) {
-	live := checker.Random(context.Background(), m, opt)
-	restore := testhook.SetLiveWalks(false)
-	stepper := checker.Random(context.Background(), m, opt)
-	restore()
+// liveRun is a random search of TestLiveWalksAgainstStepper: its machine
+// and options, and what it found on Walkers and on Steppers.
+type liveRun struct {
+	name          string
+	m             *checker.Machine
+	opt           checker.RandomOptions
+	live, stepper *checker.Result
+}
+
+// searchEach calls search with each of runs, as many at a time as there
+// are processors, and returns once every call has.
+func searchEach(runs []*liveRun, search func(*liveRun)) {
+	next := make(chan *liveRun)
+	var wg sync.WaitGroup
+	for range runtime.GOMAXPROCS(0) {
+		wg.Go(func() {
+			for r := range next {
+				search(r)
+			}
+		})
+	}
+	for _, r := range runs {
+		next <- r
+	}
+	close(next)
+	wg.Wait()
+}
+
+// compareLiveWalks requires the same walks of r's search on Walkers and
+// on Steppers alone (see TestLiveWalksAgainstStepper).
+func compareLiveWalks(t *testing.T, r *liveRun) {
+	live, stepper, name := r.live, r.stepper, r.name
 	require.Equal(t, records(stepper), records(live), name)
 	require.Equal(t, stepper.Verdict, live.Verdict, name)
 	require.Equal(t, stepper.Linearizability, live.Linearizability, name)
 	for _, pr := range live.Failed() {
-		one, err := m.WithProperties(propertyNamed(t, m, pr.Name))
+		one, err := r.m.WithProperties(propertyNamed(t, r.m, pr.Name))
 		require.NoError(t, err)
 		again, err := checker.Replay(one, pr.Counterexample)
 		require.NoError(t, err, name)

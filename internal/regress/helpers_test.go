@@ -82,6 +82,17 @@ func withoutSometimes(props []*properties.Property) []*properties.Property {
 	return slices.DeleteFunc(slices.Clone(props), func(p *properties.Property) bool { return p.When == properties.Possibly })
 }
 
+// equal is require.Equal for values == compares, at no cost where they
+// are equal: require.Equal marks itself a helper, which walks the stack,
+// at every call, and the cross-checks that compare step by step
+// (lockstep, successorsAgree, checkPersistent) call it millions of times.
+func equal[T comparable](t *testing.T, want, got T, msgAndArgs ...any) {
+	if want != got {
+		t.Helper()
+		require.Equal(t, want, got, msgAndArgs...)
+	}
+}
+
 // sampled reports whether the quick tier takes the i-th of a list of
 // cases that it samples one in every: those whose index is offset modulo
 // every, chosen by index so that each run takes the same ones. The long

@@ -105,11 +105,11 @@ func deliverFirstConfig(msgs int) model.Config {
 // reader sees a value older than a write that has returned, and porcupine
 // finds the stale read and draws it; with reads through the total order
 // every history is linearizable. Random runs of 10 nodes, two operations
-// each: 300 walks; in the quick tier 100, whose runs shown it shrinks
+// each: 300 walks; in the quick tier 50, whose runs shown it shrinks
 // briefly.
 func TestRegisterLinearizability(t *testing.T) {
 	t.Parallel()
-	walks := tier.Pick(100, 300)
+	walks := tier.Pick(50, 300)
 	opt := checker.RandomOptions{Walks: walks, Seed: 1, Object: properties.Register, ShrinkTime: quickShrinkTime()}
 	for _, name := range []string{"sequencer", "isis"} {
 		cfg := model.Config{N: 10, Channels: model.Unordered, Params: map[string]int{"msgs": 2, "reads": int(multicast.OrderedReads)}}
@@ -185,9 +185,11 @@ func TestRegisterModel(t *testing.T) {
 // Random mode at N = 30 gives no false alarm: every claim of every
 // protocol holds without crashes (R-multicast, whose N² messages a
 // multicast make a walk long, at N = 12), and the crash-tolerant claims
-// with crashes (the quick tier shrinks the runs shown briefly).
+// with crashes. The quick tier takes half the walks, and shrinks the runs
+// shown briefly.
 func TestRandomMulticastLarge(t *testing.T) {
 	t.Parallel()
+	walks, crashyWalks := tier.Pick(10, 20), tier.Pick(50, 100)
 	for _, p := range protocols.All() {
 		if p.Family != "multicast" {
 			continue
@@ -197,7 +199,7 @@ func TestRandomMulticastLarge(t *testing.T) {
 			n = 12
 		}
 		cfg := model.Config{N: n, Channels: model.Unordered}
-		r := randomRun(t, p.Name, cfg, nil, checker.RandomOptions{Walks: 20, Seed: 1, ShrinkTime: quickShrinkTime()})
+		r := randomRun(t, p.Name, cfg, nil, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s: %v", p.Name, r.Failed())
 		require.Len(t, r.Properties, len(p.Claims))
 	}
@@ -209,11 +211,11 @@ func TestRandomMulticastLarge(t *testing.T) {
 		"fifo":     {"integrity", "fifo-order", "validity"},
 		"causal":   {"integrity", "fifo-order", "causal-order", "validity"},
 	} {
-		r := randomRun(t, name, crashy, props, checker.RandomOptions{Walks: 100, Seed: 1, ShrinkTime: quickShrinkTime()})
+		r := randomRun(t, name, crashy, props, checker.RandomOptions{Walks: crashyWalks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s with crashes: %v", name, r.Failed())
 	}
 	// and B-multicast's lost agreement is found at this size too
-	r := randomRun(t, "basic", crashy, []string{"agreement"}, checker.RandomOptions{Walks: 100, Seed: 1, ShrinkTime: quickShrinkTime()})
+	r := randomRun(t, "basic", crashy, []string{"agreement"}, checker.RandomOptions{Walks: crashyWalks, Seed: 1, ShrinkTime: quickShrinkTime()})
 	require.Equal(t, checker.Fail, r.Property("agreement").Verdict)
 }
 

@@ -50,10 +50,11 @@ func TestRandomFindsBullyAsyncAndReplaysFromSeed(t *testing.T) {
 
 // At N = 50 the correct protocols raise no false alarm, and the messages
 // of every walk match the figures of the Leader Election notes (the quick
-// tier shrinks the witnesses briefly).
+// tier takes half the walks, and shrinks the witnesses briefly).
 func TestRandomLargeRings(t *testing.T) {
 	t.Parallel()
 	const n = 50
+	walks, bullyWalks := tier.Pick(100, 200), tier.Pick(15, 30)
 	cases := []struct {
 		protocol string
 		ranks    string
@@ -67,15 +68,15 @@ func TestRandomLargeRings(t *testing.T) {
 	for _, c := range cases {
 		ranks, err := model.ParseRanks(c.ranks, n)
 		require.NoError(t, err)
-		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: 200, Seed: 1, ShrinkTime: quickShrinkTime()})
+		r := randomRun(t, c.protocol, model.Config{N: n, Ranks: ranks}, nil, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s %s", c.protocol, c.ranks)
-		require.Equal(t, 200, r.Stats.Walks)
+		require.Equal(t, walks, r.Stats.Walks)
 		m := checktest.Messages(t, r, c.kind)
 		require.Equal(t, c.want, m.Min, "%s %s", c.protocol, c.ranks)
 		require.Equal(t, c.want, m.Max, "%s %s", c.protocol, c.ranks)
 	}
 	// bully with a perfect detector survives a crash at N = 50
-	r := randomRun(t, "bully", model.Config{N: n, Crashes: 1}, nil, checker.RandomOptions{Walks: 30, Seed: 1, ShrinkTime: quickShrinkTime()})
+	r := randomRun(t, "bully", model.Config{N: n, Crashes: 1}, nil, checker.RandomOptions{Walks: bullyWalks, Seed: 1, ShrinkTime: quickShrinkTime()})
 	require.Equal(t, checker.Pass, r.Verdict)
 	require.Positive(t, r.Stats.Quiescent)
 }
@@ -94,10 +95,12 @@ func TestRandomDeterministicAcrossWorkers(t *testing.T) {
 // The ring algorithms of Vlassov and Montelius and of Silberschatz et al. at
 // N = 30: a thousand walks raise no false alarm, with their message counts
 // in every walk; with a crash, which they do not tolerate, they stay safe
-// (their termination is lost, as the crash scenarios record).
+// (their termination is lost, as the crash scenarios record). The quick
+// tier takes 300 walks, and shrinks the witnesses briefly.
 func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 	t.Parallel()
 	const n = 30
+	walks := tier.Pick(300, 1000)
 	cases := []struct {
 		protocol, kind string
 		want           int
@@ -109,15 +112,15 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 		p := lookup(t, c.protocol)
 		init := make([]bool, n)
 		init[0] = true
-		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: 1000, Seed: 1})
+		r := randomRun(t, c.protocol, model.Config{N: n, Initiators: init}, nil, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, c.protocol)
 		require.Len(t, r.Properties, len(p.Claims), c.protocol)
 		m := checktest.Messages(t, r, c.kind)
 		require.Equal(t, [2]int{c.want, c.want}, [2]int{m.Min, m.Max}, c.protocol)
 
-		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: 1000, Seed: 1})
+		r = randomRun(t, c.protocol, model.Config{N: n, Initiators: init, Crashes: 1}, []string{"unique-leader", "agreement"}, checker.RandomOptions{Walks: walks, Seed: 1, ShrinkTime: quickShrinkTime()})
 		require.Equal(t, checker.Pass, r.Verdict, "%s with a crash", c.protocol)
-		require.Equal(t, 1000, r.Stats.Walks)
+		require.Equal(t, walks, r.Stats.Walks)
 	}
 }
 
@@ -125,10 +128,10 @@ func TestRandomRingAlgorithmsAtN30(t *testing.T) {
 // twice as long as the exhaustive engine's shortest for the same property
 // at the scenario's N; testdata/shrink.golden keeps both lengths, so that
 // a change to the shrinker or a protocol that alters them is seen. The
-// quick tier searches exhaustively the scenarios whose golden search took
-// at most quickTransitions, and takes the shortest length of the others
-// (Maekawa's deadlock, seconds) from the golden file; it shrinks every
-// one.
+// quick tier searches exhaustively the scenarios of
+// quickCases(quickTransitions), and takes the shortest length of the
+// others (Maekawa's deadlock, seconds) from the golden file; it shrinks
+// every one.
 func TestShrinkKnownCounterexamples(t *testing.T) {
 	t.Parallel()
 	// the quick tier's: the golden file's shortest lengths, by bug, and
@@ -293,7 +296,7 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 				whole := checker.Random(context.Background(), m, opt)
 				for _, k := range []int{1, 2, 7} {
 					merged := shardtest.Merged(t, m, opt, k)
-					require.Equal(t, comparable(t, whole), comparable(t, merged), "%d shards", k)
+					require.Equal(t, resultJSON(t, whole), resultJSON(t, merged), "%d shards", k)
 				}
 			})
 		}
@@ -301,8 +304,8 @@ func TestShardsMergeToTheWholeSearch(t *testing.T) {
 	require.Len(t, met, len(variants), "variants run")
 }
 
-// comparable is a result as JSON, without its times.
-func comparable(t *testing.T, r *checker.Result) string {
+// resultJSON is a result as JSON, without its times.
+func resultJSON(t *testing.T, r *checker.Result) string {
 	t.Helper()
 	c := *r
 	c.Stats.Seconds, c.Stats.StatesPerS = 0, 0

@@ -21,21 +21,21 @@ import (
 // as go test does (no figures), and with -reduce none, and requires of
 // the first the full search's verdicts, counterexamples where it has them,
 // quiescent worlds and message figures, and no more worlds than the search
-// without figures. The quick tier takes every other scenario of each
-// protocol among those whose golden search took at most
-// quickReduceTransitions; -long takes them all.
+// without figures. The quick tier takes one in three of each protocol's
+// scenarios among quickCases(quickTransitions) (its first among them):
+// each is searched three times; -long takes them all.
 func TestReduceKeepsFiguresAndVerdicts(t *testing.T) {
 	t.Parallel()
 	cases := shippedCases()
 	if !tier.IsLong() {
-		small, _ := quickCases(t, quickReduceTransitions)
+		small, _ := quickCases(t, quickTransitions)
 		cases = nil
 		nth := 0 // the scenario's number among its protocol's
 		for i, gc := range small {
 			if i > 0 && gc.protocol != small[i-1].protocol {
 				nth = 0
 			}
-			if sampled(nth, 2, 0) {
+			if sampled(nth, 3, 0) {
 				cases = append(cases, gc)
 			}
 			nth++
@@ -80,11 +80,6 @@ func TestReduceKeepsFiguresAndVerdicts(t *testing.T) {
 	require.GreaterOrEqual(t, onGraph, tier.Pick(5, 10), "scenarios reduced on the state graph")
 	t.Logf("%d scenarios, %d of them reduced on the state graph", len(cases), onGraph)
 }
-
-// quickReduceTransitions bounds the golden searches of the scenarios
-// TestReduceKeepsFiguresAndVerdicts takes in the quick tier: each is
-// searched three times.
-const quickReduceTransitions = 30_000
 
 // printedFigures are the message figures as vigil check prints them, in
 // the order of kinds (a search lists them in the order it met them).
