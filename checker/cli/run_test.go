@@ -21,7 +21,7 @@ import (
 func TestRunStartsProcessesAndKillsOne(t *testing.T) {
 	t.Setenv(asVigil, "1")
 	dir := t.TempDir()
-	code, out, errOut := vigil("run", "bully", "-n", "5", "-crashes", "1", "-for", "2s", "-tick", "20ms", "-log", dir)
+	code, out, errOut := vigil("run", "bully", "-n", "5", "-crashes", "1", "-for", "2s", "-tick", "50ms", "-log", dir)
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 	require.Contains(t, errOut, "is killed")
 	run, err := tracelog.ReadDir(dir)
@@ -94,7 +94,7 @@ func TestRunCatchesTheAsyncBullyLive(t *testing.T) {
 	require.Contains(t, out, "counterexample to unique-leader")
 	require.Contains(t, out, "the counterexample is its causal past")
 
-	code, out, errOut = vigil("run", "bully", "-n", "4", "-timing", "sync", "-crashes", "0", "-for", "2s", "-tick", "20ms", "-log", t.TempDir())
+	code, out, errOut = vigil("run", "bully", "-n", "4", "-timing", "sync", "-crashes", "0", "-for", "2s", "-tick", "50ms", "-log", t.TempDir())
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 	require.Contains(t, out, "verdict: pass")
 }
@@ -107,7 +107,7 @@ func TestRunPartitionsForTheChaosRange(t *testing.T) {
 	t.Setenv(asVigil, "1")
 	dir := t.TempDir()
 	code, out, errOut := vigil("run", "election/invitation", "-scenario", "partition-heal", "-partitions", "1", "-crashes", "1",
-		"-chaos", "partition=2-3,delay=0-0.2", "-for", "1s", "-tick", "20ms", "-log", dir)
+		"-chaos", "partition=2-3,delay=0-0.2", "-for", "1s", "-tick", "50ms", "-log", dir)
 	require.Equal(t, 0, code, "%s\n%s", out, errOut)
 	split := regexp.MustCompile(`the network splits into \[[0-9 ]+\] and \[[0-9 ]+\] for ([0-9.]+) ticks`).FindStringSubmatch(errOut)
 	require.NotNil(t, split, errOut)
