@@ -69,7 +69,11 @@ func (l *link) carry(ctx context.Context) {
 				continue
 			}
 		}
-		for range 1 + b2i(q.dup) {
+		copies := 1
+		if q.dup {
+			copies = 2
+		}
+		for range copies {
 			if writeFrame(c, q.env) != nil {
 				c.Close()
 				c = nil
@@ -116,11 +120,4 @@ func (l *link) dial(ctx context.Context) *peerConn {
 		io.Copy(io.Discard, nc)
 	}()
 	return c
-}
-
-func b2i(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }

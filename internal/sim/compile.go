@@ -113,6 +113,9 @@ type typed[S, M any] struct {
 	msgDepth   []uint32
 	// keyBytes: the bytes of the keys interned so far
 	keyBytes int
+	// msgJSON, stateJSON: the JSON of the messages and states a Node
+	// encoded, by id (see encode)
+	msgJSON, stateJSON map[uint32][]byte
 }
 
 func newTyped[S, M any](name string, p model.Protocol[S, M], cfg *model.Config, clocks bool) (*typed[S, M], error) {

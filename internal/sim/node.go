@@ -138,11 +138,31 @@ func (t *typed[S, M]) recoverable() bool { return t.rec != nil }
 
 // encode is the JSON of state (state) or message id, checked to decode to
 // the same value.
+// An interned value never changes, so its JSON is checked and kept once:
+// a real node encodes every message it sends and every state it logs.
 func (t *typed[S, M]) encode(state bool, id uint32) ([]byte, error) {
+	cache := &t.msgJSON
 	if state {
-		return encodeChecked(&t.states[id], t.stateKey[id], "state", t)
+		cache = &t.stateJSON
 	}
-	return encodeChecked(&t.msgs[id], t.msgKey[id], "message", t)
+	if b, ok := (*cache)[id]; ok {
+		return b, nil
+	}
+	var b []byte
+	var err error
+	if state {
+		b, err = encodeChecked(&t.states[id], t.stateKey[id], "state", t)
+	} else {
+		b, err = encodeChecked(&t.msgs[id], t.msgKey[id], "message", t)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if *cache == nil {
+		*cache = map[uint32][]byte{}
+	}
+	(*cache)[id] = b
+	return b, nil
 }
 
 func encodeChecked[V, S, M any](v *V, key, what string, t *typed[S, M]) ([]byte, error) {
