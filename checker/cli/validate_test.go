@@ -27,9 +27,7 @@ func bullyLogs(t *testing.T, scenario string, more []checker.TraceStep, cex, run
 	require.NoError(t, err)
 	cfg, err := sc.Config()
 	require.NoError(t, err)
-	props, err := bully.Description.Props(cfg, sc.Props)
-	require.NoError(t, err)
-	m, err := bully.Description.Compile(validate.Widen(cfg), props)
+	m, err := tracegen.Widened(bully.Description, scenario)
 	require.NoError(t, err)
 	events := slices.Clone(more)
 	if cex {

@@ -27,13 +27,7 @@ import (
 // with the scenario's properties (the claims when it names none).
 func compile(t *testing.T, scenario string) *checker.Machine {
 	t.Helper()
-	sc, err := bully.Description.Scenario(scenario)
-	require.NoError(t, err)
-	cfg, err := sc.Config()
-	require.NoError(t, err)
-	props, err := bully.Description.Props(cfg, sc.Props)
-	require.NoError(t, err)
-	m, err := bully.Description.Compile(validate.Widen(cfg), props)
+	m, err := tracegen.Widened(bully.Description, scenario)
 	require.NoError(t, err)
 	return m
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/vigil-check/vigil/checker"
+	"github.com/vigil-check/vigil/checker/suite"
+	"github.com/vigil-check/vigil/checker/validate"
 	"github.com/vigil-check/vigil/model"
 	"github.com/vigil-check/vigil/tracelog"
 )
@@ -355,4 +357,22 @@ func (l *Logs) Clone() *Logs {
 		panic(err)
 	}
 	return out
+}
+
+// Widened is the machine that follows logs of runs of p's scenario (the
+// claims when it names none), under validate.Widen of its configuration.
+func Widened(p *suite.Protocol, scenario string) (*checker.Machine, error) {
+	sc, err := p.Scenario(scenario)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := sc.Config()
+	if err != nil {
+		return nil, err
+	}
+	props, err := p.Props(cfg, sc.Props)
+	if err != nil {
+		return nil, err
+	}
+	return p.Compile(validate.Widen(cfg), props)
 }
